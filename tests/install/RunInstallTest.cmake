@@ -1,0 +1,87 @@
+# cmake -P script behind the install.* CTests (see CMakeLists.txt here).
+#   OPD_MODE=package: configure opdispatch alone (tests/examples/tools off),
+#     `cmake --install` it into ${OPD_WORK_DIR}/prefix, then configure, build
+#     and run the consumer with find_package(opdispatch CONFIG REQUIRED).
+#   OPD_MODE=subdir: configure, build and run the consumer with
+#     add_subdirectory(${OPD_SOURCE_DIR}).
+cmake_minimum_required(VERSION 3.25)
+
+foreach(v OPD_MODE OPD_SOURCE_DIR OPD_WORK_DIR OPD_CONSUMER_DIR OPD_GENERATOR OPD_CXX)
+  if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
+    message(FATAL_ERROR "RunInstallTest.cmake: ${v} is required")
+  endif()
+endforeach()
+
+function(run step)
+  list(JOIN ARGN " " pretty)
+  message(STATUS "[${step}] ${pretty}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "[${step}] failed (exit ${rc}):\n${pretty}\n${out}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# Fresh state every time so nothing stale can make the test pass.
+file(REMOVE_RECURSE "${OPD_WORK_DIR}")
+file(MAKE_DIRECTORY "${OPD_WORK_DIR}")
+
+# List-valued settings go through initial-cache files (-C), so that no ';'
+# is split on the way to the nested cmake.
+string(REPLACE "|" ";" prefix_path "${OPD_PREFIX_PATH}")
+function(write_init_cache file extra_prefix)
+  set(content "set(CMAKE_CXX_COMPILER [==[${OPD_CXX}]==] CACHE FILEPATH \"\")\n")
+  string(APPEND content "set(CMAKE_BUILD_TYPE Release CACHE STRING \"\")\n")
+  if(NOT "${OPD_CXX_FLAGS}" STREQUAL "")
+    string(APPEND content "set(CMAKE_CXX_FLAGS [==[${OPD_CXX_FLAGS}]==] CACHE STRING \"\")\n")
+  endif()
+  if(NOT "${OPD_BOOST_DIR}" STREQUAL "" AND NOT OPD_BOOST_DIR MATCHES "NOTFOUND$")
+    string(APPEND content "set(Boost_DIR [==[${OPD_BOOST_DIR}]==] CACHE PATH \"\")\n")
+  endif()
+  set(pp ${extra_prefix} ${prefix_path})
+  string(APPEND content "set(CMAKE_PREFIX_PATH [==[${pp}]==] CACHE STRING \"\")\n")
+  file(WRITE "${file}" "${content}")
+endfunction()
+
+set(consumer_build "${OPD_WORK_DIR}/consumer-build")
+if(OPD_MODE STREQUAL "package")
+  set(lib_build "${OPD_WORK_DIR}/opdispatch-build")
+  set(prefix "${OPD_WORK_DIR}/prefix")
+  write_init_cache("${OPD_WORK_DIR}/init-lib.cmake" "")
+  run(configure-lib ${CMAKE_COMMAND} -S "${OPD_SOURCE_DIR}" -B "${lib_build}"
+      -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-lib.cmake"
+      -DOPD_BUILD_TESTS=OFF -DOPD_BUILD_EXAMPLES=OFF -DOPD_BUILD_TOOLS=OFF
+      -DOPD_BUILD_BENCH=OFF -DOPD_INSTALL=ON)
+  run(build-lib ${CMAKE_COMMAND} --build "${lib_build}")
+  run(install ${CMAKE_COMMAND} --install "${lib_build}" --prefix "${prefix}")
+  file(GLOB_RECURSE cfg "${prefix}/*/opdispatchConfig.cmake")
+  file(GLOB_RECURSE ver "${prefix}/*/opdispatchConfigVersion.cmake")
+  if(NOT cfg OR NOT ver)
+    message(FATAL_ERROR "install did not produce opdispatchConfig.cmake + opdispatchConfigVersion.cmake under ${prefix}")
+  endif()
+  # The source tree must not leak in: the consumer sees only the prefix.
+  write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "${prefix}")
+  set(consumer_args -DOPD_CONSUMER_MODE=package
+      "-DOPD_EXPECTED_VERSION=${OPD_VERSION}"
+      "-DOPD_EXPECTED_PREFIX=${prefix}")
+elseif(OPD_MODE STREQUAL "subdir")
+  write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "")
+  set(consumer_args -DOPD_CONSUMER_MODE=subdir
+      "-DOPD_SOURCE_DIR=${OPD_SOURCE_DIR}")
+else()
+  message(FATAL_ERROR "OPD_MODE must be package or subdir")
+endif()
+
+run(configure-consumer ${CMAKE_COMMAND} -S "${OPD_CONSUMER_DIR}" -B "${consumer_build}"
+    -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-consumer.cmake" ${consumer_args})
+run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}")
+find_program(exe opd_consumer PATHS "${consumer_build}" "${consumer_build}/bin"
+             NO_DEFAULT_PATH NO_CACHE)
+if(NOT exe)
+  message(FATAL_ERROR "opd_consumer executable not found in ${consumer_build}")
+endif()
+run(run-consumer "${exe}")
+message(STATUS "${run_output}")
+if(NOT run_output MATCHES "opd_consumer OK")
+  message(FATAL_ERROR "unexpected consumer output:\n${run_output}")
+endif()
