@@ -1,0 +1,339 @@
+#pragma once
+// Calling an operator.
+//
+//   opd::call<my_add>(a, b)                           typed; defaults filled from the schema
+//   opd::call<my_add>(a, b, opd::arg<"alpha"> = 2)    a keyword(-only) argument by name
+//   opd::redispatch<my_add>(ks, a, b)                  from a kernel, on a reduced key set
+//   opd::call_boxed(opd::entry_for<my_add>(), stack)   boxed, on a Stack
+//   opd::call_fallback<&my_fallback, my_add>(a, b)     an unboxed kernel handing its own call to a boxed fallback
+//
+// The typed hot path: the key set is read from the tensor-bearing parameters
+// only (known at compile time from the schema), combined with the thread's
+// included/excluded keys, looked up in the operator's atomic table, and the
+// kernel's unboxed entry is called with the arguments as they are.
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11.hpp>
+
+#include "dispatch/core/tensor.hpp"
+#include "dispatch/dispatcher/boxing.hpp"
+#include "dispatch/dispatcher/defaults.hpp"
+#include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/dispatcher/make_kernel.hpp"
+#include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/keys/local_dispatch_key_set.hpp"
+#include "dispatch/schema/cpp_types.hpp"
+#include "dispatch/schema/fixed_string.hpp"
+#include "dispatch/schema/printer.hpp"
+
+namespace opd {
+
+// The operator's entry in the Dispatcher, declared with Op's schema on first
+// use and cached: after that, one initialised-static check per call.
+template <schema::schema_holder Op>
+OperatorEntry& entry_for() {
+  static OperatorEntry& e = [] () -> OperatorEntry& {
+    Dispatcher& d = Dispatcher::singleton();
+    d.declare(schema::to_string(Op::schema), /*permanent=*/true);
+    return d.entry(schema::name_of(Op::schema));
+  }();
+  return e;
+}
+
+// ---- keyword arguments ---------------------------------------------------
+template <fixed_string Name, class T>
+struct named_arg {
+  T value;  // a forwarding reference
+};
+template <fixed_string Name>
+struct arg_name {
+  template <class T>
+  constexpr named_arg<Name, T&&> operator=(T&& v) const {
+    return {std::forward<T>(v)};
+  }
+};
+// opd::arg<"alpha"> = 2
+template <fixed_string Name>
+inline constexpr arg_name<Name> arg{};
+
+namespace detail {
+
+template <class T>
+struct named_info {
+  static constexpr bool is_named = false;
+  static constexpr std::string_view name = {};
+};
+template <fixed_string Name, class T>
+struct named_info<named_arg<Name, T>> {
+  static constexpr bool is_named = true;
+  static constexpr std::string_view name = Name.view();
+};
+
+// ---- dispatch-key extraction ---------------------------------------------
+inline DispatchKeySet keys_of(const Tensor& t) noexcept { return t.defined() ? t.key_set() : DispatchKeySet(); }
+inline DispatchKeySet keys_of(const std::optional<Tensor>& t) noexcept { return t ? keys_of(*t) : DispatchKeySet(); }
+inline DispatchKeySet keys_of(std::span<const Tensor> ts) noexcept {
+  DispatchKeySet ks;
+  for (const auto& t : ts) ks = ks | keys_of(t);
+  return ks;
+}
+inline DispatchKeySet keys_of(std::span<const std::optional<Tensor>> ts) noexcept {
+  DispatchKeySet ks;
+  for (const auto& t : ts) ks = ks | keys_of(t);
+  return ks;
+}
+inline DispatchKeySet keys_of(const std::optional<std::span<const Tensor>>& ts) noexcept {
+  return ts ? keys_of(*ts) : DispatchKeySet();
+}
+
+template <class P>
+inline constexpr bool bears_tensor =
+    std::is_same_v<P, Tensor> || std::is_same_v<P, std::optional<Tensor>> || std::is_same_v<P, std::span<const Tensor>> ||
+    std::is_same_v<P, std::span<const std::optional<Tensor>>> || std::is_same_v<P, std::optional<std::span<const Tensor>>>;
+template <class P>
+inline constexpr bool is_device_param = std::is_same_v<P, Device> || std::is_same_v<P, std::optional<Device>>;
+
+inline DispatchKeySet keys_of_device(Device d) noexcept { return DispatchKeySet(backend_key_for(d.type())); }
+inline DispatchKeySet keys_of_device(const std::optional<Device>& d) noexcept {
+  return keys_of_device(d ? *d : Device(DeviceType::CPU));
+}
+
+// What one parameter contributes: nothing (at compile time) unless it bears tensors.
+template <class P>
+DispatchKeySet tensor_keys(const P& p) noexcept {
+  if constexpr (bears_tensor<P>) return keys_of(p);
+  else return {};
+}
+template <class P>
+DispatchKeySet device_keys(const P& p) noexcept {
+  if constexpr (is_device_param<P>) return keys_of_device(p);
+  else return {};
+}
+
+// Keys from the tensor-bearing parameters; a factory op (none) dispatches on
+// the backend of its Device argument (CPU when absent or when there is none):
+// BackendSelect, resolved at compile time.
+template <class... Args>
+DispatchKeySet extract_keys(const Args&... args) noexcept {
+  if constexpr ((bears_tensor<Args> || ...)) return (tensor_keys(args) | ... | DispatchKeySet());
+  else if constexpr ((is_device_param<Args> || ...)) return (device_keys(args) | ... | DispatchKeySet());
+  else return DispatchKeySet(DispatchKey::CPU);
+}
+
+// The argument a returned `Tensor&` aliases: the mutable argument with the
+// same alias set (for add_.Tensor and add.out, `self` and `out`).
+template <class Op>
+constexpr std::size_t aliased_argument(std::size_t ret) {
+  const auto& s = Op::schema;
+  const auto& rt = s.type_of(s.returns[ret]);
+  if (rt.alias == schema::no_index) return s.arguments.size();
+  const auto& ra = s.alias(rt.alias);
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const auto& at = s.type_of(s.arguments[i]);
+    if (at.alias == schema::no_index) continue;
+    const auto& aa = s.alias(at.alias);
+    if (aa.is_write && ra.before.count > 0 && aa.before.count > 0 && aa.before.names[0] == ra.before.names[0]) return i;
+  }
+  return s.arguments.size();
+}
+
+// A typed call that reached a boxed kernel: box, call, unbox. A returned
+// Tensor& is the caller's own argument, as with an unboxed kernel.
+template <class Op, class R, class... Args>
+R call_through_boxed(BoxedKernelFn boxed, void* functor, const OperatorEntry& e, DispatchKeySet ks, Args&&... args) {
+  Stack stack;
+  stack.reserve(sizeof...(Args));
+  (stack.push_back(boxing::box(args)), ...);
+  boxed(functor, e, ks, &stack);
+  if constexpr (std::is_void_v<R>) {
+    return;
+  } else {
+    auto arguments = std::forward_as_tuple(args...);
+    auto element = [&]<std::size_t J, class T>(std::integral_constant<std::size_t, J>, std::type_identity<T>) -> T {
+      if constexpr (std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>) {
+        constexpr std::size_t a = aliased_argument<Op>(J);
+        static_assert(a < sizeof...(Args), "a returned Tensor& must alias a mutable argument");
+        return std::get<a>(arguments);
+      } else {
+        if (stack.size() <= J)
+          throw TypeError(e.name() + ": the boxed kernel left " + std::to_string(stack.size()) +
+                          " values on the stack; expected result " + std::to_string(J));
+        return boxing::take_result<T>(std::move(stack[J]));
+      }
+    };
+    if constexpr (boxing::is_tuple<R>::value) {
+      return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        return R(element(std::integral_constant<std::size_t, J>{}, std::type_identity<std::tuple_element_t<J, R>>{})...);
+      }(std::make_index_sequence<std::tuple_size_v<R>>{});
+    } else {
+      return element(std::integral_constant<std::size_t, 0>{}, std::type_identity<R>{});
+    }
+  }
+}
+
+template <class Op, class Sig = schema::kernel_signature_t<Op>>
+struct typed_caller;
+template <class Op, class R, class... Args>
+struct typed_caller<Op, R(Args...)> {
+  using unboxed_fn = R (*)(void*, DispatchKeySet, Args...);
+
+  static R dispatch(DispatchKeySet ks, Args... args) {
+    const OperatorEntry& e = entry_for<Op>();
+    const KernelFunction& k = e.lookup(ks);
+    if (k.unboxed != nullptr) [[likely]]
+      return reinterpret_cast<unboxed_fn>(k.unboxed)(k.functor, ks, std::forward<Args>(args)...);
+    return call_through_boxed<Op, R>(k.boxed, k.functor, e, ks, std::forward<Args>(args)...);
+  }
+  static R call(Args... args) {
+    return dispatch(compute_dispatch_key_set(extract_keys<std::remove_cvref_t<Args>...>(args...)), std::forward<Args>(args)...);
+  }
+  template <BoxedKernelFn Fallback>
+  static R call_fallback(Args... args) {
+    const DispatchKeySet ks = compute_dispatch_key_set(extract_keys<std::remove_cvref_t<Args>...>(args...));
+    return call_through_boxed<Op, R>(Fallback, nullptr, entry_for<Op>(), ks, std::forward<Args>(args)...);
+  }
+};
+
+// ---- mapping a call's arguments onto the schema's ----------------------------
+template <class... A>
+constexpr std::size_t positional_count() {
+  std::size_t n = 0;
+  bool named_seen = false;
+  ((named_info<std::remove_cvref_t<A>>::is_named ? (named_seen = true) : (named_seen ? false : (++n, true))), ...);
+  return n;
+}
+template <class... A>
+constexpr bool named_after_positional() {
+  bool named_seen = false, ok = true;
+  ((named_info<std::remove_cvref_t<A>>::is_named ? (named_seen = true) : (ok = ok && !named_seen)), ...);
+  return ok;
+}
+template <class Op, class... A>
+constexpr std::size_t find_named(std::size_t param) {
+  constexpr std::string_view names[] = {named_info<std::remove_cvref_t<A>>::is_named
+                                            ? named_info<std::remove_cvref_t<A>>::name
+                                            : std::string_view()...,
+                                        std::string_view()};
+  for (std::size_t j = 0; j < sizeof...(A); ++j)
+    if (!names[j].empty() && names[j] == Op::schema.arguments[param].name) return j;
+  return sizeof...(A);
+}
+template <class Op, class... A>
+constexpr bool every_named_is_known() {
+  constexpr std::string_view names[] = {named_info<std::remove_cvref_t<A>>::is_named
+                                            ? named_info<std::remove_cvref_t<A>>::name
+                                            : std::string_view()...,
+                                        std::string_view()};
+  for (std::size_t j = 0; j < sizeof...(A); ++j) {
+    if (names[j].empty()) continue;
+    bool found = false;
+    for (const auto& a : Op::schema.arguments) found = found || a.name == names[j];
+    if (!found) return false;
+  }
+  return true;
+}
+
+template <std::size_t Position, class Op>
+struct missing_argument_without_default {
+  static_assert(Position != Position, "opd::call: an argument without a default was not given (template arguments: its position and the operator)");
+  static constexpr int value = 0;
+};
+
+template <class Op, std::size_t I, class Tuple, class... A>
+decltype(auto) pick(Tuple& given) {
+  using P = schema::arg_type_t<Op, I>;
+  constexpr std::size_t npos = positional_count<A...>();
+  if constexpr (I < npos) {
+    return std::get<I>(std::move(given));
+  } else if constexpr (constexpr std::size_t j = find_named<Op, A...>(I); j < sizeof...(A)) {
+    return std::forward<decltype(std::get<j>(given).value)>(std::get<j>(given).value);
+  } else if constexpr (Op::schema.arguments[I].has_default) {
+    return default_for<Op, I, P>();
+  } else {
+    return missing_argument_without_default<I, Op>::value;
+  }
+}
+
+template <class Op, class... A, std::size_t... I>
+decltype(auto) call_mapped(std::index_sequence<I...>, A&&... a) {
+  static_assert(named_after_positional<A...>(), "opd::call: keyword arguments (opd::arg<\"name\"> = v) must follow the positional ones");
+  static_assert(every_named_is_known<Op, A...>(), "opd::call: a keyword argument names no argument of this operator");
+  static_assert(positional_count<A...>() <= sizeof...(I), "opd::call: more positional arguments than the schema has");
+  auto given = std::forward_as_tuple(std::forward<A>(a)...);
+  return typed_caller<Op>::call(pick<Op, I, decltype(given), A...>(given)...);
+}
+
+}  // namespace detail
+
+// ---- the public calls ------------------------------------------------------
+template <schema::schema_holder Op, class... A>
+decltype(auto) call(A&&... a) {
+  constexpr std::size_t n = boost::mp11::mp_size<schema::arg_types_t<Op>>::value;
+  return detail::call_mapped<Op>(std::make_index_sequence<n>{}, std::forward<A>(a)...);
+}
+
+// From inside a kernel that took a DispatchKeySet: call again on `ks`
+// (typically ks.remove(own key), or ks & DispatchKeySet::full_after(own key)).
+template <schema::schema_holder Op, class... A>
+decltype(auto) redispatch(DispatchKeySet ks, A&&... a) {
+  return detail::typed_caller<Op>::dispatch(ks, std::forward<A>(a)...);
+}
+
+// The key set a boxed call on `stack` dispatches on (its arguments are the
+// last N values).
+inline DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
+  const std::size_t n = op.schema().value().arguments.size();
+  detail::check_stack_size(op, stack, n);
+  const IValue* base = stack.data() + (stack.size() - n);
+  DispatchKeySet ks;
+  for (std::size_t p : op.tensor_argument_positions()) {
+    const IValue& v = base[p];
+    if (v.is_tensor()) ks = ks | detail::keys_of(v.to_tensor());
+    else if (v.is_tensor_list()) for (const auto& t : v.to_tensor_list()) ks = ks | detail::keys_of(t);
+    else if (v.is_optional_tensor_list()) for (const auto& t : v.to_optional_tensor_list()) ks = ks | detail::keys_of(t);
+  }
+  if (op.tensor_argument_positions().empty()) {
+    const std::ptrdiff_t d = op.factory_device_position();
+    ks = (d >= 0 && base[d].is_device()) ? detail::keys_of_device(base[d].to_device()) : DispatchKeySet(DispatchKey::CPU);
+  }
+  return compute_dispatch_key_set(ks);
+}
+
+// Calls the operator on the stack's last N values, which it replaces by the results.
+inline void call_boxed(const OperatorEntry& op, Stack& stack) {
+  const DispatchKeySet ks = boxed_key_set(op, stack);
+  const KernelFunction& k = op.lookup(ks);
+  k.boxed(k.functor, op, ks, &stack);
+}
+inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& stack) {
+  const KernelFunction& k = op.lookup(ks);
+  k.boxed(k.functor, op, ks, &stack);
+}
+template <schema::schema_holder Op>
+void call_boxed(Stack& stack) {
+  call_boxed(entry_for<Op>(), stack);
+}
+inline void call_boxed(std::string_view op_name, Stack& stack) {
+  call_boxed(Dispatcher::singleton().find_schema_or_throw(op_name), stack);
+}
+
+// An unboxed kernel passing its own call to a boxed fallback, typed: no
+// operator name in a string, and a returned Tensor& is the caller's argument.
+template <BoxedKernelFn Fallback, schema::schema_holder Op, class... A>
+decltype(auto) call_fallback(A&&... a) {
+  return detail::typed_caller<Op>::template call_fallback<Fallback>(std::forward<A>(a)...);
+}
+// The same for a fallback written as void f(const OperatorEntry&, DispatchKeySet, Stack*).
+template <void (*Fallback)(const OperatorEntry&, DispatchKeySet, Stack*), schema::schema_holder Op, class... A>
+decltype(auto) call_fallback(A&&... a) {
+  constexpr BoxedKernelFn adapter = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack* s) { Fallback(op, ks, s); };
+  return detail::typed_caller<Op>::template call_fallback<adapter>(std::forward<A>(a)...);
+}
+
+}  // namespace opd

@@ -1,0 +1,168 @@
+#pragma once
+// Turns a typed kernel (function, function pointer, lambda, functor) for an
+// operator into a KernelFunction with both entry points: the unboxed one
+// typed calls jump to, and a boxed one that unboxes a Stack into the kernel's
+// parameters (schema/cpp_types.hpp decides those types). The kernel's
+// signature is checked against the schema at compile time.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11.hpp>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/dispatcher/boxing.hpp"
+#include "dispatch/dispatcher/kernel_function.hpp"
+#include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/schema/cpp_types.hpp"
+#include "dispatch/schema/kernel_signature.hpp"
+#include "dispatch/schema/printer.hpp"
+
+namespace opd {
+
+namespace detail {
+
+// Renders an argument's schema type for error messages ("Tensor?", "int[]").
+template <class S>
+std::string schema_type_text(const S& s, std::int16_t t) {
+  schema::string_sink sink;
+  schema::print_type(s, t, sink);
+  return std::move(sink.out);
+}
+
+[[noreturn]] inline void throw_boxed_argument_error(const OperatorEntry& op, std::size_t position, const IValue& got,
+                                                    const std::string& detail) {
+  const auto& s = op.schema().value();
+  const auto& arg = s.arguments[position];
+  throw TypeError(op.name() + ": argument '" + std::string(arg.name) + "' (position " + std::to_string(position) +
+                  ") expected " + schema_type_text(s, arg.type) + " but got " + std::string(tag_name(got.tag())) +
+                  " (" + detail + ")");
+}
+
+inline void check_stack_size(const OperatorEntry& op, const Stack& stack, std::size_t n) {
+  if (stack.size() < n)
+    throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
+                    std::to_string(stack.size()));
+}
+
+// Boxed entry of a typed kernel: unbox the last N stack values, call, push results.
+template <class Sig>
+struct boxed_adapter;
+template <class R, class... Args>
+struct boxed_adapter<R(Args...)> {
+  static constexpr std::size_t N = sizeof...(Args);
+
+  template <class Call>
+  static void run(const OperatorEntry& op, DispatchKeySet ks, Stack& stack, Call&& call) {
+    check_stack_size(op, stack, N);
+    IValue* base = stack.data() + (stack.size() - N);
+    std::size_t position = 0;
+    try {
+      run_unboxed(base, position, ks, std::forward<Call>(call), stack, std::index_sequence_for<Args...>{});
+    } catch (const TypeError& e) {
+      if (position < N) throw_boxed_argument_error(op, position, base[position], e.what());
+      throw;
+    }
+  }
+
+ private:
+  template <class Call, std::size_t... I>
+  static void run_unboxed(IValue* base, std::size_t& position, DispatchKeySet ks, Call&& call, Stack& stack,
+                          std::index_sequence<I...>) {
+    // Braced initialisation converts left to right, so `position` names the
+    // argument that failed when a conversion throws.
+    std::tuple<boxing::unboxed_arg<Args>...> args{make_arg<Args>(base[I], position, I)...};
+    position = N;
+    if constexpr (std::is_void_v<R>) {
+      call(ks, std::get<I>(args).get()...);
+      stack.resize(stack.size() - N);
+    } else {
+      decltype(auto) r = call(ks, std::get<I>(args).get()...);
+      // A result may refer to an argument (Tensor& of an out= op): copy it
+      // out before the arguments leave the stack.
+      Stack results;
+      boxing::push_result(results, std::forward<decltype(r)>(r));
+      stack.resize(stack.size() - N);
+      for (auto& v : results) stack.push_back(std::move(v));
+    }
+  }
+  template <class P>
+  static boxing::unboxed_arg<P> make_arg(const IValue& iv, std::size_t& position, std::size_t i) {
+    position = i;
+    return boxing::unboxed_arg<P>(iv);
+  }
+};
+
+template <class F>
+decltype(auto) invoke_kernel(F& f, DispatchKeySet ks, auto&&... args) {
+  if constexpr (schema::takes_dispatch_key_set_v<F>)
+    return f(ks, std::forward<decltype(args)>(args)...);
+  else
+    return f(std::forward<decltype(args)>(args)...);
+}
+
+template <class Op, class F, class Sig>
+struct kernel_entry_points;
+template <class Op, class F, class R, class... Args>
+struct kernel_entry_points<Op, F, R(Args...)> {
+  static R unboxed(void* functor, DispatchKeySet ks, Args... args) {
+    return invoke_kernel(*static_cast<F*>(functor), ks, std::forward<Args>(args)...);
+  }
+  static void boxed(void* functor, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+    boxed_adapter<R(Args...)>::run(op, ks, *stack, [functor](DispatchKeySet k, auto&&... a) -> R {
+      return invoke_kernel(*static_cast<F*>(functor), k, std::forward<decltype(a)>(a)...);
+    });
+  }
+};
+
+// A function known at compile time: no functor, the call is direct.
+template <class Op, auto Fn, class Sig>
+struct static_kernel_entry_points;
+template <class Op, auto Fn, class R, class... Args>
+struct static_kernel_entry_points<Op, Fn, R(Args...)> {
+  using F = decltype(Fn);
+  static R unboxed(void*, DispatchKeySet ks, Args... args) {
+    if constexpr (schema::takes_dispatch_key_set_v<F>)
+      return Fn(ks, std::forward<Args>(args)...);
+    else
+      return Fn(std::forward<Args>(args)...);
+  }
+  static void boxed(void*, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+    boxed_adapter<R(Args...)>::run(op, ks, *stack, [](DispatchKeySet k, auto&&... a) -> R {
+      return unboxed(nullptr, k, std::forward<decltype(a)>(a)...);
+    });
+  }
+};
+
+}  // namespace detail
+
+// A KernelFunction for Op from any callable; its signature must match the schema.
+template <schema::schema_holder Op, class F>
+KernelFunction make_kernel(F&& f) {
+  using Fn = std::decay_t<F>;
+  static_assert(schema::check_kernel<Op, Fn>());
+  using points = detail::kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
+  KernelFunction k;
+  auto holder = std::make_shared<Fn>(std::forward<F>(f));
+  k.functor = holder.get();
+  k.owner = std::move(holder);
+  k.unboxed = reinterpret_cast<void*>(&points::unboxed);
+  k.boxed = &points::boxed;
+  return k;
+}
+
+// A KernelFunction for Op from a function known at compile time (fastest).
+template <schema::schema_holder Op, auto Fn>
+KernelFunction make_kernel() {
+  static_assert(schema::check_kernel<Op, decltype(Fn)>());
+  using points = detail::static_kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
+  KernelFunction k;
+  k.unboxed = reinterpret_cast<void*>(&points::unboxed);
+  k.boxed = &points::boxed;
+  return k;
+}
+
+}  // namespace opd

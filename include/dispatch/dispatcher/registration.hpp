@@ -1,0 +1,69 @@
+#pragma once
+// Registering kernels and fallbacks; each call returns a RegistrationHandle
+// that undoes exactly that registration when destroyed.
+//
+//   auto h1 = opd::register_kernel<my_add, &add_cpu>(opd::DispatchKey::CPU);  // a function known at compile time
+//   auto h2 = opd::register_kernel<my_add>(opd::DispatchKey::CUDA, lambda);    // any callable, state included
+//   auto h3 = opd::register_boxed_kernel<my_add>(opd::DispatchKey::Meta, boxed);
+//   auto h4 = opd::register_fallthrough<my_add>(opd::DispatchKey::Tracer);
+//   auto h5 = opd::register_fallback(opd::DispatchKey::PrivateUse1, boxed_fallback);
+//
+// Typed kernels are checked against the schema at compile time.
+#include <string_view>
+#include <utility>
+
+#include "dispatch/dispatcher/call.hpp"
+#include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/dispatcher/make_kernel.hpp"
+
+namespace opd {
+
+template <schema::schema_holder Op, auto Fn>
+RegistrationHandle register_kernel(DispatchKey key) {
+  return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_kernel<Op, Fn>());
+}
+template <schema::schema_holder Op, class F>
+RegistrationHandle register_kernel(DispatchKey key, F&& kernel) {
+  return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_kernel<Op>(std::forward<F>(kernel)));
+}
+
+// A boxed kernel: any callable void(const OperatorEntry&, DispatchKeySet, Stack*).
+template <class F>
+KernelFunction make_boxed_kernel(F&& kernel) {
+  using Fn = std::decay_t<F>;
+  static_assert(std::is_invocable_r_v<void, Fn&, const OperatorEntry&, DispatchKeySet, Stack*>,
+                "a boxed kernel is callable as void(const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack*)");
+  if constexpr (std::is_convertible_v<Fn, void (*)(const OperatorEntry&, DispatchKeySet, Stack*)> &&
+                std::is_empty_v<Fn>) {
+    return KernelFunction::make_boxed_functor(static_cast<void (*)(const OperatorEntry&, DispatchKeySet, Stack*)>(kernel));
+  } else {
+    return KernelFunction::make_boxed_functor(std::forward<F>(kernel));
+  }
+}
+template <schema::schema_holder Op, class F>
+RegistrationHandle register_boxed_kernel(DispatchKey key, F&& kernel) {
+  return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_boxed_kernel(std::forward<F>(kernel)));
+}
+// For an operator declared at run time (opd::Dispatcher::declare) by name.
+template <class F>
+RegistrationHandle register_boxed_kernel(std::string_view op_name, DispatchKey key, F&& kernel) {
+  return Dispatcher::singleton().register_kernel(op_name, key, make_boxed_kernel(std::forward<F>(kernel)));
+}
+
+template <schema::schema_holder Op>
+RegistrationHandle register_fallthrough(DispatchKey key) {
+  return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, KernelFunction::make_fallthrough());
+}
+
+template <class F>
+RegistrationHandle register_fallback(DispatchKey key, F&& boxed_kernel) {
+  return Dispatcher::singleton().register_fallback(key, make_boxed_kernel(std::forward<F>(boxed_kernel)));
+}
+inline RegistrationHandle register_fallthrough_fallback(DispatchKey key) {
+  return Dispatcher::singleton().register_fallback(key, KernelFunction::make_fallthrough());
+}
+
+// Declares a schema at run time; the handle removes it again.
+inline RegistrationHandle declare(std::string_view schema_text) { return Dispatcher::singleton().declare(schema_text); }
+
+}  // namespace opd
