@@ -37,6 +37,11 @@ inline constexpr symbolic_default symbolic_defaults[] = {
     {"QUInt2x4", 17},
 };
 
+// Limits that keep indices in 16 bits and recursion shallow; beyond them a
+// schema is rejected as schema_too_complex (real schemas stay far below).
+inline constexpr std::size_t max_type_nodes = 32000;
+inline constexpr std::size_t max_type_depth = 64;
+
 // Upper bounds on what a schema text can hold, so compile-time storage can be
 // sized exactly enough (every list element needs a ',' or a bracket, every
 // list/optional node a '[' or '?', every annotation a '(' or '!').
@@ -195,7 +200,8 @@ class parser {
 
   // ---- storage -----------------------------------------------------------
   constexpr std::int16_t add_type(const type_node& n) {
-    if (!detail::push(s_.types, n)) return fail(schema_error::schema_too_complex, lex_.cur()), no_index;
+    if (s_.types.size() >= max_type_nodes || !detail::push(s_.types, n))
+      return fail(schema_error::schema_too_complex, lex_.cur()), no_index;
     return static_cast<std::int16_t>(s_.types.size() - 1);
   }
   constexpr type_node& node(std::int16_t i) { return s_.types[static_cast<std::size_t>(i)]; }
@@ -313,14 +319,23 @@ class parser {
       }
     }
     auto& list = is_return ? s_.returns : s_.arguments;
+    if (list.size() >= max_type_nodes) return fail(schema_error::schema_too_complex, lex_.cur());
     return detail::push(list, a) || fail(schema_error::schema_too_complex, lex_.cur());
   }
 
   // ---- types -------------------------------------------------------------
+  // Nesting is bounded (tuples in tuples, T[][]...?): the parser and the
+  // printer recurse on it, and no real schema nests more than a few levels.
   constexpr std::int16_t parse_type() {
-    std::int16_t t = parse_primary_type();
+    if (++depth_ > max_type_depth) return fail(schema_error::schema_too_complex, lex_.cur()), no_index;
+    const std::int16_t t = parse_type_suffixes(parse_primary_type());
+    --depth_;
+    return t;
+  }
+  constexpr std::int16_t parse_type_suffixes(std::int16_t t) {
     if (t == no_index) return no_index;
-    for (;;) {  // suffixes: [] (with an optional annotation on the list) and ?
+    for (std::size_t level = depth_;; ++level) {  // suffixes: [] (with an optional annotation on the list) and ?
+      if (level > max_type_depth) return fail(schema_error::schema_too_complex, lex_.cur()), no_index;
       if (lex_.cur().is('[') && lex_.peek().is(']')) {
         take();
         take();
@@ -443,7 +458,8 @@ class parser {
     } else {
       return true;
     }
-    if (!detail::push(s_.aliases, a)) return fail(schema_error::schema_too_complex, lex_.cur());
+    if (s_.aliases.size() >= max_type_nodes || !detail::push(s_.aliases, a))
+      return fail(schema_error::schema_too_complex, lex_.cur());
     node(t).alias = static_cast<std::int16_t>(s_.aliases.size() - 1);
     return true;
   }
@@ -585,6 +601,7 @@ class parser {
   lexer lex_;
   Schema& s_;
   parse_error error_{};
+  std::size_t depth_ = 0;
 };
 
 template <class Schema>

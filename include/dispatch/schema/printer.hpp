@@ -111,19 +111,20 @@ constexpr void print_type(const Schema& s, std::int16_t t, Sink& out) {
   print_alias(s, n.alias, out);
 }
 
-// A default as written (torchgen keeps "[0,1]" and "[0, 1]" apart), except that
-// a run of whitespace or line breaks becomes one space, so output stays on one line.
+// A default as written (torchgen keeps "[0,1]" and "[0, 1]" apart): its
+// tokens verbatim (string literals included), one space wherever the text had
+// whitespace, line breaks or a comment between two tokens.
 template <class Sink>
 constexpr void print_default(std::string_view text, Sink& out) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t j = i;
-    while (j < text.size() && !is_space(text[j])) ++j;
-    out.put(text.substr(i, j - i));
-    if (j == text.size()) break;
-    out.put(" ");
-    while (j < text.size() && is_space(text[j])) ++j;
-    i = j;
+  lexer lex(text);
+  std::size_t prev_end = 0;
+  bool first = true;
+  while (lex.cur().kind != token_kind::end) {
+    const token t = lex.next();
+    if (!first && t.offset != prev_end) out.put(" ");
+    out.put(t.text);
+    prev_end = t.offset + t.text.size();
+    first = false;
   }
 }
 

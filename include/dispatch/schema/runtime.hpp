@@ -57,7 +57,7 @@ struct parse_result {
   std::string message() const {
     if (schema) return "ok";
     std::string m = "column " + std::to_string(column) + ": " + std::string(schema_error_message(code));
-    m += near.empty() ? std::string(" at the end of the schema") : " near '" + near + "'";
+    if (code != schema_error::empty_schema) m += near.empty() ? std::string(" at the end of the schema") : " near '" + near + "'";
     return m;
   }
 };

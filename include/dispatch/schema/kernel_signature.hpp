@@ -1,0 +1,240 @@
+#pragma once
+// Checks a kernel against an operator's schema at compile time.
+//
+//   static_assert(opd::schema::check_kernel<my_add, decltype(my_add_cpu)>());
+//   static_assert(opd::schema::check_kernel<my_add>(some_lambda));
+//   opd::schema::kernel_matches_v<my_add, F>   // the same test, as a plain bool
+//
+// F may be a function, a function pointer or reference, or a class with one
+// non-template operator() (a lambda, a functor, std::function). Its
+// parameters must be EXACTLY kernel_signature_t<Op>'s (cpp_types.hpp), with
+// an optional leading opd::DispatchKeySet taken by value; its return type
+// must be exactly return_type_t<Op>. No conversions are accepted: the
+// dispatcher calls the kernel through a function pointer of exactly that type.
+//
+// A mismatch stops compilation in one of these (the template arguments say
+// what is wrong; argument positions count from 0, as the schema's arguments,
+// not counting a DispatchKeySet; the argument's name follows as characters):
+//   opd::kernel_arity_mismatch<Expected, Actual>
+//   opd::kernel_argument_mismatch<Position, Expected, Actual, 'n','a','m','e'>
+//   opd::mutable_tensor_taken_by_const_reference<Position, 'n','a','m','e'>
+//   opd::kernel_return_mismatch<Expected, Actual>
+//   opd::kernel_parameter_types_not_deducible<F>   (generic lambda, overloaded operator(), not callable)
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include "cpp_types.hpp"
+#include "dispatch/keys/dispatch_key_set.hpp"
+
+namespace opd {
+
+namespace schema::detail {
+// T, made dependent on V (a static_assert condition that names the types involved).
+template <auto V, class T>
+using dependent_t = std::conditional_t<(static_cast<void>(V), true), T, T>;
+}  // namespace schema::detail
+
+template <std::size_t Expected, std::size_t Actual>
+struct kernel_arity_mismatch {
+  static_assert(Expected == Actual,
+                "kernel has the wrong number of parameters for its schema (Expected, Actual: the template "
+                "arguments of opd::kernel_arity_mismatch above; a leading DispatchKeySet is not counted)");
+  static constexpr bool ok = false;
+};
+
+template <std::size_t Position, class Expected, class Actual, char... ArgumentName>
+struct kernel_argument_mismatch {
+  static_assert(std::is_same_v<Expected, Actual>,
+                "kernel parameter type does not match the schema (Position, Expected, Actual, argument name: the "
+                "template arguments of opd::kernel_argument_mismatch above)");
+  static constexpr bool ok = false;
+};
+
+template <std::size_t Position, char... ArgumentName>
+struct mutable_tensor_taken_by_const_reference {
+  static_assert(std::is_same_v<Tensor&, schema::detail::dependent_t<Position, const Tensor&>>,
+                "the schema writes to this tensor (Tensor(a!)): the kernel must take it as Tensor& (Tensor(a!)?: "
+                "std::optional<Tensor>&), not by const reference (Position, argument name: the template arguments "
+                "of opd::mutable_tensor_taken_by_const_reference above)");
+  static constexpr bool ok = false;
+};
+
+template <class Expected, class Actual>
+struct kernel_return_mismatch {
+  static_assert(std::is_same_v<Expected, Actual>,
+                "kernel return type does not match the schema (Expected, Actual: the template arguments of "
+                "opd::kernel_return_mismatch above)");
+  static constexpr bool ok = false;
+};
+
+template <class F>
+struct kernel_parameter_types_not_deducible {
+  static_assert(std::is_void_v<F>,
+                "cannot deduce the kernel's parameter types: a kernel must be a function, a function pointer, or a "
+                "class with exactly one non-template operator() callable on an lvalue (a generic lambda "
+                "`[](auto...)` is not accepted: write the parameter types)");
+  static constexpr bool ok = false;
+};
+
+namespace schema {
+
+namespace detail {
+
+namespace mp = boost::mp11;
+
+template <class R, class... A>
+struct function_info {
+  static constexpr bool deducible = true;
+  using return_type = R;
+  using params = mp::mp_list<A...>;
+};
+
+// Anything else (generic lambdas, overloaded or &&-qualified operator(), C
+// variadics, pointers to member functions, non-callables): not deducible.
+template <class F>
+struct callable_info {
+  static constexpr bool deducible = false;
+};
+
+template <class R, class... A>
+struct callable_info<R(A...)> : function_info<R, A...> {};
+template <class R, class... A>
+struct callable_info<R(A...) noexcept> : function_info<R, A...> {};
+template <class R, class... A>
+struct callable_info<R (*)(A...)> : function_info<R, A...> {};
+template <class R, class... A>
+struct callable_info<R (*)(A...) noexcept> : function_info<R, A...> {};
+
+// The type of &C::operator(), for the qualifications that can be called on
+// an lvalue kernel object: none, const, &, const&, each optionally noexcept.
+// (Only for operator(): a pointer to some other member function is no kernel.)
+template <class M>
+struct call_operator_info {
+  static constexpr bool deducible = false;
+};
+#define OPD_KERNEL_CALL_OPERATOR(QUALIFIERS)                                            \
+  template <class R, class C, class... A>                                               \
+  struct call_operator_info<R (C::*)(A...) QUALIFIERS> : function_info<R, A...> {};     \
+  template <class R, class C, class... A>                                               \
+  struct call_operator_info<R (C::*)(A...) QUALIFIERS noexcept> : function_info<R, A...> {};
+OPD_KERNEL_CALL_OPERATOR()
+OPD_KERNEL_CALL_OPERATOR(const)
+OPD_KERNEL_CALL_OPERATOR(&)
+OPD_KERNEL_CALL_OPERATOR(const&)
+#undef OPD_KERNEL_CALL_OPERATOR
+
+// A class with exactly one, non-template operator().
+template <class F>
+  requires std::is_class_v<F> && requires { &F::operator(); }
+struct callable_info<F> : call_operator_info<decltype(&F::operator())> {};
+
+// The kernel type as given: F, F&, const F&, a function type, a pointer.
+template <class F>
+using kernel_info = callable_info<std::remove_cvref_t<F>>;
+
+// The parameters the schema sees: without a leading DispatchKeySet.
+template <class L>
+struct schema_params {
+  using type = L;
+};
+template <class... A>
+struct schema_params<mp::mp_list<DispatchKeySet, A...>> {
+  using type = mp::mp_list<A...>;
+};
+
+template <class Op>
+constexpr std::string_view argument_name(std::size_t i) {
+  return i < Op::schema.arguments.size() ? Op::schema.arguments[i].name : std::string_view("...");
+}
+
+template <class Op, std::size_t I, class Expected, class Actual, std::size_t... C>
+constexpr bool report_argument(std::index_sequence<C...>) {
+  if constexpr (std::is_same_v<Expected, Tensor&> && std::is_same_v<Actual, const Tensor&>)
+    return mutable_tensor_taken_by_const_reference<I, argument_name<Op>(I)[C]...>::ok;
+  else if constexpr (std::is_same_v<Expected, std::optional<Tensor>&> &&
+                     std::is_same_v<Actual, const std::optional<Tensor>&>)
+    return mutable_tensor_taken_by_const_reference<I, argument_name<Op>(I)[C]...>::ok;
+  else
+    return kernel_argument_mismatch<I, Expected, Actual, argument_name<Op>(I)[C]...>::ok;
+}
+
+template <class Op, std::size_t I, class Expected, class Actual>
+constexpr bool check_argument() {
+  if constexpr (std::is_same_v<Expected, Actual>)
+    return true;
+  else
+    return report_argument<Op, I, Expected, Actual>(std::make_index_sequence<argument_name<Op>(I).size()>{});
+}
+
+template <class Op, class Expected, class Actual, std::size_t... I>
+constexpr bool check_arguments(std::index_sequence<I...>) {
+  // Every argument is checked (not `&&`'s short circuit): every mismatch is reported.
+  const bool results[] = {true, check_argument<Op, I, mp::mp_at_c<Expected, I>, mp::mp_at_c<Actual, I>>()...};
+  bool ok = true;
+  for (bool r : results) ok = ok && r;
+  return ok;
+}
+
+template <class Op, class Info>
+constexpr bool check_deduced_kernel() {
+  using expected = arg_types_t<Op>;
+  using actual = typename schema_params<typename Info::params>::type;
+  constexpr std::size_t n_expected = mp::mp_size<expected>::value;
+  constexpr std::size_t n_actual = mp::mp_size<actual>::value;
+
+  bool ok = true;
+  if constexpr (!std::is_same_v<return_type_t<Op>, typename Info::return_type>)
+    ok = kernel_return_mismatch<return_type_t<Op>, typename Info::return_type>::ok;
+  if constexpr (n_expected != n_actual)
+    ok = kernel_arity_mismatch<n_expected, n_actual>::ok && ok;
+  else
+    ok = check_arguments<Op, expected, actual>(std::make_index_sequence<n_expected>{}) && ok;
+  return ok;
+}
+
+}  // namespace detail
+
+// Does the kernel type F take a leading DispatchKeySet?
+template <class F>
+inline constexpr bool takes_dispatch_key_set_v = [] {
+  using info = detail::kernel_info<F>;
+  if constexpr (info::deducible)
+    return !std::is_same_v<typename detail::schema_params<typename info::params>::type, typename info::params>;
+  else
+    return false;
+}();
+
+// True when F is a kernel for Op (see above); never a compile error.
+template <schema_holder Op, class F>
+inline constexpr bool kernel_matches_v = [] {
+  using info = detail::kernel_info<F>;
+  if constexpr (info::deducible)
+    return std::is_same_v<typename info::return_type, return_type_t<Op>> &&
+           std::is_same_v<typename detail::schema_params<typename info::params>::type, arg_types_t<Op>>;
+  else
+    return false;
+}();
+
+// True when F is a kernel for Op; otherwise a compile error that says why.
+template <schema_holder Op, class F>
+constexpr bool check_kernel() {
+  using info = detail::kernel_info<F>;
+  if constexpr (!info::deducible)
+    return kernel_parameter_types_not_deducible<std::remove_cvref_t<F>>::ok;
+  else
+    return detail::check_deduced_kernel<Op, info>();
+}
+
+// The same, for a kernel object: check_kernel<Op>(my_kernel), check_kernel<Op>(&fn).
+template <schema_holder Op, class F>
+constexpr bool check_kernel(F&&) noexcept {
+  return check_kernel<Op, F>();
+}
+
+}  // namespace schema
+}  // namespace opd
