@@ -8,7 +8,7 @@
 
 namespace opd {
 
-enum class schema_error : std::uint8_t {
+enum class schema_error : int {
   none = 0,
   empty_schema,
   unexpected_character,

@@ -1,0 +1,7 @@
+// EXPECT: malformed_schema<opd::schema_error::expected_arrow, 20,
+// No '->' between arguments and returns.
+#include <dispatch/op.hpp>
+
+struct my_op : opd::op<"myops::f(Tensor x) Tensor"> {};
+
+int main() { return static_cast<int>(my_op::schema.arguments.size()); }
