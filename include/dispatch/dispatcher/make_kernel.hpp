@@ -96,6 +96,9 @@ struct boxed_adapter<R(Args...)> {
   }
 };
 
+template <class R, class... A>
+using make_signature_t = R(A...);
+
 template <class F>
 decltype(auto) invoke_kernel(F& f, DispatchKeySet ks, auto&&... args) {
   if constexpr (schema::takes_dispatch_key_set_v<F>)
@@ -145,6 +148,24 @@ KernelFunction make_kernel(F&& f) {
   using Fn = std::decay_t<F>;
   static_assert(schema::check_kernel<Op, Fn>());
   using points = detail::kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
+  KernelFunction k;
+  auto holder = std::make_shared<Fn>(std::forward<F>(f));
+  k.functor = holder.get();
+  k.owner = std::move(holder);
+  k.unboxed = reinterpret_cast<void*>(&points::unboxed);
+  k.boxed = &points::boxed;
+  return k;
+}
+
+// A KernelFunction from a typed callable for an operator whose schema is only
+// known at run time (checked against it by the caller, see infer_schema.hpp).
+template <class F>
+KernelFunction make_runtime_kernel(F&& f) {
+  using Fn = std::decay_t<F>;
+  using info = schema::detail::kernel_info<Fn>;
+  using Sig = typename boost::mp11::mp_apply<detail::make_signature_t, boost::mp11::mp_push_front<
+      typename schema::detail::schema_params<typename info::params>::type, typename info::return_type>>;
+  using points = detail::kernel_entry_points<void, Fn, Sig>;
   KernelFunction k;
   auto holder = std::make_shared<Fn>(std::forward<F>(f));
   k.functor = holder.get();

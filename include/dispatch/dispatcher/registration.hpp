@@ -14,6 +14,7 @@
 
 #include "dispatch/dispatcher/call.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/dispatcher/infer_schema.hpp"
 #include "dispatch/dispatcher/make_kernel.hpp"
 
 namespace opd {
@@ -48,6 +49,15 @@ RegistrationHandle register_boxed_kernel(DispatchKey key, F&& kernel) {
 template <class F>
 RegistrationHandle register_boxed_kernel(std::string_view op_name, DispatchKey key, F&& kernel) {
   return Dispatcher::singleton().register_kernel(op_name, key, make_boxed_kernel(std::forward<F>(kernel)));
+}
+
+// A typed kernel for an operator declared at run time: its signature is
+// checked against the declared schema when registered (opd::TypeError if not).
+template <class F>
+RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, F&& kernel) {
+  OperatorEntry& e = Dispatcher::singleton().find_schema_or_throw(op_name);
+  detail::check_kernel_at_run_time<std::decay_t<F>>(e);
+  return Dispatcher::singleton().register_kernel(e, key, make_runtime_kernel(std::forward<F>(kernel)));
 }
 
 template <schema::schema_holder Op>

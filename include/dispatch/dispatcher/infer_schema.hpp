@@ -1,0 +1,117 @@
+#pragma once
+// The run-time counterpart of the kernel check, for operators whose schema is
+// known only at run time: a typed kernel's C++ signature is described in
+// schema terms ("Tensor", "int[]", "float?", "Tensor!" for a written tensor)
+// and compared with the declared schema's arguments and returns, normalised
+// the same way (names, alias sets and list sizes dropped; SymInt is int).
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <boost/mp11.hpp>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/ivalue.hpp"
+#include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/schema/kernel_signature.hpp"
+
+namespace opd::detail {
+
+// The schema spelling of a kernel parameter or return type ("" when none fits).
+template <class T>
+std::string cpp_type_as_schema() {
+  using U = std::remove_cvref_t<T>;
+  constexpr bool written = std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>;
+  if constexpr (std::is_same_v<U, Tensor>) return written ? "Tensor!" : "Tensor";
+  else if constexpr (std::is_same_v<U, int64_t>) return "int";
+  else if constexpr (std::is_same_v<U, double>) return "float";
+  else if constexpr (std::is_same_v<U, bool>) return "bool";
+  else if constexpr (std::is_same_v<U, std::string_view> || std::is_same_v<U, std::string>) return "str";
+  else if constexpr (std::is_same_v<U, Scalar>) return "Scalar";
+  else if constexpr (std::is_same_v<U, ScalarType>) return "ScalarType";
+  else if constexpr (std::is_same_v<U, Layout>) return "Layout";
+  else if constexpr (std::is_same_v<U, MemoryFormat>) return "MemoryFormat";
+  else if constexpr (std::is_same_v<U, Device>) return "Device";
+  else if constexpr (std::is_same_v<U, Generator>) return "Generator";
+  else if constexpr (std::is_same_v<U, std::complex<double>>) return "complex";
+  else if constexpr (std::is_same_v<U, IValue>) return "Any";
+  else if constexpr (boxing::is_optional<U>::value) {
+    const std::string inner = cpp_type_as_schema<typename U::value_type>();
+    return inner.empty() ? inner : inner + "?";
+  } else if constexpr (boxing::is_span<U>::value || std::is_same_v<U, std::vector<bool>> ||
+                       (!std::is_same_v<U, std::string> && requires { typename U::value_type; typename U::allocator_type; })) {
+    const std::string inner = cpp_type_as_schema<std::remove_const_t<typename U::value_type>>();
+    return inner.empty() ? inner : inner + "[]";
+  } else if constexpr (boxing::is_std_array<U>::value) {
+    const std::string inner = cpp_type_as_schema<typename U::value_type>();
+    return inner.empty() ? inner : inner + "[]";
+  } else {
+    return "";
+  }
+}
+
+// The same normalisation of a parsed schema type.
+template <class S>
+std::string schema_type_normalised(const S& s, std::int16_t t) {
+  const auto& n = s.type(t);
+  const bool written = n.alias != schema::no_index && s.alias(n.alias).is_write;
+  switch (n.kind) {
+    case schema::type_kind::base: {
+      std::string b(schema::spelling(n.base));
+      if (b == "SymInt") b = "int";
+      if (b == "SymFloat") b = "float";
+      if (b == "SymBool") b = "bool";
+      if (b == "Dimname") b = "str";
+      return written && b == "Tensor" ? "Tensor!" : b;
+    }
+    case schema::type_kind::list: {
+      std::string e = schema_type_normalised(s, n.child);
+      if (e == "Tensor!") e = "Tensor";  // a written Tensor(a!)[] is still a list of handles
+      return e + "[]";
+    }
+    case schema::type_kind::optional: return schema_type_normalised(s, n.child) + "?";
+    default: return "Any";
+  }
+}
+
+template <class List>
+struct cpp_types_as_schema;
+template <class... A>
+struct cpp_types_as_schema<boost::mp11::mp_list<A...>> {
+  static std::vector<std::string> get() { return {cpp_type_as_schema<A>()...}; }
+};
+
+template <class R>
+std::vector<std::string> cpp_returns_as_schema() {
+  if constexpr (std::is_void_v<R>) return {};
+  else if constexpr (boxing::is_tuple<std::remove_cvref_t<R>>::value)
+    return cpp_types_as_schema<boost::mp11::mp_rename<std::remove_cvref_t<R>, boost::mp11::mp_list>>::get();
+  else return {cpp_type_as_schema<R>()};
+}
+
+inline std::string join_types(const std::vector<std::string>& v) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + (v[i].empty() ? std::string("<unmappable>") : v[i]);
+  return out + ")";
+}
+
+// Throws opd::TypeError when the kernel type F does not fit op's schema.
+template <class F>
+void check_kernel_at_run_time(const OperatorEntry& op) {
+  using info = schema::detail::kernel_info<F>;
+  static_assert(info::deducible, "a typed kernel for a run-time schema needs deducible parameter types (no generic lambda)");
+  const auto& s = op.schema().value();
+  const auto args = cpp_types_as_schema<typename schema::detail::schema_params<typename info::params>::type>::get();
+  const auto rets = cpp_returns_as_schema<typename info::return_type>();
+  std::vector<std::string> want_args, want_rets;
+  for (const auto& a : s.arguments) want_args.push_back(schema_type_normalised(s, a.type));
+  for (const auto& r : s.returns) want_rets.push_back(schema_type_normalised(s, r.type));
+  if (args != want_args || rets != want_rets)
+    throw TypeError(op.name() + ": the kernel's signature " + join_types(args) + " -> " + join_types(rets) +
+                    " does not match the schema's " + join_types(want_args) + " -> " + join_types(want_rets));
+}
+
+}  // namespace opd::detail
