@@ -1,0 +1,165 @@
+// DataPtr, Allocator and the per-DeviceType allocator registry.
+//
+// Why a registry instead of hard-wired malloc: the library is header-only and
+// device-agnostic; a CUDA (or PrivateUse1) backend plugs its allocator in
+// with set_allocator() at start-up and every factory (empty, resize_) picks
+// it up by the tensor's device type. CPU and Meta come pre-registered.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <utility>
+
+#include "dispatch/core/device.hpp"
+#include "dispatch/core/error.hpp"
+
+namespace opd {
+
+// An owning pointer to device memory plus how to free it. `data` is what
+// kernels read; `context` is what the deleter receives (often the same
+// pointer; a caching allocator may pass its block record instead).
+class DataPtr {
+ public:
+  using Deleter = void (*)(void* context) noexcept;
+
+  explicit DataPtr(Device device = Device::cpu()) noexcept : device_(device) {}
+  DataPtr(void* data, void* context, Deleter deleter, Device device) noexcept
+      : data_(data), context_(context), deleter_(deleter), device_(device) {}
+
+  // Wraps memory owned elsewhere; `on_free` (may be empty) runs when the
+  // DataPtr dies.
+  static DataPtr from_function(void* data, std::function<void(void*)> on_free, Device device) {
+    if (!on_free) return DataPtr(data, nullptr, nullptr, device);
+    struct Ctx {
+      void* data;
+      std::function<void(void*)> fn;
+    };
+    auto* ctx = new Ctx{data, std::move(on_free)};
+    return DataPtr(data, ctx, [](void* c) noexcept {
+      auto* typed = static_cast<Ctx*>(c);
+      typed->fn(typed->data);
+      delete typed;
+    }, device);
+  }
+
+  DataPtr(const DataPtr&) = delete;
+  DataPtr& operator=(const DataPtr&) = delete;
+  DataPtr(DataPtr&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        context_(std::exchange(other.context_, nullptr)),
+        deleter_(std::exchange(other.deleter_, nullptr)),
+        device_(other.device_) {}
+  DataPtr& operator=(DataPtr&& other) noexcept {
+    if (this != &other) {
+      reset();
+      data_ = std::exchange(other.data_, nullptr);
+      context_ = std::exchange(other.context_, nullptr);
+      deleter_ = std::exchange(other.deleter_, nullptr);
+      device_ = other.device_;
+    }
+    return *this;
+  }
+  ~DataPtr() { reset(); }
+
+  void reset() noexcept {
+    if (deleter_) deleter_(context_);
+    data_ = context_ = nullptr;
+    deleter_ = nullptr;
+  }
+
+  void* get() const noexcept { return data_; }
+  void* context() const noexcept { return context_; }
+  Deleter deleter() const noexcept { return deleter_; }
+  Device device() const noexcept { return device_; }
+  explicit operator bool() const noexcept { return data_ != nullptr; }
+
+ private:
+  void* data_ = nullptr;
+  void* context_ = nullptr;
+  Deleter deleter_ = nullptr;
+  Device device_;
+};
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  // Must return a DataPtr for `nbytes` bytes on `device` (null data is fine
+  // for nbytes == 0). Throws on failure.
+  virtual DataPtr allocate(std::size_t nbytes, Device device) = 0;
+  // Copies between two buffers this allocator produced (used when a storage
+  // grows). The default is memcpy, right for host-addressable memory only;
+  // device allocators must override.
+  virtual void copy_data(void* dst, const void* src, std::size_t nbytes) const {
+    if (nbytes) std::memcpy(dst, src, nbytes);
+  }
+};
+
+// 64-byte aligned host memory: a cache line, and enough for AVX-512 loads.
+class CPUAllocator final : public Allocator {
+ public:
+  static constexpr std::size_t kAlignment = 64;
+
+  DataPtr allocate(std::size_t nbytes, Device device) override {
+    OPD_CHECK(device.is_cpu(), "CPUAllocator cannot allocate on ", device);
+    if (nbytes == 0) return DataPtr(nullptr, nullptr, nullptr, device);
+    void* p = ::operator new(nbytes, std::align_val_t{kAlignment});
+    return DataPtr(p, p, &free_aligned, device);
+  }
+
+ private:
+  static void free_aligned(void* p) noexcept { ::operator delete(p, std::align_val_t{kAlignment}); }
+};
+
+// Meta tensors carry shapes only: the storage records nbytes, data is null.
+class MetaAllocator final : public Allocator {
+ public:
+  DataPtr allocate(std::size_t, Device device) override { return DataPtr(nullptr, nullptr, nullptr, device); }
+  void copy_data(void*, const void*, std::size_t) const override {}
+};
+
+namespace detail {
+struct AllocatorTable {
+  std::atomic<Allocator*> slots[kNumDeviceTypes];
+  AllocatorTable() noexcept {
+    static CPUAllocator cpu;
+    static MetaAllocator meta;
+    for (auto& slot : slots) slot.store(nullptr, std::memory_order_relaxed);
+    slots[static_cast<int>(DeviceType::CPU)].store(&cpu, std::memory_order_relaxed);
+    slots[static_cast<int>(DeviceType::Meta)].store(&meta, std::memory_order_relaxed);
+  }
+};
+// Function-local static: initialised on first use, so registering from
+// another translation unit's static initialiser is safe.
+inline std::atomic<Allocator*>* allocator_table() noexcept {
+  static AllocatorTable table;
+  return table.slots;
+}
+}  // namespace detail
+
+// Registers (or, with nullptr, unregisters) the allocator for a device type.
+// The allocator must outlive every storage it allocates. Returns the
+// previous one so tests can restore it.
+inline Allocator* set_allocator(DeviceType type, Allocator* allocator) {
+  OPD_CHECK(is_valid_device_type(static_cast<int64_t>(type)), "set_allocator: invalid DeviceType value ",
+            static_cast<int>(type));
+  return detail::allocator_table()[static_cast<int>(type)].exchange(allocator, std::memory_order_acq_rel);
+}
+
+// Null if none is registered.
+inline Allocator* try_get_allocator(DeviceType type) noexcept {
+  if (!is_valid_device_type(static_cast<int64_t>(type))) return nullptr;
+  return detail::allocator_table()[static_cast<int>(type)].load(std::memory_order_acquire);
+}
+
+// Throws opd::Error if none is registered.
+inline Allocator* get_allocator(DeviceType type) {
+  Allocator* a = try_get_allocator(type);
+  OPD_CHECK(a != nullptr, "no allocator registered for device type ", type,
+            " (call opd::set_allocator(DeviceType::", type, ", ...) first)");
+  return a;
+}
+
+}  // namespace opd

@@ -1,0 +1,335 @@
+// TensorImpl: the shared, reference-counted body of a Tensor — sizes,
+// strides, offset, dtype and dispatch keys over a (shared) Storage.
+//
+// Why every metadata setter validates: a TensorImpl whose sizes/strides
+// point outside its storage turns every later kernel into an out-of-bounds
+// access, so bad shapes are rejected here with opd::Error instead.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "dispatch/core/array_ref.hpp"
+#include "dispatch/core/device.hpp"
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/intrusive_ptr.hpp"
+#include "dispatch/core/layout.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/small_vector.hpp"
+#include "dispatch/core/storage.hpp"
+#include "dispatch/keys/dispatch_key_set.hpp"
+
+namespace opd {
+
+// Shared by a tensor and all of its views: an in-place op on any of them
+// bumps the one counter, which is how autograd detects that a tensor it
+// saved was modified afterwards.
+class VersionCounter final : public intrusive_target {
+ public:
+  uint32_t current() const noexcept { return version_.load(std::memory_order_relaxed); }
+  void bump() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint32_t> version_{0};
+};
+
+using SizesVector = SmallVector<int64_t, 5>;
+
+namespace detail {
+
+inline int64_t checked_mul(int64_t a, int64_t b, const char* what) {
+  // Both operands are non-negative here.
+  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) {
+    throw Error(std::string(what) + " overflows int64");
+  }
+  return a * b;
+}
+inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
+  if (b > std::numeric_limits<int64_t>::max() - a) {
+    throw Error(std::string(what) + " overflows int64");
+  }
+  return a + b;
+}
+
+inline void check_sizes(IntArrayRef sizes) {
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0) {
+      throw Error(detail::str_cat("Trying to create tensor with negative dimension ", sizes[i], ": ", sizes));
+    }
+  }
+}
+
+// Product of sizes, checked (sizes already validated non-negative).
+inline int64_t checked_numel(IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n = checked_mul(n, s, "numel");
+  return n;
+}
+
+// Row-major strides (size-1 and size-0 dims count as 1, like PyTorch).
+inline SizesVector contiguous_strides(IntArrayRef sizes) {
+  SizesVector strides(sizes.size());
+  int64_t running = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running = checked_mul(running, sizes[i] > 1 ? sizes[i] : 1, "stride");
+  }
+  return strides;
+}
+
+// Strides for a memory format: ChannelsLast needs 4 dims (NCHW laid out as
+// NHWC), ChannelsLast3d needs 5 (NCDHW as NDHWC).
+inline SizesVector strides_for_memory_format(IntArrayRef sizes, MemoryFormat format) {
+  switch (format) {
+    case MemoryFormat::Contiguous: return contiguous_strides(sizes);
+    case MemoryFormat::ChannelsLast:
+    case MemoryFormat::ChannelsLast3d: {
+      const std::size_t want = format == MemoryFormat::ChannelsLast ? 4 : 5;
+      OPD_CHECK(sizes.size() == want, "required rank ", want, " tensor to use ", format, " format, got rank ",
+                sizes.size());
+      // Fastest to slowest: C, then the spatial dims from last to first, then N.
+      SizesVector strides(want);
+      int64_t running = 1;
+      auto place = [&](std::size_t d) {
+        strides[d] = running;
+        running = checked_mul(running, sizes[d] > 1 ? sizes[d] : 1, "stride");
+      };
+      place(1);
+      for (std::size_t d = want - 1; d >= 2; --d) place(d);
+      place(0);
+      return strides;
+    }
+    case MemoryFormat::Preserve:
+    case MemoryFormat::NumOptions: break;
+  }
+  throw Error(detail::str_cat("unsupported memory format for a new tensor: ", format));
+}
+
+// Bytes a tensor with these sizes/strides/offset needs from its storage:
+// (offset + 1 + sum((size-1)*stride)) * itemsize, or 0 if it has no elements.
+inline int64_t required_storage_bytes(IntArrayRef sizes, IntArrayRef strides, int64_t offset, std::size_t itemsize) {
+  for (int64_t s : sizes) {
+    if (s == 0) return 0;
+  }
+  int64_t last = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    last = checked_add(last, checked_mul(sizes[i] - 1, strides[i], "storage size"), "storage size");
+  }
+  const int64_t elements = checked_add(checked_add(last, 1, "storage size"), offset, "storage size");
+  return checked_mul(elements, static_cast<int64_t>(itemsize), "storage size in bytes");
+}
+
+inline bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides) {
+  int64_t expected = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 0) return true;
+  }
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= sizes[i];
+  }
+  return true;
+}
+
+// `order` lists dims from fastest to slowest varying.
+template <std::size_t N>
+inline bool compute_contiguous_in_order(IntArrayRef sizes, IntArrayRef strides, const std::size_t (&order)[N]) {
+  if (sizes.size() != N) return false;
+  int64_t expected = 1;
+  for (std::size_t d : order) {
+    if (sizes[d] == 0) return true;
+  }
+  for (std::size_t d : order) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+inline int64_t wrap_dim(int64_t dim, int64_t ndim) {
+  // Like PyTorch, a 0-d tensor accepts dims -1 and 0.
+  const int64_t range = ndim > 0 ? ndim : 1;
+  OPD_CHECK_INDEX(dim >= -range && dim < range, "Dimension out of range (expected to be in range of [", -range, ", ",
+                  range - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + range : dim;
+}
+
+}  // namespace detail
+
+class TensorImpl : public intrusive_target {
+ public:
+  // A contiguous 0-elements-so-far tensor over `storage`: sizes [0]. Callers
+  // normally follow with set_sizes_contiguous / set_sizes_and_strides.
+  TensorImpl(Storage storage, DispatchKeySet key_set, ScalarType dtype)
+      : TensorImpl(std::move(storage), key_set, dtype, make_intrusive<VersionCounter>()) {}
+
+  // Same, sharing an existing version counter (views, detach-like aliases).
+  TensorImpl(Storage storage, DispatchKeySet key_set, ScalarType dtype, intrusive_ptr<VersionCounter> version_counter)
+      : storage_(std::move(storage)),
+        version_counter_(std::move(version_counter)),
+        key_set_(key_set),
+        dtype_(dtype),
+        device_(checked_storage(storage_).device()) {
+    OPD_CHECK(version_counter_.defined(), "TensorImpl: version counter must be defined");
+    OPD_CHECK(element_size(dtype) > 0, "TensorImpl: dtype ", dtype, " has no element size");
+    sizes_.assign(1, 0);
+    strides_.assign(1, 1);
+    refresh_numel_and_contiguity();
+  }
+
+  // ---- metadata -------------------------------------------------------
+  IntArrayRef sizes() const noexcept { return sizes_; }
+  IntArrayRef strides() const noexcept { return strides_; }
+  int64_t dim() const noexcept { return static_cast<int64_t>(sizes_.size()); }
+  int64_t size(int64_t d) const { return sizes_[checked_dim(d)]; }
+  int64_t stride(int64_t d) const { return strides_[checked_dim(d)]; }
+  int64_t numel() const noexcept { return numel_; }
+  ScalarType dtype() const noexcept { return dtype_; }
+  std::size_t itemsize() const noexcept { return element_size(dtype_); }
+  Device device() const noexcept { return device_; }
+  Layout layout() const noexcept { return Layout::Strided; }
+  DispatchKeySet key_set() const noexcept { return key_set_; }
+  const Storage& storage() const noexcept { return storage_; }
+  int64_t storage_offset() const noexcept { return storage_offset_; }
+  bool is_view() const noexcept { return is_view_; }
+
+  bool is_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const {
+    switch (format) {
+      case MemoryFormat::Contiguous: return is_contiguous_;
+      case MemoryFormat::ChannelsLast: return is_channels_last_contiguous_;
+      case MemoryFormat::ChannelsLast3d: return is_channels_last_3d_contiguous_;
+      case MemoryFormat::Preserve:
+      case MemoryFormat::NumOptions: break;
+    }
+    throw Error(detail::str_cat("is_contiguous: memory format ", format, " is not a layout"));
+  }
+
+  // First element (storage data + offset); null for meta tensors.
+  void* data() const noexcept {
+    char* base = static_cast<char*>(storage_.unsafe_get_impl()->data());
+    if (base == nullptr) return nullptr;
+    return base + storage_offset_ * static_cast<int64_t>(itemsize());
+  }
+
+  // ---- version counter ------------------------------------------------
+  uint32_t version() const noexcept { return version_counter_->current(); }
+  void bump_version() const noexcept { version_counter_->bump(); }
+  const intrusive_ptr<VersionCounter>& version_counter() const noexcept { return version_counter_; }
+  void set_version_counter(intrusive_ptr<VersionCounter> vc) {
+    OPD_CHECK(vc.defined(), "set_version_counter: null counter");
+    version_counter_ = std::move(vc);
+  }
+
+  // ---- mutation (all validated) ---------------------------------------
+  // Sets sizes, strides and (optionally) the offset; the result must lie
+  // inside the storage. Strides must be non-negative.
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset = std::nullopt) {
+    OPD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape: sizes ", sizes,
+              " has length ", sizes.size(), " but strides ", strides, " has length ", strides.size());
+    detail::check_sizes(sizes);
+    for (int64_t s : strides) {
+      OPD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", strides);
+    }
+    const int64_t new_offset = offset.value_or(storage_offset_);
+    OPD_CHECK(new_offset >= 0, "Tensor: invalid storage offset ", new_offset);
+    detail::checked_numel(sizes);  // overflow check before anything is committed
+    check_fits_storage(sizes, strides, new_offset);
+    sizes_.assign(sizes);
+    strides_.assign(strides);
+    storage_offset_ = new_offset;
+    refresh_numel_and_contiguity();
+  }
+
+  // Contiguous strides for `sizes`; the storage must already be big enough
+  // (use resize() to grow it).
+  void set_sizes_contiguous(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous) {
+    detail::check_sizes(sizes);
+    detail::checked_numel(sizes);
+    const SizesVector strides = detail::strides_for_memory_format(sizes, format);
+    set_sizes_and_strides(sizes, strides, storage_offset_);
+  }
+
+  // resize_: contiguous strides for `sizes`, growing the storage (keeping
+  // its bytes) if it is too small. Never shrinks the storage. A no-op when
+  // sizes are unchanged (strides are then left alone, as in PyTorch).
+  void resize(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous) {
+    if (sizes == sizes_.ref() && format == MemoryFormat::Contiguous) return;
+    detail::check_sizes(sizes);
+    const int64_t numel = detail::checked_numel(sizes);
+    const SizesVector strides = detail::strides_for_memory_format(sizes, format);
+    if (numel > 0) {
+      const int64_t needed = detail::checked_mul(detail::checked_add(storage_offset_, numel, "resize_ storage size"),
+                                                 static_cast<int64_t>(itemsize()), "resize_ storage size in bytes");
+      if (static_cast<uint64_t>(needed) > storage_.nbytes()) storage_.resize(static_cast<std::size_t>(needed));
+    }
+    sizes_.assign(sizes);
+    strides_.assign(strides);
+    refresh_numel_and_contiguity();
+  }
+
+  void set_storage_offset(int64_t offset) { set_sizes_and_strides(sizes_, strides_, offset); }
+
+  void set_key_set(DispatchKeySet ks) noexcept { key_set_ = ks; }
+  void add_keys(DispatchKeySet ks) noexcept { key_set_ = key_set_ | ks; }
+  void remove_keys(DispatchKeySet ks) noexcept { key_set_ = key_set_ - ks; }
+  void set_is_view(bool v) noexcept { is_view_ = v; }
+
+  // A new TensorImpl over the same storage and version counter (a view).
+  intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) const {
+    auto view = make_intrusive<TensorImpl>(storage_, key_set_, dtype_, version_counter_);
+    view->storage_offset_ = storage_offset_;
+    view->set_sizes_and_strides(sizes, strides, offset.value_or(storage_offset_));
+    view->is_view_ = true;
+    return view;
+  }
+
+ private:
+  std::size_t checked_dim(int64_t d) const {
+    OPD_CHECK_INDEX(dim() > 0, "dimension specified as ", d, " but tensor has no dimensions");
+    return static_cast<std::size_t>(detail::wrap_dim(d, dim()));
+  }
+
+  static const Storage& checked_storage(const Storage& s) {
+    OPD_CHECK(s.defined(), "TensorImpl: storage must be defined");
+    return s;
+  }
+
+  void check_fits_storage(IntArrayRef sizes, IntArrayRef strides, int64_t offset) const {
+    const int64_t needed = detail::required_storage_bytes(sizes, strides, offset, itemsize());
+    OPD_CHECK(static_cast<uint64_t>(needed) <= storage_.nbytes(), "setStorage: sizes ", sizes, ", strides ", strides,
+              ", storage offset ", offset, ", and itemsize ", itemsize(), " requiring a storage size of ", needed,
+              " are out of bounds for storage of size ", storage_.nbytes());
+  }
+
+  void refresh_numel_and_contiguity() {
+    numel_ = detail::checked_numel(sizes_);
+    is_contiguous_ = detail::compute_contiguous(sizes_, strides_);
+    static constexpr std::size_t cl2d[] = {1, 3, 2, 0};
+    static constexpr std::size_t cl3d[] = {1, 4, 3, 2, 0};
+    is_channels_last_contiguous_ = detail::compute_contiguous_in_order(sizes_, strides_, cl2d);
+    is_channels_last_3d_contiguous_ = detail::compute_contiguous_in_order(sizes_, strides_, cl3d);
+  }
+
+  Storage storage_;
+  intrusive_ptr<VersionCounter> version_counter_;
+  SizesVector sizes_;
+  SizesVector strides_;
+  int64_t storage_offset_ = 0;
+  int64_t numel_ = 0;
+  DispatchKeySet key_set_;
+  ScalarType dtype_;
+  Device device_;
+  bool is_contiguous_ = true;
+  bool is_channels_last_contiguous_ = false;
+  bool is_channels_last_3d_contiguous_ = false;
+  bool is_view_ = false;
+};
+
+}  // namespace opd

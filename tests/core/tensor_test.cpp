@@ -1,0 +1,315 @@
+// TensorImpl / Tensor: metadata, refcounting, views, resize_, factories,
+// from_vector / to_vector, and rejection of bad shapes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dispatch/core/tensor.hpp"
+
+using opd::Device;
+using opd::DispatchKey;
+using opd::DispatchKeySet;
+using opd::ScalarType;
+using opd::Tensor;
+
+namespace {
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const opd::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+std::vector<int64_t> v(std::initializer_list<int64_t> xs) { return xs; }
+}  // namespace
+
+TEST(Tensor, EmptyHasContiguousMetadata) {
+  Tensor t = opd::empty({2, 3, 4});
+  EXPECT_TRUE(t.defined());
+  EXPECT_EQ(t.sizes(), v({2, 3, 4}));
+  EXPECT_EQ(t.strides(), v({12, 4, 1}));
+  EXPECT_EQ(t.dim(), 3);
+  EXPECT_EQ(t.numel(), 24);
+  EXPECT_EQ(t.dtype(), ScalarType::Float);
+  EXPECT_EQ(t.scalar_type(), ScalarType::Float);
+  EXPECT_EQ(t.itemsize(), 4u);
+  EXPECT_EQ(t.nbytes(), 96u);
+  EXPECT_EQ(t.device(), Device::cpu());
+  EXPECT_EQ(t.layout(), opd::Layout::Strided);
+  EXPECT_EQ(t.key_set(), DispatchKeySet(DispatchKey::CPU));
+  EXPECT_TRUE(t.is_contiguous());
+  EXPECT_FALSE(t.is_view());
+  EXPECT_EQ(t.storage().nbytes(), 96u);
+  EXPECT_EQ(t.storage_offset(), 0);
+  EXPECT_EQ(t.version(), 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.data_ptr()) % 64, 0u);
+  EXPECT_EQ(t.size(-1), 4);
+  EXPECT_EQ(t.stride(0), 12);
+  EXPECT_THROW((void)t.size(3), opd::IndexError);
+  EXPECT_EQ(error_of([&] { (void)t.size(-4); }),
+            "Dimension out of range (expected to be in range of [-3, 2], but got -4)");
+}
+
+TEST(Tensor, ZeroDimAndZeroSizedTensors) {
+  Tensor scalar = opd::empty({}, ScalarType::Long);
+  EXPECT_EQ(scalar.dim(), 0);
+  EXPECT_EQ(scalar.numel(), 1);
+  EXPECT_EQ(error_of([&] { (void)scalar.size(0); }), "dimension specified as 0 but tensor has no dimensions");
+  EXPECT_TRUE(scalar.is_contiguous());
+  Tensor none = opd::empty({3, 0, 2});
+  EXPECT_EQ(none.numel(), 0);
+  EXPECT_EQ(none.storage().nbytes(), 0u);
+  EXPECT_TRUE(none.is_contiguous());
+  EXPECT_TRUE(opd::to_vector<float>(none).empty());
+}
+
+TEST(Tensor, KeySetFollowsDevice) {
+  Tensor meta = opd::empty({1000, 1000}, ScalarType::Double, Device::meta());
+  EXPECT_EQ(meta.key_set(), DispatchKeySet(DispatchKey::Meta));
+  EXPECT_EQ(meta.data_ptr(), nullptr);
+  EXPECT_EQ(meta.storage().nbytes(), 8000000u);
+  EXPECT_TRUE(meta.is_meta());
+  // Extra keys (e.g. autograd when requires_grad is set) are added on the impl.
+  Tensor t = opd::empty({1});
+  t.unsafe_get_impl()->add_keys(DispatchKeySet{DispatchKey::AutogradCPU, DispatchKey::ADInplaceOrView});
+  EXPECT_EQ(t.key_set().highest_priority_key(), DispatchKey::AutogradCPU);
+  EXPECT_EQ(t.key_set().str(), "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU)");
+}
+
+TEST(Tensor, CopyBumpsRefcountMoveDoesNot) {
+  Tensor a = opd::empty({2});
+  EXPECT_EQ(a.use_count(), 1u);
+  {
+    Tensor b = a;
+    EXPECT_EQ(a.use_count(), 2u);
+    EXPECT_TRUE(b.is_same(a));
+    Tensor c = std::move(b);
+    EXPECT_EQ(a.use_count(), 2u);
+    EXPECT_FALSE(b.defined());  // NOLINT(bugprone-use-after-move)
+    EXPECT_EQ(b.use_count(), 0u);
+    Tensor d;
+    d = std::move(c);
+    EXPECT_EQ(a.use_count(), 2u);
+  }
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_FALSE(a.is_same(opd::empty({2})));
+}
+
+TEST(ConcurrencyTensor, RefcountIsAtomicAcrossThreads) {
+  Tensor t = opd::empty({1});
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&t] {
+      for (int k = 0; k < 20000; ++k) {
+        Tensor copy = t;
+        (void)copy;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(t.use_count(), 1u);
+}
+
+TEST(Tensor, UndefinedTensorIsANullHandle) {
+  Tensor u;
+  EXPECT_FALSE(u.defined());
+  EXPECT_EQ(u.use_count(), 0u);
+  EXPECT_EQ(u.unsafe_get_impl(), nullptr);
+  EXPECT_EQ(error_of([&] { (void)u.sizes(); }), "operation on an undefined Tensor");
+  EXPECT_THROW((void)u.data_ptr(), opd::Error);
+  std::ostringstream os;
+  os << u;
+  EXPECT_EQ(os.str(), "Tensor(undefined)");
+}
+
+TEST(Tensor, Printing) {
+  std::ostringstream os;
+  os << opd::empty({2, 3}) << " " << opd::empty({}, ScalarType::Bool, Device::meta());
+  EXPECT_EQ(os.str(), "Tensor(sizes=[2, 3], dtype=Float, device=cpu) Tensor(sizes=[], dtype=Bool, device=meta)");
+}
+
+TEST(Tensor, AsStridedViewSharesStorageAndVersionCounter) {
+  Tensor base = opd::from_vector<float>({0, 1, 2, 3, 4, 5}, {2, 3});
+  Tensor view = base.as_strided({3, 2}, {1, 3});  // the transpose
+  EXPECT_TRUE(view.is_view());
+  EXPECT_TRUE(view.storage().is_same(base.storage()));
+  EXPECT_TRUE(view.is_alias_of(base));
+  EXPECT_FALSE(view.is_same(base));
+  EXPECT_EQ(base.storage().use_count(), 2u);
+  EXPECT_FALSE(view.is_contiguous());
+  EXPECT_EQ(view.key_set(), base.key_set());
+  EXPECT_EQ(view.dtype(), ScalarType::Float);
+
+  // One shared counter: bumping through either is seen by both.
+  view.bump_version();
+  EXPECT_EQ(base.version(), 1u);
+  base.bump_version();
+  EXPECT_EQ(view.version(), 2u);
+  EXPECT_EQ(view.unsafe_get_impl()->version_counter(), base.unsafe_get_impl()->version_counter());
+  // A fresh tensor has its own counter.
+  EXPECT_EQ(opd::empty({1}).version(), 0u);
+
+  // Writes through the view land in the base.
+  view.data_ptr<float>()[0 * 1 + 1 * 3] = 42.0f;  // view[0][1] is base[1][0]
+  EXPECT_EQ(opd::to_vector<float>(base), (std::vector<float>{0, 1, 2, 42, 4, 5}));
+
+  // A view of a view keeps the same storage and counter.
+  Tensor row = view.as_strided({2}, {3}, 1);
+  EXPECT_EQ(row.storage_offset(), 1);
+  EXPECT_EQ(opd::to_vector<float>(row), (std::vector<float>{1, 4}));
+  row.bump_version();
+  EXPECT_EQ(base.version(), 3u);
+  // alias(): same metadata, shared everything.
+  Tensor alias = base.alias();
+  EXPECT_EQ(alias.sizes(), base.sizes());
+  EXPECT_EQ(alias.data_ptr(), base.data_ptr());
+}
+
+TEST(Tensor, AsStridedRejectsOutOfBoundsAndNegativeStrides) {
+  Tensor t = opd::empty({6});
+  EXPECT_EQ(error_of([&] { (void)t.as_strided({2, 4}, {4, 1}); }),
+            "setStorage: sizes [2, 4], strides [4, 1], storage offset 0, and itemsize 4 requiring a storage size of 32 "
+            "are out of bounds for storage of size 24");
+  EXPECT_THROW((void)t.as_strided({2}, {1}, 5), opd::Error);
+  EXPECT_NO_THROW((void)t.as_strided({1}, {1}, 5));
+  EXPECT_THROW((void)t.as_strided({2}, {-1}), opd::Error);
+  EXPECT_THROW((void)t.as_strided({2, 2}, {1}), opd::Error);
+  EXPECT_THROW((void)t.as_strided({-1}, {1}), opd::Error);
+  EXPECT_THROW((void)t.as_strided({1}, {1}, -1), opd::Error);
+  // Huge strides overflow the storage computation instead of wrapping.
+  EXPECT_THROW((void)t.as_strided({3, 3}, {std::numeric_limits<int64_t>::max() / 2, 1}), opd::Error);
+  // An empty view never touches the storage, whatever its strides.
+  EXPECT_NO_THROW((void)t.as_strided({0, 5}, {1000, 1000}, 6));
+}
+
+TEST(Tensor, ResizeGrowsStoragePreservingData) {
+  Tensor t = opd::from_vector<int32_t>({1, 2, 3, 4}, {2, 2});
+  Tensor view = t.as_strided({4}, {1});
+  const void* old_data = t.data_ptr();
+  t.resize_({4, 8});
+  EXPECT_EQ(t.sizes(), v({4, 8}));
+  EXPECT_EQ(t.strides(), v({8, 1}));
+  EXPECT_EQ(t.numel(), 32);
+  EXPECT_GE(t.storage().nbytes(), 32 * sizeof(int32_t));
+  EXPECT_NE(t.data_ptr(), old_data);
+  const int32_t* p = t.data_ptr<int32_t>();
+  EXPECT_EQ(p[0], 1);
+  EXPECT_EQ(p[3], 4);
+  // The view shares the grown storage and still reads the old values.
+  EXPECT_EQ(view.data_ptr(), t.data_ptr());
+  EXPECT_EQ(opd::to_vector<int32_t>(view), (std::vector<int32_t>{1, 2, 3, 4}));
+
+  // Shrinking keeps the storage; same sizes is a no-op.
+  const std::size_t cap = t.storage().nbytes();
+  t.resize_({3});
+  EXPECT_EQ(t.storage().nbytes(), cap);
+  EXPECT_EQ(opd::to_vector<int32_t>(t), (std::vector<int32_t>{1, 2, 3}));
+  Tensor strided = opd::empty_strided({2, 2}, {1, 2});
+  strided.resize_({2, 2});
+  EXPECT_EQ(strided.strides(), v({1, 2}));
+
+  // A view with an offset needs offset + numel elements.
+  Tensor small = opd::empty({4}, ScalarType::Byte);
+  Tensor tail = small.as_strided({2}, {1}, 2);
+  tail.resize_({10});
+  EXPECT_EQ(small.storage().nbytes(), 12u);
+  EXPECT_THROW(t.resize_({-1}), opd::Error);
+}
+
+TEST(Tensor, ResizeOfNonResizableStorageThrows) {
+  static float buffer[4] = {};
+  Tensor t = opd::from_blob(buffer, {4}, {1}, ScalarType::Float);
+  EXPECT_EQ(t.data_ptr(), buffer);
+  EXPECT_NO_THROW(t.resize_({2, 2}));
+  EXPECT_EQ(error_of([&] { t.resize_({5}); }), "Trying to resize storage that is not resizable");
+}
+
+TEST(Tensor, BadSizesThrowInsteadOfUB) {
+  EXPECT_EQ(error_of([] { (void)opd::empty({2, -3}); }), "Trying to create tensor with negative dimension -3: [2, -3]");
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_EQ(error_of([&] { (void)opd::empty({big, big}); }), "numel overflows int64");
+  EXPECT_EQ(error_of([] { (void)opd::empty({int64_t{1} << 61}, ScalarType::Double); }),
+            "empty: nbytes overflows int64");
+  EXPECT_THROW((void)opd::empty({big, big}, ScalarType::Float, Device::meta()), opd::Error);
+  EXPECT_THROW((void)opd::empty({1}, ScalarType::Undefined), opd::Error);
+  EXPECT_THROW((void)opd::empty_strided({2}, {1, 1}), opd::Error);
+  EXPECT_THROW((void)opd::empty({1}, ScalarType::Float, Device::cuda(0)), opd::Error);  // no CUDA allocator
+}
+
+TEST(Tensor, TypedDataPtrChecksDtype) {
+  Tensor t = opd::empty({2}, ScalarType::Int);
+  EXPECT_NE(t.data_ptr<int32_t>(), nullptr);
+  EXPECT_NE(t.data_ptr<const int32_t>(), nullptr);
+  EXPECT_EQ(error_of([&] { (void)t.data_ptr<float>(); }), "expected scalar type Float but found Int");
+  EXPECT_EQ(static_cast<void*>(t.data_ptr<int32_t>()), t.data_ptr());
+  Tensor offset = t.as_strided({1}, {1}, 1);
+  EXPECT_EQ(offset.data_ptr<int32_t>(), t.data_ptr<int32_t>() + 1);
+}
+
+TEST(Tensor, EmptyStridedSizesStorageToFit) {
+  Tensor t = opd::empty_strided({2, 3}, {1, 2}, ScalarType::Double);
+  EXPECT_EQ(t.strides(), v({1, 2}));
+  EXPECT_EQ(t.storage().nbytes(), 6 * sizeof(double));  // last element at 1*1 + 2*2 = 5
+  EXPECT_FALSE(t.is_contiguous());
+  Tensor expanded = opd::empty_strided({4, 3}, {0, 1});
+  EXPECT_EQ(expanded.storage().nbytes(), 3 * sizeof(float));
+}
+
+TEST(Tensor, ChannelsLast) {
+  Tensor t = opd::empty({2, 3, 4, 5}, ScalarType::Float, Device::cpu(), opd::MemoryFormat::ChannelsLast);
+  EXPECT_EQ(t.strides(), v({60, 1, 15, 3}));
+  EXPECT_TRUE(t.is_contiguous(opd::MemoryFormat::ChannelsLast));
+  EXPECT_FALSE(t.is_contiguous());
+  Tensor t3 = opd::empty({2, 3, 4, 5, 6}, ScalarType::Float, Device::cpu(), opd::MemoryFormat::ChannelsLast3d);
+  EXPECT_EQ(t3.strides(), v({360, 1, 90, 18, 3}));
+  EXPECT_TRUE(t3.is_contiguous(opd::MemoryFormat::ChannelsLast3d));
+  EXPECT_THROW((void)opd::empty({2, 3}, ScalarType::Float, Device::cpu(), opd::MemoryFormat::ChannelsLast),
+               opd::Error);
+  EXPECT_THROW((void)t.is_contiguous(opd::MemoryFormat::Preserve), opd::Error);
+}
+
+TEST(Tensor, FromVectorToVectorRoundTrip) {
+  Tensor t = opd::from_vector<double>({1.5, 2.5, 3.5, 4.5, 5.5, 6.5}, {3, 2});
+  EXPECT_EQ(t.dtype(), ScalarType::Double);
+  EXPECT_EQ(t.sizes(), v({3, 2}));
+  EXPECT_EQ(opd::to_vector<double>(t), (std::vector<double>{1.5, 2.5, 3.5, 4.5, 5.5, 6.5}));
+  Tensor flat = opd::from_vector<int64_t>({7, 8, 9});
+  EXPECT_EQ(flat.sizes(), v({3}));
+  Tensor b = opd::from_vector<bool>({true, false, true}, {3});
+  EXPECT_EQ(b.dtype(), ScalarType::Bool);
+  EXPECT_EQ(opd::to_vector<bool>(b), (std::vector<bool>{true, false, true}));
+  Tensor h = opd::from_vector<opd::Half>({opd::Half(1.0f), opd::Half(-0.5f)});
+  EXPECT_EQ(h.dtype(), ScalarType::Half);
+  EXPECT_EQ(static_cast<float>(opd::to_vector<opd::Half>(h)[1]), -0.5f);
+
+  EXPECT_EQ(error_of([] { (void)opd::from_vector<float>({1, 2, 3}, {2, 2}); }),
+            "from_vector: 3 values do not fill a tensor of sizes [2, 2]");
+  EXPECT_EQ(error_of([&] { (void)opd::to_vector<float>(t); }),
+            "to_vector: tensor has dtype Double but Float was requested");
+  EXPECT_THROW((void)opd::to_vector<float>(opd::empty({1}, ScalarType::Float, Device::meta())), opd::Error);
+}
+
+TEST(Tensor, ToVectorFollowsStridesOfNonContiguousViews) {
+  Tensor base = opd::from_vector<int64_t>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {3, 4});
+  // Transpose.
+  EXPECT_EQ(opd::to_vector<int64_t>(base.as_strided({4, 3}, {1, 4})),
+            (std::vector<int64_t>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+  // Column slice base[:, 1:3].
+  EXPECT_EQ(opd::to_vector<int64_t>(base.as_strided({3, 2}, {4, 1}, 1)), (std::vector<int64_t>{1, 2, 5, 6, 9, 10}));
+  // Every other element of row 2, reversed-order dims.
+  EXPECT_EQ(opd::to_vector<int64_t>(base.as_strided({2}, {2}, 8)), (std::vector<int64_t>{8, 10}));
+  // Broadcast (stride 0).
+  EXPECT_EQ(opd::to_vector<int64_t>(base.as_strided({2, 3}, {0, 1}, 1)), (std::vector<int64_t>{1, 2, 3, 1, 2, 3}));
+  // 0-d view of one element.
+  EXPECT_EQ(opd::to_vector<int64_t>(base.as_strided({}, {}, 7)), (std::vector<int64_t>{7}));
+  // Size-1 dims with arbitrary strides are still contiguous.
+  EXPECT_TRUE(base.as_strided({1, 4}, {100, 1}).is_contiguous());
+}
