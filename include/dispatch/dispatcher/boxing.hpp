@@ -76,6 +76,12 @@ struct unboxed_arg<Tensor&> {  // a mutable argument: the caller's tensor handle
   explicit unboxed_arg(const IValue& iv) : t(const_cast<Tensor*>(&iv.to_tensor())) {}
   Tensor& get() { return *t; }
 };
+template <>
+struct unboxed_arg<std::optional<Tensor>&> {  // Tensor(a!)? : the kernel may write through it
+  std::optional<Tensor> value;
+  explicit unboxed_arg(const IValue& iv) : value(iv.to<std::optional<Tensor>>()) {}
+  std::optional<Tensor>& get() { return value; }
+};
 template <class T>
 struct unboxed_arg<const T&> {  // const Scalar&, const std::optional<Tensor>&, const IValue&, ...
   std::remove_cvref_t<T> value;

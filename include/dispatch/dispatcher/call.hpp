@@ -245,8 +245,27 @@ struct missing_argument_without_default {
   static constexpr int value = 0;
 };
 
-template <class Op, std::size_t I, class Tuple, class... A>
-decltype(auto) pick(Tuple& given) {
+// Is argument I left to its default in a call with arguments A...?
+template <class Op, std::size_t I, class... A>
+constexpr bool uses_default() {
+  return I >= positional_count<A...>() && find_named<Op, A...>(I) == sizeof...(A);
+}
+// A defaulted parameter taken by non-const reference (Tensor(a!)? out=None)
+// needs an object of its own for the call: this slot holds it; others are empty.
+template <class Op, std::size_t I, class P, bool Needed>
+struct default_slot {};
+template <class Op, std::size_t I, class P>
+struct default_slot<Op, I, P, true> {
+  std::remove_cvref_t<P> value = default_for<Op, I, P>();
+};
+template <class Op, std::size_t I, class... A>
+using default_slot_for = default_slot<Op, I, schema::arg_type_t<Op, I>,
+                                      uses_default<Op, I, A...>() &&
+                                          std::is_lvalue_reference_v<schema::arg_type_t<Op, I>> &&
+                                          !std::is_const_v<std::remove_reference_t<schema::arg_type_t<Op, I>>>>;
+
+template <class Op, std::size_t I, class Tuple, class Slots, class... A>
+decltype(auto) pick(Tuple& given, Slots& slots) {
   using P = schema::arg_type_t<Op, I>;
   constexpr std::size_t npos = positional_count<A...>();
   if constexpr (I < npos) {
@@ -254,7 +273,11 @@ decltype(auto) pick(Tuple& given) {
   } else if constexpr (constexpr std::size_t j = find_named<Op, A...>(I); j < sizeof...(A)) {
     return std::forward<decltype(std::get<j>(given).value)>(std::get<j>(given).value);
   } else if constexpr (Op::schema.arguments[I].has_default) {
-    return default_for<Op, I, P>();
+    if constexpr (std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>) {
+      return static_cast<P>(std::get<I>(slots).value);
+    } else {
+      return default_for<Op, I, P>();
+    }
   } else {
     return missing_argument_without_default<I, Op>::value;
   }
@@ -266,7 +289,8 @@ decltype(auto) call_mapped(std::index_sequence<I...>, A&&... a) {
   static_assert(every_named_is_known<Op, A...>(), "opd::call: a keyword argument names no argument of this operator");
   static_assert(positional_count<A...>() <= sizeof...(I), "opd::call: more positional arguments than the schema has");
   auto given = std::forward_as_tuple(std::forward<A>(a)...);
-  return typed_caller<Op>::call(pick<Op, I, decltype(given), A...>(given)...);
+  std::tuple<default_slot_for<Op, I, A...>...> slots;
+  return typed_caller<Op>::call(pick<Op, I, decltype(given), decltype(slots), A...>(given, slots)...);
 }
 
 }  // namespace detail
@@ -330,10 +354,15 @@ decltype(auto) call_fallback(A&&... a) {
   return detail::typed_caller<Op>::template call_fallback<Fallback>(std::forward<A>(a)...);
 }
 // The same for a fallback written as void f(const OperatorEntry&, DispatchKeySet, Stack*).
+namespace detail {
+template <void (*Fallback)(const OperatorEntry&, DispatchKeySet, Stack*)>
+struct plain_fallback {
+  static void run(void*, const OperatorEntry& op, DispatchKeySet ks, Stack* s) { Fallback(op, ks, s); }
+};
+}  // namespace detail
 template <void (*Fallback)(const OperatorEntry&, DispatchKeySet, Stack*), schema::schema_holder Op, class... A>
 decltype(auto) call_fallback(A&&... a) {
-  constexpr BoxedKernelFn adapter = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack* s) { Fallback(op, ks, s); };
-  return detail::typed_caller<Op>::template call_fallback<adapter>(std::forward<A>(a)...);
+  return detail::typed_caller<Op>::template call_fallback<&detail::plain_fallback<Fallback>::run>(std::forward<A>(a)...);
 }
 
 }  // namespace opd

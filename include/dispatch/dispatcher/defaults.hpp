@@ -107,6 +107,8 @@ constexpr auto default_for() {
     } else {
       return T(default_for<Op, I, typename T::value_type>());
     }
+  } else if constexpr (boxing::is_span<T>::value && d.length == 0) {
+    return T();  // [] : also for element types with no constexpr value (str[], Tensor[], Tensor?[])
   } else if constexpr (boxing::is_span<T>::value) {
     using E = std::remove_const_t<typename T::element_type>;
     const auto& storage = list_default_storage<Op, I, E>;

@@ -69,9 +69,9 @@ class Dispatcher {
       permanent_[name] = true;
       return {};
     }
-    return RegistrationHandle([this, &e] {
+    return RegistrationHandle([this, &e, name] {
       std::lock_guard l(mutex_);
-      e.clear_schema();
+      if (!permanent_.count(name)) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
     });
   }
 

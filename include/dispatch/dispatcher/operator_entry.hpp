@@ -50,7 +50,18 @@ class OperatorEntry {
     return *table_[static_cast<std::size_t>(k)].load(std::memory_order_acquire);
   }
   // The kernel for a call whose key set (tensors | TLS included - excluded) is ks.
-  const KernelFunction& lookup(DispatchKeySet ks) const { return lookup((ks & non_fallthrough_keys()).highest_priority_key()); }
+  // A writer republishes slots before the mask, so a slot read with an older
+  // mask may already be a fallthrough: then the next key is tried, as the new
+  // mask would have done (the Undefined slot is never a fallthrough).
+  const KernelFunction& lookup(DispatchKeySet ks) const {
+    ks = ks & non_fallthrough_keys();
+    for (;;) {
+      const DispatchKey k = ks.highest_priority_key();
+      const KernelFunction& f = lookup(k);
+      if (!f.fallthrough) [[likely]] return f;
+      ks = ks.remove(k);
+    }
+  }
 
   // Tensor-bearing argument positions, for boxed key extraction.
   const std::vector<std::size_t>& tensor_argument_positions() const { return tensor_positions_; }
@@ -59,12 +70,12 @@ class OperatorEntry {
   std::ptrdiff_t factory_device_position() const { return factory_device_; }
 
   // ---- introspection -----------------------------------------------------
-  bool has_kernel_for(DispatchKey k) const { return registered_[static_cast<std::size_t>(k)] != nullptr; }
+  bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
   // "CPU, CompositeExplicitAutograd" : every key with a registered kernel.
   std::string registered_keys() const {
     std::string out;
     for (std::size_t i = 0; i < registered_.size(); ++i)
-      if (registered_[i] != nullptr && !registered_[i]->fallthrough) {
+      if (const KernelFunction* k = registered_[i].load(std::memory_order_acquire); k != nullptr && !k->fallthrough) {
         if (!out.empty()) out += ", ";
         out += to_string(static_cast<DispatchKey>(i));
       }
@@ -77,18 +88,16 @@ class OperatorEntry {
     analyse_schema();
   }
   void clear_schema() { schema_.reset(); }
-  const KernelFunction* registered(DispatchKey k) const { return registered_[static_cast<std::size_t>(k)]; }
+  // Registrations are atomic too: the "no kernel" error lists them without
+  // the Dispatcher's mutex, while a writer may be changing them.
+  const KernelFunction* registered(DispatchKey k) const {
+    return registered_[static_cast<std::size_t>(k)].load(std::memory_order_acquire);
+  }
   void set_registered(DispatchKey k, KernelFunction kernel) {
     owned_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
-    registered_[static_cast<std::size_t>(k)] = owned_.back().get();
+    registered_[static_cast<std::size_t>(k)].store(owned_.back().get(), std::memory_order_release);
   }
-  void clear_registered(DispatchKey k) { registered_[static_cast<std::size_t>(k)] = nullptr; }
-  bool is_unused() const {
-    if (schema_) return false;
-    for (auto* k : registered_)
-      if (k) return false;
-    return true;
-  }
+  void clear_registered(DispatchKey k) { registered_[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_release); }
 
   // Recomputes every runtime key's table entry from the registrations and the
   // backend fallbacks; c10's precedence (see docs/dispatcher.md).
@@ -176,7 +185,7 @@ class OperatorEntry {
   std::optional<schema::runtime_schema> schema_;
   std::vector<std::size_t> tensor_positions_;
   std::ptrdiff_t factory_device_ = -1;
-  std::array<const KernelFunction*, kNumDispatchKeys> registered_{};
+  std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
   std::vector<std::unique_ptr<KernelFunction>> owned_;  // every kernel ever registered here (see top)
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> table_{};
   std::atomic<std::uint64_t> non_fallthrough_{0};
