@@ -1,0 +1,128 @@
+#pragma once
+// PyTorch's rules for writing a result into a tensor the caller gave,
+// shared by the structured kernels and the derived wrappers:
+//
+//   in-place   the result must have self's shape exactly (self is never
+//              broadcast or resized) and a dtype castable to self's.
+//   out=       out must be on the result's device; the result's dtype must be
+//              castable to out's (c10::canCast: no float result into an int
+//              out, no int result into a bool out); an out of another shape is
+//              resized, and when it had elements that is deprecated: the
+//              resize-out warning handler is told.
+//
+//   opd::set_resize_out_warning_handler(handler)   returns the previous one;
+//   nullptr restores the default, which prints to stderr once per operator.
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "dispatch/core/array_ref.hpp"
+#include "dispatch/core/device.hpp"
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/tensor.hpp"
+#include "structured/tensor_meta.hpp"
+
+namespace opd {
+
+using ResizeOutWarningHandler = std::function<void(std::string_view message)>;
+
+namespace structured_detail {
+
+struct resize_warning_state {
+  std::mutex mutex;
+  ResizeOutWarningHandler handler;  // empty: the default (stderr, once per operator)
+  std::set<std::string, std::less<>> warned;
+};
+inline resize_warning_state& resize_warning() {
+  static resize_warning_state s;
+  return s;
+}
+
+}  // namespace structured_detail
+
+// Who hears about an out= tensor with elements being resized. The handler
+// is called on every such resize, with a message that starts with the
+// operator's name. Returns the previous handler (empty: the default).
+inline ResizeOutWarningHandler set_resize_out_warning_handler(ResizeOutWarningHandler handler) {
+  auto& s = structured_detail::resize_warning();
+  std::lock_guard lock(s.mutex);
+  return std::exchange(s.handler, std::move(handler));
+}
+
+namespace structured_detail {
+
+inline std::string shape_str(IntArrayRef sizes) {
+  std::ostringstream os;
+  os << sizes;
+  return os.str();
+}
+
+inline void warn_resized_out(std::string_view op, IntArrayRef from, IntArrayRef to) {
+  std::string message = std::string(op) + ": An output with one or more elements was resized since it had shape " +
+                        shape_str(from) + ", which does not match the required output shape " + shape_str(to) +
+                        ". This behavior is deprecated, and in a future release outputs will not be resized unless "
+                        "they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, "
+                        "to zero elements with t.resize_({0}).";
+  auto& s = resize_warning();
+  ResizeOutWarningHandler handler;
+  {
+    std::lock_guard lock(s.mutex);
+    if (!s.handler) {
+      if (!s.warned.emplace(op).second) return;  // the default warns once per operator
+      std::cerr << "Warning: " << message << '\n';
+      return;
+    }
+    handler = s.handler;
+  }
+  handler(message);  // outside the lock: the handler may throw or set another handler
+}
+
+// PyTorch's "result type Float can't be cast to the desired output type Long".
+inline void check_castable(std::string_view op, ScalarType result, ScalarType target) {
+  if (!can_cast(result, target))
+    throw Error(std::string(op) + ": result type " + std::string(to_string(result)) +
+                " can't be cast to the desired output type " + std::string(to_string(target)));
+}
+
+// In-place: the result must fit self as it is.
+inline void check_inplace(std::string_view op, IntArrayRef result_sizes, ScalarType result_dtype, const Tensor& self) {
+  if (!(self.sizes() == result_sizes))
+    throw Error(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
+                " doesn't match the broadcast shape " + shape_str(result_sizes));
+  check_castable(op, result_dtype, self.dtype());
+}
+
+inline bool same_device(Device a, Device b) {
+  return a.type() == b.type() && (!a.has_index() || !b.has_index() || a.index() == b.index());
+}
+
+inline void check_out_device(std::string_view op, Device expected, const Tensor& out) {
+  if (!same_device(expected, out.device()))
+    throw Error(std::string(op) + ": Expected out tensor to have device " + expected.str() + ", but got " +
+                out.device().str() + " instead");
+}
+
+// out=: resize to the result's shape (warning when out had elements).
+inline void resize_out(std::string_view op, const Tensor& out, IntArrayRef sizes, MemoryFormat format) {
+  if (out.sizes() == sizes) return;
+  if (out.numel() != 0) warn_resized_out(op, out.sizes(), sizes);
+  out.resize_(sizes, format);
+}
+
+inline void check_memory_format(std::string_view op, MemoryFormat format) {
+  if (format != MemoryFormat::Contiguous && format != MemoryFormat::ChannelsLast &&
+      format != MemoryFormat::ChannelsLast3d)
+    throw Error(std::string(op) + ": meta() must return a layout (Contiguous, ChannelsLast or ChannelsLast3d), not " +
+                std::string(to_string(format)));
+}
+
+}  // namespace structured_detail
+}  // namespace opd

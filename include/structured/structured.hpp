@@ -1,0 +1,391 @@
+#pragma once
+// Structured kernels: one struct declares an operator family from its out=
+// schema, computes the output's metadata once (meta) and the values once per
+// backend (impl); the functional, in-place and out= kernels are derived.
+//
+//   struct mul : opd::structured<"mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+//     static opd::TensorMeta meta(const opd::Tensor& self, const opd::Tensor& other);      // checks, sizes, dtype
+//     static void impl(opd::backend_tag<opd::DispatchKey::CPU>, const opd::Tensor& self,
+//                      const opd::Tensor& other, opd::Tensor& out);                         // one per backend
+//   };
+//   auto registrations = opd::register_structured<mul>();
+//   opd::call<mul::functional>(a, b);   // mul.Tensor(Tensor self, Tensor other) -> Tensor
+//   opd::call<mul::inplace>(a, b);      // mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+//   opd::call<mul::out>(a, b, out);     // mul.out(...)
+//
+// meta() and impl() take the functional schema's kernel parameter types
+// (schema/cpp_types.hpp), impl() with the backend tag in front and the output
+// behind. impl() always receives an output of meta()'s sizes and dtype, on its
+// backend's device, contiguous in meta()'s memory format; it may alias self
+// (in-place). Where the caller's tensor does not fit that (an out= or self of
+// another dtype or with other strides), impl() writes a temporary that is
+// then copied back. See docs/structured.md.
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/tensor.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "dispatch/op.hpp"
+#include "dispatch/schema/cpp_types.hpp"
+#include "dispatch/schema/fixed_string.hpp"
+#include "structured/copy.hpp"
+#include "structured/derive.hpp"
+#include "structured/out_semantics.hpp"
+#include "structured/schemas.hpp"
+#include "structured/tensor_meta.hpp"
+
+namespace opd {
+
+namespace structured_detail {
+
+// The bases of a family's functional and in-place operator types. (The
+// operator types are classes nested in opd::structured rather than aliases of
+// opd::op<...>: where user code names an opd::op<S> whose S is another
+// template's fixed_string parameter, or computed from one, nvcc's host code
+// refers to an undeclared template parameter object and fails to compile.)
+template <class Schemas>
+using functional_op_base = op<Schemas::functional_text>;
+
+// The in-place operator type of a family without one: no schema, unusable.
+struct no_inplace_variant {};
+
+template <class Schemas, bool Inplace = Schemas::has_inplace>
+struct inplace_op_base_of {
+  using type = no_inplace_variant;
+};
+template <class Schemas>
+struct inplace_op_base_of<Schemas, true> {
+  using type = op<Schemas::inplace_text>;
+};
+
+}  // namespace structured_detail
+
+// The base of a structured operator family, declared by its out= schema.
+// Overload: the overload name of the functional and in-place variants
+// (add.out goes with add.Tensor: "Tensor"); by default "out" gives no
+// overload name and "<X>_out" gives "<X>".
+template <fixed_string OutSchema, fixed_string Overload = derive_overload_name>
+struct structured {
+ private:
+  using schemas = structured_detail::family_schemas<OutSchema, Overload>;
+  using E = structured_detail::family_error;
+  static constexpr E error = schemas::error;
+  static_assert(error != E::varargs, "opd::structured: schemas with '...' cannot be structured");
+  static_assert(error != E::not_out_schema,
+                "opd::structured: the schema must be an out= schema, with a kwarg-only Tensor(a!) out argument");
+  static_assert(error != E::out_count, "opd::structured: the out= schema must have exactly one out= argument");
+  static_assert(error != E::out_not_last, "opd::structured: the out= argument must be the last argument");
+  static_assert(error != E::out_not_plain_tensor, "opd::structured: the out= argument must be a plain Tensor(a!)");
+  static_assert(error != E::returns_not_out,
+                "opd::structured: the out= schema must return its out= argument, annotated alike: -> Tensor(a!)");
+  static_assert(error != E::options_dropped,
+                "opd::structured: dtype/layout/device/pin_memory arguments are not supported (the functional "
+                "variant would drop them)");
+  static_assert(error != E::overload_not_derivable,
+                "opd::structured: cannot derive the functional overload name from an out= overload that is neither "
+                "\"out\" nor \"<name>_out\": give it as the second template argument, "
+                "opd::structured<\"...\", \"Tensor\">");
+  static_assert(error != E::bad_overload_name, "opd::structured: the overload name must be an identifier (or empty)");
+  static_assert(error != E::name_clash,
+                "opd::structured: the functional variant's overload name equals the out= one, so both would have "
+                "one operator name");
+  static_assert(schemas::arguments_kept,
+                "opd::structured: torchgen's functional variant of this out= schema drops arguments, which the "
+                "derived kernels cannot pass on");
+
+ public:
+  // The three operators of the family (usable with opd::call, register_kernel, ...).
+  struct out : op<OutSchema> {};
+  struct functional : structured_detail::functional_op_base<schemas> {};
+  // Only when has_inplace: the functional schema starts with `Tensor self`.
+  struct inplace : structured_detail::inplace_op_base_of<schemas>::type {};
+  static constexpr bool has_inplace = schemas::has_inplace;
+  static constexpr bool is_structured_family = true;
+};
+
+// ---- the checks of a family's meta() and impl() -------------------------------
+
+// Compile errors that show what was expected: the template arguments name the
+// family and the exact signature meta()/impl() must accept.
+template <class Family, class ExpectedSignature>
+struct structured_meta_signature_mismatch {
+  static_assert(std::is_void_v<Family*>,
+                "opd::structured: meta() cannot be called with the functional schema's arguments, or does not "
+                "return opd::TensorMeta; ExpectedSignature (a template argument above) is what it must accept");
+};
+template <class Family, class ExpectedSignature>
+struct structured_impl_signature_mismatch {
+  static_assert(std::is_void_v<Family*>,
+                "opd::structured: this impl() overload (its backend tag names the backend) does not take the "
+                "functional schema's arguments and `opd::Tensor& out`, or does not return void; "
+                "ExpectedSignature (a template argument above) is what it must accept");
+};
+template <class Family, class ExpectedSignature>
+struct structured_family_has_no_impl {
+  static_assert(std::is_void_v<Family*>,
+                "opd::register_structured: the family has no impl(opd::backend_tag<Key>, ...) callable with the "
+                "functional schema's arguments and `opd::Tensor& out` for any backend (CPU, CUDA, Meta, "
+                "PrivateUse1..3); ExpectedSignature (a template argument above, shown for CPU) is what impl() must "
+                "accept. For a family whose kernels come from elsewhere, use register_structured_meta");
+};
+
+namespace structured_detail {
+
+namespace mp = boost::mp11;
+
+// The family's in-place operator, or void.
+template <class Family>
+using inplace_or_void = std::conditional_t<Family::has_inplace, typename Family::inplace, void>;
+
+template <class T>
+concept family = requires {
+  requires T::is_structured_family;
+  typename T::out;
+  typename T::functional;
+};
+
+// Converts to any lvalue reference / value: probes whether an impl() overload
+// for a backend exists at all, whatever its parameters.
+struct any_argument {
+  template <class T>
+  operator T&() const;
+};
+template <class>
+using any_argument_for = any_argument;
+
+template <class Family, class Args = schema::arg_types_t<typename Family::functional>>
+struct signatures;
+template <class Family, class... A>
+struct signatures<Family, mp::mp_list<A...>> {
+  // Called as the kernels call them: with lvalues of the parameter types.
+  static constexpr bool meta_ok = requires {
+    { Family::meta(std::declval<A&>()...) } -> std::same_as<TensorMeta>;
+  };
+  template <DispatchKey K>
+  static constexpr bool impl_ok = requires {
+    { Family::impl(backend_tag<K>{}, std::declval<A&>()..., std::declval<Tensor&>()) } -> std::same_as<void>;
+  };
+  template <DispatchKey K>
+  static constexpr bool impl_declared =
+      impl_ok<K> || requires { Family::impl(backend_tag<K>{}, any_argument_for<A>{}..., any_argument{}); };
+  using meta_signature = TensorMeta(A...);
+  template <DispatchKey K>
+  using impl_signature = void(backend_tag<K>, A..., Tensor&);
+};
+
+template <class Family>
+struct family_checks {
+  using sig = signatures<Family>;
+  static constexpr bool meta_ok = sig::meta_ok;
+
+  template <class Key>
+  using impl_ok_q = std::bool_constant<sig::template impl_ok<Key::value>>;
+  template <class Key>
+  using impl_bad_q = std::bool_constant<sig::template impl_declared<Key::value> && !sig::template impl_ok<Key::value>>;
+  using impl_keys = mp::mp_filter<impl_ok_q, structured_backend_keys>;
+  using bad_impl_keys = mp::mp_filter<impl_bad_q, structured_backend_keys>;
+
+  // meta() and every impl() overload fit the functional schema.
+  static constexpr bool ok = meta_ok && mp::mp_size<bad_impl_keys>::value == 0;
+  static constexpr bool has_impl = mp::mp_size<impl_keys>::value != 0;
+
+};
+
+// ---- the kernels of one backend ---------------------------------------------
+
+// Noop: the Meta kernels derived from meta() alone (nothing to compute).
+template <class Family, DispatchKey K, bool Noop, class Args = schema::arg_types_t<typename Family::functional>>
+struct structured_kernels;
+template <class Family, DispatchKey K, bool Noop, class... A>
+struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
+  using F = typename Family::functional;
+  using O = typename Family::out;
+
+  static TensorMeta run_meta(const std::string& op, const A&... a) {
+    TensorMeta m = Family::meta(a...);
+    check_memory_format(op, m.memory_format);
+    return m;
+  }
+  static void run_impl(A... a, Tensor& out) {
+    if constexpr (!Noop) Family::impl(backend_tag<K>{}, a..., out);
+  }
+  // Can impl() write into t directly?
+  static bool fits(const Tensor& t, const TensorMeta& m) {
+    return t.dtype() == m.dtype && t.sizes() == m.sizes && t.is_contiguous(m.memory_format);
+  }
+
+  static Tensor functional(A... a) {
+    const std::string& op = op_name<F>();
+    check_devices(op, K, a...);
+    const TensorMeta m = run_meta(op, a...);
+    Tensor out = empty(m.sizes, m.dtype, output_device(K, a...), m.memory_format);
+    run_impl(a..., out);
+    return out;
+  }
+
+  static Tensor& out(A... a, Tensor& result) {
+    const std::string& op = op_name<O>();
+    check_devices(op, K, a...);
+    const TensorMeta m = run_meta(op, a...);
+    check_out_device(op, output_device(K, a...), result);
+    check_castable(op, m.dtype, result.dtype());
+    resize_out(op, result, m.sizes, m.memory_format);
+    if (fits(result, m)) {
+      run_impl(a..., result);
+    } else {  // other strides or dtype: compute into a temporary, copy back
+      Tensor tmp = empty(m.sizes, m.dtype, result.device(), m.memory_format);
+      run_impl(a..., tmp);
+      copy_into(result, tmp, K);
+    }
+    return result;
+  }
+};
+
+template <class Family, DispatchKey K, bool Noop, class IArgs = schema::arg_types_t<typename Family::inplace>>
+struct structured_inplace_kernel;
+template <class Family, DispatchKey K, bool Noop, class... R>
+struct structured_inplace_kernel<Family, K, Noop, mp::mp_list<Tensor&, R...>> {
+  using base = structured_kernels<Family, K, Noop>;
+
+  static Tensor& inplace(Tensor& self, R... r) {
+    const std::string& op = op_name<typename Family::inplace>();
+    check_devices(op, K, std::as_const(self), r...);
+    const TensorMeta m = base::run_meta(op, self, r...);
+    check_inplace(op, m.sizes, m.dtype, self);
+    if (base::fits(self, m)) {
+      base::run_impl(self, r..., self);
+    } else {
+      Tensor tmp = empty(m.sizes, m.dtype, self.device(), m.memory_format);
+      base::run_impl(self, r..., tmp);
+      copy_into(self, tmp, K);
+    }
+    return self;
+  }
+};
+
+// Registers the family's kernels at K for each variant without one there yet.
+template <class Family, DispatchKey K, bool Noop>
+void register_backend(RegistrationSet& set) {
+  using kernels = structured_kernels<Family, K, Noop>;
+  using F = typename Family::functional;
+  using O = typename Family::out;
+  if (!entry_for<F>().has_kernel_for(K)) set.add(register_kernel<F, &kernels::functional>(K));
+  if constexpr (Family::has_inplace) {
+    using I = typename Family::inplace;
+    if (!entry_for<I>().has_kernel_for(K))
+      set.add(register_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>(K));
+  }
+  if (!entry_for<O>().has_kernel_for(K)) set.add(register_kernel<O, &kernels::out>(K));
+}
+
+// The family's meta(), as a derive_missing_variants spec.
+template <class Family, class Args = schema::arg_types_t<typename Family::functional>>
+struct meta_spec;
+template <class Family, class... A>
+struct meta_spec<Family, mp::mp_list<A...>> {
+  TensorMeta operator()(const A&... a) const { return Family::meta(a...); }
+};
+
+// Does Family fit: a structured family whose meta() and impl() overloads
+// take its functional schema's arguments (and, NeedImpl, has an impl()).
+template <class Family, bool NeedImpl>
+constexpr bool family_fits() {
+  if constexpr (!family<Family>) {
+    return false;
+  } else {
+    using checks = family_checks<Family>;
+    return checks::ok && (!NeedImpl || checks::has_impl);
+  }
+}
+
+// When it does not, the static_asserts of the diagnostics say why. (Kept
+// apart from family_fits, which must stay a constant for if constexpr.)
+template <class Family, bool NeedImpl>
+void diagnose_family() {
+  static_assert(family<Family>,
+                "opd: expected a structured operator family, a struct derived from opd::structured<\"...\">");
+  if constexpr (family<Family>) {
+    using checks = family_checks<Family>;
+    using sig = typename checks::sig;
+    if constexpr (!checks::meta_ok) (void)sizeof(structured_meta_signature_mismatch<Family, typename sig::meta_signature>);
+    if constexpr (mp::mp_size<typename checks::bad_impl_keys>::value != 0) {
+      constexpr DispatchKey k = mp::mp_front<typename checks::bad_impl_keys>::value;
+      (void)sizeof(structured_impl_signature_mismatch<Family, typename sig::template impl_signature<k>>);
+    } else if constexpr (NeedImpl && !checks::has_impl) {
+      (void)sizeof(structured_family_has_no_impl<Family, typename sig::template impl_signature<DispatchKey::CPU>>);
+    }
+  }
+}
+
+}  // namespace structured_detail
+
+// Registers the Meta kernels of a family, derived from meta() alone: outputs
+// on the Meta device with meta()'s sizes and dtype, in-place / out= checks,
+// no data. Skipped where a Meta kernel is registered already.
+template <class Family>
+RegistrationSet register_structured_meta() {
+  RegistrationSet set;
+  structured_detail::diagnose_family<Family, false>();
+  if constexpr (structured_detail::family_fits<Family, false>()) {
+    structured_detail::ensure_builtin_copy_kernels();
+    structured_detail::register_backend<Family, DispatchKey::Meta, true>(set);
+  }
+  return set;
+}
+
+// Registers the functional, in-place and out= kernels of a structured family
+// for every backend with an impl() overload, and the Meta kernels derived from
+// meta() (when there is no impl() for Meta). A variant that already has a
+// kernel at a backend keeps it.
+template <class Family>
+RegistrationSet register_structured() {
+  RegistrationSet set;
+  structured_detail::diagnose_family<Family, true>();
+  if constexpr (structured_detail::family_fits<Family, true>()) {
+    using checks = structured_detail::family_checks<Family>;
+    structured_detail::ensure_builtin_copy_kernels();
+    boost::mp11::mp_for_each<typename checks::impl_keys>([&](auto key) {
+      structured_detail::register_backend<Family, decltype(key)::value, false>(set);
+    });
+    if constexpr (!boost::mp11::mp_contains<typename checks::impl_keys, dispatch_key_constant<DispatchKey::Meta>>::value)
+      structured_detail::register_backend<Family, DispatchKey::Meta, true>(set);
+  }
+  return set;
+}
+
+// A backend that computes the family functionally only: registers `kernel`
+// as its functional kernel at `key` and derives in-place and out= from it.
+template <class Family, class Kernel>
+RegistrationSet register_functional_only(DispatchKey key, Kernel&& kernel) {
+  RegistrationSet set;
+  structured_detail::diagnose_family<Family, false>();
+  if constexpr (structured_detail::family_fits<Family, false>()) {
+    set.add(register_kernel<typename Family::functional>(key, std::forward<Kernel>(kernel)));
+    structured_detail::derive_into<typename Family::functional, structured_detail::inplace_or_void<Family>,
+                                   typename Family::out>(set, key, structured_detail::meta_spec<Family>{});
+  }
+  return set;
+}
+
+// A backend with an out= kernel only: registers it at `key` and derives the
+// functional (output sized by meta()) and in-place kernels from it.
+template <class Family, class Kernel>
+RegistrationSet register_out_only(DispatchKey key, Kernel&& kernel) {
+  RegistrationSet set;
+  structured_detail::diagnose_family<Family, false>();
+  if constexpr (structured_detail::family_fits<Family, false>()) {
+    set.add(register_kernel<typename Family::out>(key, std::forward<Kernel>(kernel)));
+    structured_detail::derive_into<typename Family::functional, structured_detail::inplace_or_void<Family>,
+                                   typename Family::out>(set, key, structured_detail::meta_spec<Family>{});
+  }
+  return set;
+}
+
+}  // namespace opd
