@@ -1,0 +1,39 @@
+// TensorMeta for the CPU kernels: what a kernel's `meta` step decides about
+// its output before any memory exists -- sizes, dtype, memory format.
+//
+// The type is the structured-kernel machinery's opd::TensorMeta
+// (include/structured/tensor_meta.hpp), so a kernel's meta function can be
+// a structured op's `static TensorMeta meta(...)` as it is; it is also
+// reachable here as opd::kernels::TensorMeta. The kernels themselves stay
+// independent of the rest of that machinery.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "dispatch/core/device.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/tensor.hpp"
+#include "structured/tensor_meta.hpp"
+
+namespace opd::kernels {
+
+using TensorMeta = opd::TensorMeta;
+
+inline TensorMeta make_tensor_meta(std::vector<int64_t> sizes, ScalarType dtype,
+                                   MemoryFormat memory_format = MemoryFormat::Contiguous) {
+  TensorMeta meta;
+  meta.sizes = std::move(sizes);
+  meta.dtype = dtype;
+  meta.memory_format = memory_format;
+  return meta;
+}
+
+// A fresh tensor for `meta` (what a functional variant returns).
+inline Tensor empty_from_meta(const TensorMeta& meta, Device device = Device::cpu()) {
+  return opd::empty(IntArrayRef(meta.sizes), meta.dtype, device, meta.memory_format);
+}
+
+}  // namespace opd::kernels

@@ -1,0 +1,62 @@
+// A plain-C++17 window onto libtorch for the differential test.
+//
+// libtorch 1.13's headers do not compile as C++20 with clang, and opd's
+// need C++20, so the two never meet in one translation unit: torch_bridge.cpp
+// (C++17, ATen) runs the libtorch side on tensors described by raw buffers,
+// and the test (C++20, opd) builds the same buffers for its own side.
+// dtypes are ScalarType numbers, identical in c10 and opd.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_bridge {
+
+// A strided view (sizes, strides, offset in elements) over a whole buffer.
+struct RawTensor {
+  int dtype = 0;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
+  std::vector<unsigned char> buffer;
+};
+
+struct RawScalar {
+  enum class Kind { Bool, Int, Double } kind = Kind::Int;
+  bool b = false;
+  int64_t i = 0;
+  double d = 0.0;
+};
+
+enum class BinaryOp { Add, Sub, Mul, Div };
+enum class Variant { Functional, Out, InPlace };
+
+struct Outcome {
+  std::optional<std::string> error;  // what libtorch threw, without backtrace
+  RawTensor result;                  // Functional: the result, contiguous
+};
+
+// at::add/sub/mul/div(self, other[, alpha]), at::*_out(out, ...) or
+// self.*_(other[, alpha]). Out and InPlace write the buffer of out/self back.
+Outcome binary(BinaryOp op, Variant variant, RawTensor& self, const RawTensor& other, const RawScalar& alpha,
+               RawTensor* out);
+// The Scalar overloads: functional, or in place when `in_place`.
+Outcome binary_scalar(BinaryOp op, bool in_place, RawTensor& self, const RawScalar& other, const RawScalar& alpha);
+// self.copy_(src) and self.fill_(value); self's buffer written back.
+Outcome copy(RawTensor& self, const RawTensor& src);
+Outcome fill(RawTensor& self, const RawScalar& value);
+
+int promote_types(int a, int b);
+bool can_cast(int from, int to);
+// at::result_type with tensors of 1 (or 0 when zero_dim) dimensions and Scalars.
+int result_type(int a, bool a_zero_dim, int b, bool b_zero_dim);
+int result_type(int a, bool a_zero_dim, const RawScalar& b);
+int result_type(const RawScalar& a, int b, bool b_zero_dim);
+int result_type(const RawScalar& a, const RawScalar& b);
+
+void set_num_threads(int n);
+std::string version();
+
+}  // namespace torch_bridge
