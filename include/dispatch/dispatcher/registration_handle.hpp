@@ -37,6 +37,10 @@ class RegistrationHandle {
 class RegistrationSet {
  public:
   void add(RegistrationHandle h) { handles_.push_back(std::move(h)); }
+  void add(RegistrationSet other) {
+    for (auto& h : other.handles_) handles_.push_back(std::move(h));
+    other.handles_.clear();
+  }
   std::size_t size() const { return handles_.size(); }
   ~RegistrationSet() {
     while (!handles_.empty()) handles_.pop_back();  // undo in reverse order

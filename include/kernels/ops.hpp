@@ -1,0 +1,97 @@
+#pragma once
+// The library's own operators, backed by the CPU kernels of kernels/cpu/:
+// add, sub, mul, div (Tensor and Scalar overloads) as structured families
+// (functional, in-place and out= variants, Meta kernels from meta()), and
+// copy_, fill_, empty, zeros, ones as plain operators.
+//
+//   auto kernels = opd::kernels::register_cpu();   // a RegistrationSet
+//   opd::Tensor c = opd::call<opd::kernels::ops::add::functional>(a, b);
+#include <optional>
+#include <span>
+
+#include "dispatch/dispatcher.hpp"
+#include "kernels/cpu/kernels.hpp"
+#include "structured/structured.hpp"
+
+namespace opd::kernels {
+
+namespace ops {
+
+struct add : structured<"opd::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& o, const Scalar& alpha) { return add_meta(s, o, alpha); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, const Scalar& alpha, Tensor& out) {
+    add_impl(s, o, alpha, out);
+  }
+};
+struct add_scalar : structured<"opd::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
+  static TensorMeta meta(const Tensor& s, const Scalar& o, const Scalar& alpha) { return add_scalar_meta(s, o, alpha); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, const Scalar& alpha, Tensor& out) {
+    add_scalar_impl(s, o, alpha, out);
+  }
+};
+struct sub : structured<"opd::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& o, const Scalar& alpha) { return sub_meta(s, o, alpha); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, const Scalar& alpha, Tensor& out) {
+    sub_impl(s, o, alpha, out);
+  }
+};
+struct sub_scalar : structured<"opd::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
+  static TensorMeta meta(const Tensor& s, const Scalar& o, const Scalar& alpha) { return sub_scalar_meta(s, o, alpha); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, const Scalar& alpha, Tensor& out) {
+    sub_scalar_impl(s, o, alpha, out);
+  }
+};
+struct mul : structured<"opd::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& o) { return mul_meta(s, o); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { mul_impl(s, o, out); }
+};
+struct mul_scalar : structured<"opd::mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
+  static TensorMeta meta(const Tensor& s, const Scalar& o) { return mul_scalar_meta(s, o); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { mul_scalar_impl(s, o, out); }
+};
+struct div : structured<"opd::div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& o) { return div_meta(s, o); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { div_impl(s, o, out); }
+};
+struct div_scalar : structured<"opd::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
+  static TensorMeta meta(const Tensor& s, const Scalar& o) { return div_scalar_meta(s, o); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { div_scalar_impl(s, o, out); }
+};
+
+struct copy_ : op<"opd::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"> {};
+struct fill_ : op<"opd::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"> {};
+struct empty : op<"opd::empty(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor"> {};
+struct zeros : op<"opd::zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor"> {};
+struct ones : op<"opd::ones(int[] size, *, ScalarType? dtype=None, Device? device=None) -> Tensor"> {};
+
+}  // namespace ops
+
+namespace detail {
+template <Tensor (*Factory)(IntArrayRef, std::optional<ScalarType>, std::optional<Device>)>
+Tensor factory(std::span<const int64_t> size, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return Factory(IntArrayRef(size.data(), size.size()), dtype, device);
+}
+inline Tensor& copy_kernel(Tensor& self, const Tensor& src, bool non_blocking) { return kernels::copy_(self, src, non_blocking); }
+inline Tensor& fill_kernel(Tensor& self, const Scalar& value) { return kernels::fill_(self, value); }
+}  // namespace detail
+
+// Registers every operator above for CPU (and the structured ones' Meta kernels).
+inline RegistrationSet register_cpu() {
+  RegistrationSet set;
+  set.add(register_structured<ops::add>());
+  set.add(register_structured<ops::add_scalar>());
+  set.add(register_structured<ops::sub>());
+  set.add(register_structured<ops::sub_scalar>());
+  set.add(register_structured<ops::mul>());
+  set.add(register_structured<ops::mul_scalar>());
+  set.add(register_structured<ops::div>());
+  set.add(register_structured<ops::div_scalar>());
+  set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::empty, &detail::factory<&kernels::empty>>(DispatchKey::CPU));
+  set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros>>(DispatchKey::CPU));
+  set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones>>(DispatchKey::CPU));
+  return set;
+}
+
+}  // namespace opd::kernels
