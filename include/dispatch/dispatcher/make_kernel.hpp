@@ -142,12 +142,12 @@ struct static_kernel_entry_points<Op, Fn, R(Args...)> {
 
 }  // namespace detail
 
-// A KernelFunction for Op from any callable; its signature must match the schema.
-template <schema::schema_holder Op, class F>
-KernelFunction make_kernel(F&& f) {
+namespace detail {
+// A KernelFunction owning the callable f, with entry points for signature Sig.
+template <class Sig, class F>
+KernelFunction functor_kernel(F&& f) {
   using Fn = std::decay_t<F>;
-  static_assert(schema::check_kernel<Op, Fn>());
-  using points = detail::kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
+  using points = kernel_entry_points<void, Fn, Sig>;
   KernelFunction k;
   auto holder = std::make_shared<Fn>(std::forward<F>(f));
   k.functor = holder.get();
@@ -156,23 +156,24 @@ KernelFunction make_kernel(F&& f) {
   k.boxed = &points::boxed;
   return k;
 }
+}  // namespace detail
+
+// A KernelFunction for Op from any callable; its signature must match the schema.
+template <schema::schema_holder Op, class F>
+KernelFunction make_kernel(F&& f) {
+  static_assert(schema::check_kernel<Op, std::decay_t<F>>());
+  return detail::functor_kernel<schema::kernel_signature_t<Op>>(std::forward<F>(f));
+}
 
 // A KernelFunction from a typed callable for an operator whose schema is only
 // known at run time (checked against it by the caller, see infer_schema.hpp).
 template <class F>
 KernelFunction make_runtime_kernel(F&& f) {
-  using Fn = std::decay_t<F>;
-  using info = schema::detail::kernel_info<Fn>;
-  using Sig = typename boost::mp11::mp_apply<detail::make_signature_t, boost::mp11::mp_push_front<
-      typename schema::detail::schema_params<typename info::params>::type, typename info::return_type>>;
-  using points = detail::kernel_entry_points<void, Fn, Sig>;
-  KernelFunction k;
-  auto holder = std::make_shared<Fn>(std::forward<F>(f));
-  k.functor = holder.get();
-  k.owner = std::move(holder);
-  k.unboxed = reinterpret_cast<void*>(&points::unboxed);
-  k.boxed = &points::boxed;
-  return k;
+  using info = schema::detail::kernel_info<std::decay_t<F>>;
+  using Sig = boost::mp11::mp_apply<detail::make_signature_t,
+                                    boost::mp11::mp_push_front<typename schema::detail::schema_params<typename info::params>::type,
+                                                               typename info::return_type>>;
+  return detail::functor_kernel<Sig>(std::forward<F>(f));
 }
 
 // A KernelFunction for Op from a function known at compile time (fastest).

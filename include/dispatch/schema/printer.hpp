@@ -77,14 +77,16 @@ constexpr void print_alias(const Schema& s, std::int16_t alias, Sink& out) {
   out.put(")");
 }
 
-template <class Schema, class Sink>
-constexpr void print_type(const Schema& s, std::int16_t t, Sink& out) {
+// Prints type t; `annotate(node, out)` prints what follows each node (by
+// default its alias annotation; derived variants rewrite annotations).
+template <class Schema, class Sink, class Annotate>
+constexpr void print_type(const Schema& s, std::int16_t t, Sink& out, const Annotate& annotate) {
   const type_node& n = s.type(t);
   auto members = [&](std::string_view open) {
     out.put(open);
     for (std::int16_t m = n.child; m != no_index; m = s.type(m).next) {
       if (m != n.child) out.put(", ");
-      print_type(s, m, out);
+      print_type(s, m, out, annotate);
     }
     out.put(")");
   };
@@ -93,13 +95,13 @@ constexpr void print_type(const Schema& s, std::int16_t t, Sink& out) {
     case type_kind::type_var:
     case type_kind::custom_class: out.put(n.name); break;
     case type_kind::list:
-      print_type(s, n.child, out);
+      print_type(s, n.child, out, annotate);
       out.put("[");
       if (n.fixed_size >= 0) detail::put_int(out, n.fixed_size);
       out.put("]");
       break;
     case type_kind::optional:
-      print_type(s, n.child, out);
+      print_type(s, n.child, out, annotate);
       out.put("?");
       break;
     case type_kind::tuple: members("("); break;
@@ -108,7 +110,12 @@ constexpr void print_type(const Schema& s, std::int16_t t, Sink& out) {
     case type_kind::rref: members("RRef("); break;
     case type_kind::union_: members("Union("); break;
   }
-  print_alias(s, n.alias, out);
+  annotate(n, out);
+}
+
+template <class Schema, class Sink>
+constexpr void print_type(const Schema& s, std::int16_t t, Sink& out) {
+  print_type(s, t, out, [&s](const type_node& n, Sink& o) { print_alias(s, n.alias, o); });
 }
 
 // A default as written (torchgen keeps "[0,1]" and "[0, 1]" apart): its

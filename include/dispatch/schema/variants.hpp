@@ -159,46 +159,15 @@ constexpr void print_name_piece(const name_piece& n, Sink& out) {
 // replaced by (<letter>!) on the Tensor.
 template <class S, class Sink>
 constexpr void print_type_as(const S& s, std::int16_t t, alias_mode mode, std::string_view letter, Sink& out) {
-  if (mode == alias_mode::keep) {
-    print_type(s, t, out);
-    return;
-  }
-  const type_node& n = s.type(t);
-  auto members = [&](std::string_view open) {
-    out.put(open);
-    for (std::int16_t m = n.child; m != no_index; m = s.type(m).next) {
-      if (m != n.child) out.put(", ");
-      print_type_as(s, m, mode, letter, out);
+  print_type(s, t, out, [&](const type_node& n, Sink& o) {
+    if (mode == alias_mode::keep) {
+      print_alias(s, n.alias, o);
+    } else if (mode == alias_mode::replace && n.kind == type_kind::base && n.base == base_type::Tensor) {
+      o.put("(");
+      o.put(letter);
+      o.put("!)");
     }
-    out.put(")");
-  };
-  switch (n.kind) {
-    case type_kind::base:
-      out.put(spelling(n.base));
-      if (mode == alias_mode::replace && n.base == base_type::Tensor) {
-        out.put("(");
-        out.put(letter);
-        out.put("!)");
-      }
-      break;
-    case type_kind::type_var:
-    case type_kind::custom_class: out.put(n.name); break;
-    case type_kind::list:
-      print_type_as(s, n.child, mode, letter, out);
-      out.put("[");
-      if (n.fixed_size >= 0) detail::put_int(out, n.fixed_size);
-      out.put("]");
-      break;
-    case type_kind::optional:
-      print_type_as(s, n.child, mode, letter, out);
-      out.put("?");
-      break;
-    case type_kind::tuple: members("("); break;
-    case type_kind::dict: members("Dict("); break;
-    case type_kind::future: members("Future("); break;
-    case type_kind::rref: members("RRef("); break;
-    case type_kind::union_: members("Union("); break;
-  }
+  });
 }
 
 template <class S, class Sink>
