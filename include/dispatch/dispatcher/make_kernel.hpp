@@ -4,6 +4,7 @@
 // typed calls jump to, and a boxed one that unboxes a Stack into the kernel's
 // parameters (schema/cpp_types.hpp decides those types). The kernel's
 // signature is checked against the schema at compile time.
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -81,13 +82,25 @@ struct boxed_adapter<R(Args...)> {
       stack.resize(stack.size() - N);
     } else {
       decltype(auto) r = call(ks, std::get<I>(args).get()...);
-      // A result may refer to an argument (Tensor& of an out= op): copy it
-      // out before the arguments leave the stack.
-      Stack results;
-      boxing::push_result(results, std::forward<decltype(r)>(r));
-      stack.resize(stack.size() - N);
-      for (auto& v : results) stack.push_back(std::move(v));
+      using U = std::remove_cvref_t<decltype(r)>;
+      if constexpr (std::is_same_v<U, std::vector<IValue>>) {  // -> ... : any number of results
+        stack.resize(stack.size() - N);
+        for (auto& v : r) stack.push_back(std::move(v));
+      } else {
+        // A result may refer to an argument (Tensor& of an out= op): box it
+        // (into a fixed array, no allocation) before the arguments leave the stack.
+        auto results = box_results(r);
+        stack.resize(stack.size() - N);
+        for (auto& v : results) stack.push_back(std::move(v));
+      }
     }
+  }
+  template <class T>
+  static auto box_results(const T& r) {
+    if constexpr (boxing::is_tuple<T>::value)
+      return std::apply([](const auto&... e) { return std::array<IValue, sizeof...(e)>{boxing::box(e)...}; }, r);
+    else
+      return std::array<IValue, 1>{boxing::box(r)};
   }
   template <class P>
   static boxing::unboxed_arg<P> make_arg(const IValue& iv, std::size_t& position, std::size_t i) {

@@ -1,0 +1,213 @@
+// Per-call overhead of the dispatcher, opd next to PyTorch's c10 (libtorch),
+// on one operator in one binary:
+//
+//   noop(Tensor self, int k, float? s=None) -> Tensor   (the kernel returns self)
+//
+//   BM_call_direct        the kernel through an opaque function pointer (baseline)
+//   BM_call_direct_c10    the same with at::Tensor (extra: c10's own baseline)
+//   BM_call_typed/X       typed call reaching the typed kernel
+//   BM_call_boxed/X       a Stack with the 3 arguments, boxed call reaching the typed kernel
+//   BM_call_to_boxed/X    typed call reaching a boxed kernel (box, call, unbox)
+//
+// After the run, a summary prints each path's median, its overhead over
+// BM_call_direct (medians of the same run) and opd's overhead / c10's.
+// Run with --benchmark_repetitions=5 (or more) for medians; see docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <unistd.h>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench_ops.hpp"
+
+namespace {
+
+// ---- opd ------------------------------------------------------------------
+opd::Tensor opd_input() { return opd::empty(std::vector<int64_t>{2, 2}, opd::ScalarType::Float, opd::Device(opd::DeviceType::CPU)); }
+
+void BM_call_direct(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  bench_opd::direct_fn fn = &bench_opd::noop_kernel;
+  benchmark::DoNotOptimize(fn);  // the optimizer no longer knows which function fn is
+  for (auto _ : st) {
+    opd::Tensor r = fn(t, 3, std::nullopt);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_direct);
+
+void BM_call_typed_opd(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  for (auto _ : st) {
+    opd::Tensor r = opd::call<bench_opd::noop>(t, std::int64_t{3}, std::optional<double>{});
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_typed_opd)->Name("BM_call_typed/opd");
+
+void BM_call_boxed_opd(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  opd::Stack stack;
+  stack.reserve(4);
+  for (auto _ : st) {
+    stack.clear();  // keeps its capacity: the loop measures the call, not malloc
+    stack.emplace_back(t);
+    stack.emplace_back(std::int64_t{3});
+    stack.emplace_back();  // None
+    opd::call_boxed<bench_opd::noop>(stack);
+    benchmark::DoNotOptimize(stack.data());
+  }
+  if (stack.size() != 1 || !stack[0].to_tensor().is_same(t)) st.SkipWithError("wrong result");
+}
+BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
+
+void BM_call_to_boxed_opd(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  for (auto _ : st) {
+    opd::Tensor r = opd::call<bench_opd::noop_boxed>(t, std::int64_t{3}, std::optional<double>{});
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_to_boxed_opd)->Name("BM_call_to_boxed/opd");
+
+// ---- c10 ------------------------------------------------------------------
+#if defined(OPD_BENCH_WITH_TORCH)
+at::Tensor c10_input() { return at::empty({2, 2}, at::kFloat); }
+
+void BM_call_direct_c10(benchmark::State& st) {
+  const at::Tensor t = c10_input();
+  bench_c10::direct_fn fn = &bench_c10::noop_kernel;
+  benchmark::DoNotOptimize(fn);
+  for (auto _ : st) {
+    at::Tensor r = fn(t, 3, c10::nullopt);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_direct_c10);
+
+void BM_call_typed_c10(benchmark::State& st) {
+  const at::Tensor t = c10_input();
+  const auto op = bench_c10::typed_op();
+  for (auto _ : st) {
+    at::Tensor r = op.call(t, 3, c10::nullopt);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_typed_c10)->Name("BM_call_typed/c10");
+
+void BM_call_boxed_c10(benchmark::State& st) {
+  const at::Tensor t = c10_input();
+  const c10::OperatorHandle op = bench_c10::op();
+  torch::jit::Stack stack;
+  stack.reserve(4);
+  for (auto _ : st) {
+    stack.clear();
+    stack.emplace_back(t);
+    stack.emplace_back(int64_t{3});
+    stack.emplace_back();  // None
+    op.callBoxed(stack);
+    benchmark::DoNotOptimize(stack.data());
+  }
+  if (stack.size() != 1 || !stack[0].toTensor().is_same(t)) st.SkipWithError("wrong result");
+}
+BENCHMARK(BM_call_boxed_c10)->Name("BM_call_boxed/c10");
+
+void BM_call_to_boxed_c10(benchmark::State& st) {
+  const at::Tensor t = c10_input();
+  const auto op = bench_c10::typed_boxed_op();
+  for (auto _ : st) {
+    at::Tensor r = op.call(t, 3, c10::nullopt);
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_call_to_boxed_c10)->Name("BM_call_to_boxed/c10");
+#endif
+
+// ---- summary --------------------------------------------------------------
+// Prints as the console reporter does, keeps the medians (or the single
+// run's time when there are no repetitions) and prints the comparison.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  SummaryReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.error_occurred) continue;
+      const std::string name = r.run_name.function_name;
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
+      if (median || single) {
+        real_[name] = ns(r, r.GetAdjustedRealTime());
+        cpu_[name] = ns(r, r.GetAdjustedCPUTime());
+      }
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    summary("real time", real_);
+    summary("CPU time", cpu_);
+    std::fflush(stdout);
+  }
+
+ private:
+  using table = std::map<std::string, double>;
+  static std::optional<double> get(const table& t, const std::string& n) {
+    auto it = t.find(n);
+    if (it == t.end()) return std::nullopt;
+    return it->second;
+  }
+  static void summary(const char* what, const table& t) {
+    const auto direct = get(t, "BM_call_direct");
+    std::printf("\nSummary, median %s in ns per call (overhead = path - BM_call_direct):\n", what);
+    if (direct) std::printf("  BM_call_direct %.2f", *direct);
+    if (auto d = get(t, "BM_call_direct_c10")) std::printf("   BM_call_direct_c10 %.2f", *d);
+    std::printf("\n  %-14s %9s %9s %13s %13s %12s\n", "path", "opd", "c10", "opd overhead", "c10 overhead",
+                "opd/c10");
+    for (const char* path : {"BM_call_typed", "BM_call_boxed", "BM_call_to_boxed"}) {
+      const auto o = get(t, std::string(path) + "/opd");
+      const auto c = get(t, std::string(path) + "/c10");
+      std::optional<double> oo, co;
+      if (o && direct) oo = *o - *direct;
+      if (c && direct) co = *c - *direct;
+      std::printf("  %-14s", path + 3);
+      print(o, 9);
+      print(c, 9);
+      print(oo, 13);
+      print(co, 13);
+      if (oo && co && *co > 0) std::printf(" %12.3f", *oo / *co);
+      std::printf("\n");
+    }
+  }
+  static double ns(const Run& r, double t) {
+    switch (r.time_unit) {
+      case benchmark::kNanosecond: return t;
+      case benchmark::kMicrosecond: return t * 1e3;
+      case benchmark::kMillisecond: return t * 1e6;
+      case benchmark::kSecond: return t * 1e9;
+    }
+    return t;
+  }
+  static void print(std::optional<double> v, int w) {
+    if (v) std::printf(" %*.2f", w, *v);
+    else std::printf(" %*s", w, "-");
+  }
+  table real_, cpu_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench_opd::register_all();
+#if defined(OPD_BENCH_WITH_TORCH)
+  at::set_num_threads(1);
+#endif
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
