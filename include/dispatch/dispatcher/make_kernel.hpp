@@ -95,9 +95,13 @@ struct boxed_adapter<R(Args...)> {
       }
     }
   }
+  // R is the kernel's declared result type: a Tensor returned by value is
+  // moved into its IValue (no refcount round trip); a Tensor& is copied.
   template <class T>
-  static auto box_results(const T& r) {
-    if constexpr (boxing::is_tuple<T>::value)
+  static auto box_results(T& r) {
+    if constexpr (std::is_same_v<R, Tensor>)
+      return std::array<IValue, 1>{IValue(std::move(r))};
+    else if constexpr (boxing::is_tuple<std::remove_cvref_t<T>>::value)
       return std::apply([](const auto&... e) { return std::array<IValue, sizeof...(e)>{boxing::box(e)...}; }, r);
     else
       return std::array<IValue, 1>{boxing::box(r)};
