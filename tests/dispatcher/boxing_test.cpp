@@ -24,15 +24,6 @@ using opd::Scalar;
 using opd::Stack;
 using opd::Tensor;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "<no exception>";
-}
-
 // ---------------------------------------------------------- stack discipline --
 
 struct multi_ret : opd::op<"t_box_stack::op(Tensor self, int n) -> (Tensor, int, str)"> {};

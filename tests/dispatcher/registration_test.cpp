@@ -15,15 +15,6 @@ using opd::IValue;
 using opd::Stack;
 using opd::Tensor;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "<no exception>";
-}
-
 // ------------------------------------------------------------- no kernel --
 
 struct err_op : opd::op<"t_reg_err::op(Tensor self) -> Tensor"> {};

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,16 @@ void expect_throw_containing(F&& f, std::initializer_list<std::string> parts) {
     return;
   }
   ADD_FAILURE() << "did not throw";
+}
+
+// The message of the exception f throws, or "<no exception>".
+inline std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "<no exception>";
 }
 
 }  // namespace opd_test
