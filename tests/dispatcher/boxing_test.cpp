@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <sstream>
 #include <optional>
 #include <string>
@@ -533,6 +534,88 @@ TEST(DispatcherBoxed, ListResultsBoxAndUnbox) {
   EXPECT_TRUE(ots[0]->is_same(x));
   EXPECT_EQ(oi, std::optional<int64_t>(5));
   EXPECT_EQ(sc.to<double>(), 1.5);
+}
+
+
+// ------------------------------------------- key extraction, both routes --
+// call_boxed<Op> reads the tensor-bearing slots known from Op's schema at
+// compile time; call_boxed(entry, stack) reads the positions the entry
+// computed from its run-time schema. Both must see the same keys.
+struct keyed_op : opd::op<"t_box_keys::op(Tensor? a, Tensor[] b, Tensor?[] c, int k) -> int"> {};
+struct keyed_factory : opd::op<"t_box_keys::make(int[] size, *, Device? device=None) -> Tensor"> {};
+
+TEST(DispatcherBoxed, CompileTimeAndRunTimeKeyExtractionAgree) {
+  using Opts = std::vector<std::optional<Tensor>>;
+  const Tensor cpu = cpu_floats({1.f});
+  const Tensor meta = opd::empty(std::vector<int64_t>{1}, opd::ScalarType::Float, opd::Device(opd::DeviceType::Meta));
+  const opd::OperatorEntry& e = opd::entry_for<keyed_op>();
+  const std::vector<std::pair<Stack, DispatchKeySet>> cases = {
+      {{IValue(), std::vector<Tensor>{}, Opts{}, int64_t{0}}, DispatchKeySet()},
+      {{cpu, std::vector<Tensor>{}, Opts{}, int64_t{0}}, DispatchKeySet(DispatchKey::CPU)},
+      {{IValue(), std::vector<Tensor>{meta}, Opts{}, int64_t{0}}, DispatchKeySet(DispatchKey::Meta)},
+      {{IValue(), std::vector<Tensor>{}, Opts{std::nullopt, meta}, int64_t{0}}, DispatchKeySet(DispatchKey::Meta)},
+      {{cpu, std::vector<Tensor>{meta}, Opts{}, int64_t{0}}, DispatchKeySet(DispatchKey::CPU) | DispatchKeySet(DispatchKey::Meta)},
+      // A value of the wrong type contributes nothing (unboxing reports it).
+      {{int64_t{3}, std::string("x"), Opts{}, int64_t{0}}, DispatchKeySet()},
+  };
+  for (const auto& [stack, expected] : cases) {
+    const DispatchKeySet compiled = opd::boxed_key_set<keyed_op>(e, stack), runtime = opd::boxed_key_set(e, stack);
+    EXPECT_EQ(compiled, runtime);
+    EXPECT_TRUE(compiled.has_all(expected)) << compiled << " lacks " << expected;
+    EXPECT_EQ(compiled.has(DispatchKey::Meta), expected.has(DispatchKey::Meta));
+    EXPECT_EQ(compiled.has(DispatchKey::CPU), expected.has(DispatchKey::CPU));
+  }
+  // A factory dispatches on its Device argument; None means CPU.
+  const opd::OperatorEntry& f = opd::entry_for<keyed_factory>();
+  const std::vector<std::pair<Stack, DispatchKey>> factories = {
+      {{std::vector<int64_t>{1}, IValue()}, DispatchKey::CPU},
+      {{std::vector<int64_t>{1}, opd::Device(opd::DeviceType::Meta)}, DispatchKey::Meta},
+      {{std::vector<int64_t>{1}, opd::Device(opd::DeviceType::PrivateUse1, 0)}, DispatchKey::PrivateUse1},
+  };
+  for (const auto& [stack, key] : factories) {
+    EXPECT_EQ(opd::boxed_key_set<keyed_factory>(f, stack), opd::boxed_key_set(f, stack));
+    EXPECT_TRUE(opd::boxed_key_set<keyed_factory>(f, stack).has(key)) << key;
+  }
+  // Too few values: the same error from both.
+  Stack short_stack{cpu};
+  EXPECT_THROW(opd::boxed_key_set<keyed_op>(e, short_stack), opd::TypeError);
+  EXPECT_THROW(opd::boxed_key_set(e, short_stack), opd::TypeError);
+}
+
+// ------------------------------------------- typed -> boxed, nested calls --
+// A typed call reaching a boxed kernel borrows its Stack from a per-thread
+// pool. A boxed kernel that itself makes such calls (recursively here) must
+// get a stack of its own at each depth, and an exception must give every
+// borrowed stack back.
+struct nested_op : opd::op<"t_box_nested::op(Tensor self, int depth) -> Tensor"> {};
+
+void nested_kernel(const opd::OperatorEntry&, DispatchKeySet, Stack* s) {
+  const int64_t depth = s->back().to_int();
+  Tensor self = (*s)[s->size() - 2].to_tensor();
+  if (depth < 0) throw std::runtime_error("bottom reached");
+  if (depth > 0) {
+    // Our own arguments stay on our stack while the inner call runs.
+    Tensor inner = opd::call<nested_op>(self, depth - 1);
+    EXPECT_EQ(s->size(), 2u);
+    EXPECT_EQ(s->back().to_int(), depth);
+    // Starting from 0, each level below has added 1 to self: inner = (depth-1) + (depth-1).
+    EXPECT_EQ(opd::to_vector<float>(inner)[0], static_cast<float>(2 * (depth - 1)));
+    self.data_ptr<float>()[0] += 1.f;
+  }
+  s->clear();
+  s->emplace_back(cpu_floats({static_cast<float>(depth) + self.data_ptr<float>()[0]}));
+}
+
+TEST(DispatcherBoxed, NestedTypedCallsThroughBoxedKernelsEachGetTheirOwnStack) {
+  auto h = opd::register_boxed_kernel<nested_op>(DispatchKey::CPU, &nested_kernel);
+  const Tensor x = cpu_floats({0.f});
+  const Tensor r = opd::call<nested_op>(x, int64_t{40});
+  EXPECT_EQ(opd::to_vector<float>(r), std::vector<float>{80.f});  // 40 + 40 increments
+  EXPECT_EQ(x.use_count(), 1u);  // the pooled stacks hold no reference once the calls return
+  // The innermost call throws: every level unwinds, and the pool is usable after.
+  EXPECT_THROW(opd::call<nested_op>(x, int64_t{-1}), std::runtime_error);
+  EXPECT_EQ(x.use_count(), 1u);
+  EXPECT_EQ(opd::to_vector<float>(opd::call<nested_op>(cpu_floats({0.f}), int64_t{2})), std::vector<float>{4.f});
 }
 
 }  // namespace

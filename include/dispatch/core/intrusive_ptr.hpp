@@ -45,11 +45,12 @@ inline void incref(const intrusive_target* p) noexcept {
   // Relaxed is enough for increments: the caller already holds a reference.
   p->refcount_.fetch_add(1, std::memory_order_relaxed);
 }
+// The last reference is gone: out of line, so that decref itself inlines.
+[[gnu::noinline]] inline void delete_target(const intrusive_target* p) noexcept { delete p; }
 inline void decref(const intrusive_target* p) noexcept {
   // acq_rel so the deleting thread sees all writes made through other handles.
-  if (p->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    delete p;
-  }
+  if (p->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) [[unlikely]]
+    delete_target(p);
 }
 }  // namespace detail
 

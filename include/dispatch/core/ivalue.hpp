@@ -198,7 +198,8 @@ class IValue {
   IValue(std::nullopt_t) noexcept {}
   IValue(std::nullptr_t) noexcept {}
 
-  IValue(Tensor t) noexcept : tag_(Tag::Tensor) { new (&payload_.as_tensor) Tensor(std::move(t)); }
+  IValue(const Tensor& t) noexcept : tag_(Tag::Tensor) { new (&payload_.as_tensor) Tensor(t); }
+  IValue(Tensor&& t) noexcept : tag_(Tag::Tensor) { new (&payload_.as_tensor) Tensor(std::move(t)); }
 
   template <class T>
     requires std::same_as<T, bool>
@@ -311,7 +312,14 @@ class IValue {
     move_from(taken);
     return *this;
   }
-  ~IValue() { destroy(); }
+  // Inline, and nothing to do for the tags that own nothing (None, numbers,
+  // Device, a moved-from value): the common case on a Stack.
+  [[gnu::always_inline]] ~IValue() {
+    if (tag_ == Tag::Tensor)
+      payload_.as_tensor.~Tensor();
+    else if (holds_ptr(tag_)) [[unlikely]]
+      release_holder();
+  }
 
   void swap(IValue& other) noexcept {
     IValue tmp(std::move(other));
@@ -501,9 +509,11 @@ class IValue {
     payload_.u.as_ptr = holder;
     if (holder) detail::incref(holder);
   }
-  static constexpr bool holds_ptr(Tag t) noexcept {
-    return t == Tag::ComplexDouble || t == Tag::String || t >= Tag::Generator;
-  }
+  // Tags whose payload is a counted holder: ComplexDouble, String, Generator and all after it.
+  static constexpr std::uint32_t holder_tags = (1u << static_cast<unsigned>(Tag::ComplexDouble)) |
+                                               (1u << static_cast<unsigned>(Tag::String)) |
+                                               ~((1u << static_cast<unsigned>(Tag::Generator)) - 1u);
+  static constexpr bool holds_ptr(Tag t) noexcept { return (holder_tags >> static_cast<unsigned>(t)) & 1u; }
 
   void expect(Tag expected) const {
     if (tag_ != expected) fail_expected(opd::tag_name(expected));
@@ -523,12 +533,17 @@ class IValue {
     other.tag_ = Tag::None;
     other.payload_.u.as_int = 0;
   }
+  // The reference of a holder tag (string, list, ...): out of line, off the
+  // Tensor / number path.
+  [[gnu::noinline]] void release_holder() noexcept {
+    if (payload_.u.as_ptr) detail::decref(payload_.u.as_ptr);
+  }
+  // Drops the reference this value owns, if any, and leaves None behind.
   void destroy() noexcept {
-    if (tag_ == Tag::Tensor) {
+    if (tag_ == Tag::Tensor)
       payload_.as_tensor.~Tensor();
-    } else if (holds_ptr(tag_) && payload_.u.as_ptr) {
-      detail::decref(payload_.u.as_ptr);
-    }
+    else if (holds_ptr(tag_))
+      release_holder();
     tag_ = Tag::None;
     payload_.u.as_int = 0;
   }

@@ -56,6 +56,21 @@ IValue box(const T& v) {
   }
 }
 
+// Pushes a C++ value onto a stack as box(v) would, constructing the IValue
+// in place where it can (no temporary to move from and destroy).
+template <class T>
+void push(Stack& stack, const T& v) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (is_span<U>::value || is_std_array<U>::value || is_tuple<U>::value) {
+    stack.push_back(box(v));
+  } else if constexpr (is_optional<U>::value) {
+    if (v) push(stack, *v);
+    else stack.emplace_back();
+  } else {
+    stack.emplace_back(v);
+  }
+}
+
 // ---- IValue -> C++ ---------------------------------------------------------
 // unboxed_arg<P>: built from the IValue, get() yields what binds to parameter P.
 template <class P>

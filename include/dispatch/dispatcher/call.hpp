@@ -12,12 +12,14 @@
 // included/excluded keys, looked up in the operator's atomic table, and the
 // kernel's unboxed entry is called with the arguments as they are.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11.hpp>
 
@@ -34,15 +36,27 @@
 
 namespace opd {
 
+namespace detail {
+// Declares a compile-time operator's schema text (permanently) and returns its
+// entry. Out of line: each entry_for<Op> only passes constants to it.
+[[gnu::noinline]] inline OperatorEntry& declare_compiled(std::string_view text, std::string_view ns,
+                                                        std::string_view name, std::string_view overload) {
+  Dispatcher& d = Dispatcher::singleton();
+  d.declare(text, /*permanent=*/true);
+  return d.entry(schema::operator_name(ns, name, overload));
+}
+}  // namespace detail
+
 // The operator's entry in the Dispatcher, declared with Op's schema on first
 // use and cached: after that, one initialised-static check per call.
 template <schema::schema_holder Op>
 OperatorEntry& entry_for() {
-  static OperatorEntry& e = [] () -> OperatorEntry& {
-    Dispatcher& d = Dispatcher::singleton();
-    d.declare(schema::to_string(Op::schema), /*permanent=*/true);
-    return d.entry(schema::name_of(Op::schema));
-  }();
+  // The schema's own text (declare parses it and compares schemas by their
+  // printed form): printing Op::schema here would instantiate the printer, and
+  // emit the parsed schema, for every operator.
+  constexpr std::string_view text = Op::schema.text, ns = Op::schema.ns, name = Op::schema.name,
+                             overload = Op::schema.overload;
+  static OperatorEntry& e = detail::declare_compiled(text, ns, name, overload);
   return e;
 }
 
@@ -99,6 +113,9 @@ inline constexpr bool bears_tensor =
 template <class P>
 inline constexpr bool is_device_param = std::is_same_v<P, Device> || std::is_same_v<P, std::optional<Device>>;
 
+template <class P>
+using is_device_param_t = std::bool_constant<is_device_param<std::remove_cvref_t<P>>>;
+
 inline DispatchKeySet keys_of_device(Device d) noexcept { return DispatchKeySet(backend_key_for(d.type())); }
 inline DispatchKeySet keys_of_device(const std::optional<Device>& d) noexcept {
   return keys_of_device(d ? *d : Device(DeviceType::CPU));
@@ -143,13 +160,46 @@ constexpr std::size_t aliased_argument(std::size_t ret) {
   return s.arguments.size();
 }
 
+// The Stack of a typed call that reaches a boxed kernel, borrowed from a
+// per-thread pool rather than allocated: its capacity outlives the call, so
+// the call allocates nothing. A boxed kernel that calls further operators
+// borrows the next stack of the pool; each is cleared when given back.
+class borrowed_stack {
+ public:
+  borrowed_stack() : pool_(thread_pool()) {
+    if (pool_.depth == pool_.stacks.size()) [[unlikely]]
+      pool_.stacks.push_back(std::make_unique<Stack>());
+    stack_ = pool_.stacks[pool_.depth++].get();
+  }
+  borrowed_stack(const borrowed_stack&) = delete;
+  borrowed_stack& operator=(const borrowed_stack&) = delete;
+  ~borrowed_stack() {
+    stack_->clear();
+    --pool_.depth;
+  }
+  Stack& get() noexcept { return *stack_; }
+
+ private:
+  struct pool {
+    std::vector<std::unique_ptr<Stack>> stacks;
+    std::size_t depth = 0;
+  };
+  static pool& thread_pool() {
+    thread_local pool p;
+    return p;
+  }
+  pool& pool_;
+  Stack* stack_;
+};
+
 // A typed call that reached a boxed kernel: box, call, unbox. A returned
 // Tensor& is the caller's own argument, as with an unboxed kernel.
 template <class Op, class R, class... Args>
 R call_through_boxed(BoxedKernelFn boxed, void* functor, const OperatorEntry& e, DispatchKeySet ks, Args&&... args) {
-  Stack stack;
+  borrowed_stack borrowed;
+  Stack& stack = borrowed.get();
   stack.reserve(sizeof...(Args));
-  (stack.push_back(boxing::box(args)), ...);
+  (boxing::push(stack, args), ...);
   boxed(functor, e, ks, &stack);
   if constexpr (std::is_void_v<R>) {
     return;
@@ -309,24 +359,68 @@ decltype(auto) redispatch(DispatchKeySet ks, A&&... a) {
   return detail::typed_caller<Op>::dispatch(ks, std::forward<A>(a)...);
 }
 
+namespace detail {
+// What one stack value contributes to the key set: a Tensor, or the defined
+// tensors of a list. Anything else (None, or a value of the wrong type, which
+// the kernel's unboxing then reports) contributes nothing.
+[[gnu::noinline]] inline DispatchKeySet keys_of_tensor_list(const IValue& v) noexcept {
+  DispatchKeySet ks;
+  if (v.is_tensor_list())
+    for (const auto& t : v.to_tensor_list()) ks = ks | keys_of(t);
+  else if (v.is_optional_tensor_list())
+    for (const auto& t : v.to_optional_tensor_list()) ks = ks | keys_of(t);
+  return ks;
+}
+inline DispatchKeySet keys_of(const IValue& v) noexcept {
+  if (v.is_tensor()) [[likely]]
+    return keys_of(v.to_tensor());
+  return v.is_list() ? keys_of_tensor_list(v) : DispatchKeySet();
+}
+inline DispatchKeySet keys_of_device(const IValue& v) noexcept {
+  return v.is_device() ? keys_of_device(v.to_device()) : DispatchKeySet(DispatchKey::CPU);
+}
+
+// For an operator known at compile time the positions (and kinds) of its
+// tensor-bearing arguments are constants: the key set reads exactly those
+// stack slots, as the typed call reads exactly those parameters.
+template <class Params, std::size_t... I>
+DispatchKeySet boxed_keys(const IValue* base, std::index_sequence<I...>) noexcept {
+  using namespace boost::mp11;
+  if constexpr ((bears_tensor<std::remove_cvref_t<mp_at_c<Params, I>>> || ...)) {
+    DispatchKeySet ks;
+    ((bears_tensor<std::remove_cvref_t<mp_at_c<Params, I>>> ? (void)(ks = ks | keys_of(base[I])) : (void)0), ...);
+    return ks;
+  } else {
+    constexpr std::size_t first = mp_find_if<Params, is_device_param_t>::value;
+    if constexpr (first < sizeof...(I)) return keys_of_device(base[first]);
+    else return DispatchKeySet(DispatchKey::CPU);
+  }
+}
+}  // namespace detail
+
 // The key set a boxed call on `stack` dispatches on (its arguments are the
 // last N values).
 inline DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
-  const std::size_t n = op.schema().value().arguments.size();
+  if (!op.has_schema()) [[unlikely]]
+    (void)op.schema();  // throws, naming the operator
+  const std::size_t n = op.num_arguments();
   detail::check_stack_size(op, stack, n);
   const IValue* base = stack.data() + (stack.size() - n);
   DispatchKeySet ks;
-  for (std::size_t p : op.tensor_argument_positions()) {
-    const IValue& v = base[p];
-    if (v.is_tensor()) ks = ks | detail::keys_of(v.to_tensor());
-    else if (v.is_tensor_list()) for (const auto& t : v.to_tensor_list()) ks = ks | detail::keys_of(t);
-    else if (v.is_optional_tensor_list()) for (const auto& t : v.to_optional_tensor_list()) ks = ks | detail::keys_of(t);
-  }
+  for (std::size_t p : op.tensor_argument_positions()) ks = ks | detail::keys_of(base[p]);
   if (op.tensor_argument_positions().empty()) {
     const std::ptrdiff_t d = op.factory_device_position();
-    ks = (d >= 0 && base[d].is_device()) ? detail::keys_of_device(base[d].to_device()) : DispatchKeySet(DispatchKey::CPU);
+    ks = d >= 0 ? detail::keys_of_device(base[d]) : DispatchKeySet(DispatchKey::CPU);
   }
   return compute_dispatch_key_set(ks);
+}
+template <schema::schema_holder Op>
+DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
+  using Params = schema::arg_types_t<Op>;
+  constexpr std::size_t n = boost::mp11::mp_size<Params>::value;
+  detail::check_stack_size(op, stack, n);
+  return compute_dispatch_key_set(
+      detail::boxed_keys<Params>(stack.data() + (stack.size() - n), std::make_index_sequence<n>{}));
 }
 
 // Calls the operator on the stack's last N values, which it replaces by the results.
@@ -341,7 +435,10 @@ inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& 
 }
 template <schema::schema_holder Op>
 void call_boxed(Stack& stack) {
-  call_boxed(entry_for<Op>(), stack);
+  const OperatorEntry& op = entry_for<Op>();
+  const DispatchKeySet ks = boxed_key_set<Op>(op, stack);
+  const KernelFunction& k = op.lookup(ks);
+  k.boxed(k.functor, op, ks, &stack);
 }
 inline void call_boxed(std::string_view op_name, Stack& stack) {
   call_boxed(Dispatcher::singleton().find_schema_or_throw(op_name), stack);

@@ -37,6 +37,15 @@ struct KernelFunction {
     k.boxed = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack* s) { F(op, ks, s); };
     return k;
   }
+  // A boxed kernel from a function pointer known only at run time: the
+  // pointer rides in `functor` (no allocation, one indirect call).
+  static KernelFunction make_boxed_pointer(void (*f)(const OperatorEntry&, DispatchKeySet, Stack*)) {
+    using Fn = void (*)(const OperatorEntry&, DispatchKeySet, Stack*);
+    KernelFunction k;
+    k.functor = reinterpret_cast<void*>(f);
+    k.boxed = [](void* fn, const OperatorEntry& op, DispatchKeySet ks, Stack* s) { reinterpret_cast<Fn>(fn)(op, ks, s); };
+    return k;
+  }
   // A boxed kernel from any callable with that signature (a lambda with state, say).
   template <class F>
   static KernelFunction make_boxed_functor(F f) {

@@ -43,10 +43,29 @@ std::string schema_type_text(const S& s, std::int16_t t) {
                   " (" + detail + ")");
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
+                                                                        std::size_t n) {
+  throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
+                  std::to_string(stack.size()));
+}
 inline void check_stack_size(const OperatorEntry& op, const Stack& stack, std::size_t n) {
-  if (stack.size() < n)
-    throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
-                    std::to_string(stack.size()));
+  if (stack.size() < n) [[unlikely]]
+    throw_stack_too_small(op, stack, n);
+}
+
+// Replaces the stack's last n values (the arguments) by `results`: assigned
+// into the arguments' slots where they fit, so a one-result call neither
+// shrinks nor grows the vector, only pops the remaining arguments.
+template <std::size_t K>
+void replace_arguments(Stack& stack, std::size_t n, std::array<IValue, K>& results) {
+  if (K <= n) {
+    IValue* base = stack.data() + (stack.size() - n);
+    for (std::size_t k = 0; k < K; ++k) base[k] = std::move(results[k]);
+    for (std::size_t k = K; k < n; ++k) stack.pop_back();
+  } else {
+    stack.resize(stack.size() - n);
+    for (auto& v : results) stack.push_back(std::move(v));
+  }
 }
 
 // Boxed entry of a typed kernel: unbox the last N stack values, call, push results.
@@ -90,8 +109,7 @@ struct boxed_adapter<R(Args...)> {
         // A result may refer to an argument (Tensor& of an out= op): box it
         // (into a fixed array, no allocation) before the arguments leave the stack.
         auto results = box_results(r);
-        stack.resize(stack.size() - N);
-        for (auto& v : results) stack.push_back(std::move(v));
+        replace_arguments(stack, N, results);
       }
     }
   }

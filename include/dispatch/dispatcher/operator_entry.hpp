@@ -68,6 +68,8 @@ class OperatorEntry {
   // Position of a Device? argument when the op has no tensor arguments (a
   // factory: its backend comes from the device), else -1.
   std::ptrdiff_t factory_device_position() const { return factory_device_; }
+  // The schema's argument count (0 before a schema is declared): read on every boxed call.
+  std::size_t num_arguments() const { return num_arguments_; }
 
   // ---- introspection -----------------------------------------------------
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
@@ -160,6 +162,7 @@ class OperatorEntry {
     tensor_positions_.clear();
     factory_device_ = -1;
     const auto& s = schema_->value();
+    num_arguments_ = s.arguments.size();
     std::ptrdiff_t device = -1;
     for (std::size_t i = 0; i < s.arguments.size(); ++i) {
       if (bears_tensor(s, s.arguments[i].type)) tensor_positions_.push_back(i);
@@ -185,6 +188,7 @@ class OperatorEntry {
   std::optional<schema::runtime_schema> schema_;
   std::vector<std::size_t> tensor_positions_;
   std::ptrdiff_t factory_device_ = -1;
+  std::size_t num_arguments_ = 0;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
   std::vector<std::unique_ptr<KernelFunction>> owned_;  // every kernel ever registered here (see top)
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> table_{};

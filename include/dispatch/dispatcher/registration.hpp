@@ -34,9 +34,9 @@ KernelFunction make_boxed_kernel(F&& kernel) {
   using Fn = std::decay_t<F>;
   static_assert(std::is_invocable_r_v<void, Fn&, const OperatorEntry&, DispatchKeySet, Stack*>,
                 "a boxed kernel is callable as void(const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack*)");
-  if constexpr (std::is_convertible_v<Fn, void (*)(const OperatorEntry&, DispatchKeySet, Stack*)> &&
-                std::is_empty_v<Fn>) {
-    return KernelFunction::make_boxed_functor(static_cast<void (*)(const OperatorEntry&, DispatchKeySet, Stack*)>(kernel));
+  using Plain = void (*)(const OperatorEntry&, DispatchKeySet, Stack*);
+  if constexpr (std::is_same_v<Fn, Plain> || (std::is_convertible_v<Fn, Plain> && std::is_empty_v<Fn>)) {
+    return KernelFunction::make_boxed_pointer(static_cast<Plain>(kernel));
   } else {
     return KernelFunction::make_boxed_functor(std::forward<F>(kernel));
   }
