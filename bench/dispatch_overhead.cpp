@@ -8,6 +8,7 @@
 //   BM_call_typed/X       typed call reaching the typed kernel
 //   BM_call_boxed/X       a Stack with the 3 arguments, boxed call reaching the typed kernel
 //   BM_call_to_boxed/X    typed call reaching a boxed kernel (box, call, unbox)
+//   BM_stack_only/X       BM_call_boxed's stack building alone, without the call (extra)
 //
 // After the run, a summary prints each path's median, its overhead over
 // BM_call_direct (medians of the same run) and opd's overhead / c10's.
@@ -64,6 +65,24 @@ void BM_call_boxed_opd(benchmark::State& st) {
 }
 BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
 
+// Extra: only the benchmark's own stack building of BM_call_boxed (clear,
+// three pushes), no call. It contains one refcount increment/decrement pair
+// that no boxed call can avoid; subtracting it isolates the dispatcher's part.
+void BM_stack_only_opd(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  opd::Stack stack;
+  stack.reserve(4);
+  for (auto _ : st) {
+    stack.clear();
+    stack.emplace_back(t);
+    stack.emplace_back(std::int64_t{3});
+    stack.emplace_back();
+    benchmark::DoNotOptimize(stack.data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_stack_only_opd)->Name("BM_stack_only/opd");
+
 void BM_call_to_boxed_opd(benchmark::State& st) {
   const opd::Tensor t = opd_input();
   for (auto _ : st) {
@@ -114,6 +133,21 @@ void BM_call_boxed_c10(benchmark::State& st) {
   if (stack.size() != 1 || !stack[0].toTensor().is_same(t)) st.SkipWithError("wrong result");
 }
 BENCHMARK(BM_call_boxed_c10)->Name("BM_call_boxed/c10");
+
+void BM_stack_only_c10(benchmark::State& st) {
+  const at::Tensor t = c10_input();
+  torch::jit::Stack stack;
+  stack.reserve(4);
+  for (auto _ : st) {
+    stack.clear();
+    stack.emplace_back(t);
+    stack.emplace_back(int64_t{3});
+    stack.emplace_back();
+    benchmark::DoNotOptimize(stack.data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_stack_only_c10)->Name("BM_stack_only/c10");
 
 void BM_call_to_boxed_c10(benchmark::State& st) {
   const at::Tensor t = c10_input();
@@ -179,6 +213,14 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       print(co, 13);
       if (oo && co && *co > 0) std::printf(" %12.3f", *oo / *co);
       std::printf("\n");
+    }
+    // The boxed path without the stack building both sides' benchmarks do.
+    const auto bo = get(t, "BM_call_boxed/opd"), bc = get(t, "BM_call_boxed/c10");
+    const auto so = get(t, "BM_stack_only/opd"), sc = get(t, "BM_stack_only/c10");
+    if (bo && bc && so && sc && direct) {
+      const double oo = *bo - *so - *direct, co = *bc - *sc - *direct;
+      std::printf("  boxed, less each side's BM_stack_only: opd overhead %.2f, c10 overhead %.2f, opd/c10 %.3f\n", oo, co,
+                  co > 0 ? oo / co : 0.0);
     }
   }
   static double ns(const Run& r, double t) {
