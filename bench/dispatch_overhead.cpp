@@ -26,6 +26,17 @@
 
 namespace {
 
+// The stack of BM_call_boxed and BM_stack_only, on either side: cleared
+// (its capacity kept: the loop measures the call, not malloc), then noop's
+// three arguments pushed.
+template <class Stack, class T>
+void build_noop_stack(Stack& stack, const T& t) {
+  stack.clear();
+  stack.emplace_back(t);
+  stack.emplace_back(std::int64_t{3});
+  stack.emplace_back();  // None
+}
+
 // ---- opd ------------------------------------------------------------------
 opd::Tensor opd_input() { return opd::empty(std::vector<int64_t>{2, 2}, opd::ScalarType::Float, opd::Device(opd::DeviceType::CPU)); }
 
@@ -54,10 +65,7 @@ void BM_call_boxed_opd(benchmark::State& st) {
   opd::Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
-    stack.clear();  // keeps its capacity: the loop measures the call, not malloc
-    stack.emplace_back(t);
-    stack.emplace_back(std::int64_t{3});
-    stack.emplace_back();  // None
+    build_noop_stack(stack, t);
     opd::call_boxed<bench_opd::noop>(stack);
     benchmark::DoNotOptimize(stack.data());
   }
@@ -73,10 +81,7 @@ void BM_stack_only_opd(benchmark::State& st) {
   opd::Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
-    stack.clear();
-    stack.emplace_back(t);
-    stack.emplace_back(std::int64_t{3});
-    stack.emplace_back();
+    build_noop_stack(stack, t);
     benchmark::DoNotOptimize(stack.data());
     benchmark::ClobberMemory();
   }
@@ -123,10 +128,7 @@ void BM_call_boxed_c10(benchmark::State& st) {
   torch::jit::Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
-    stack.clear();
-    stack.emplace_back(t);
-    stack.emplace_back(int64_t{3});
-    stack.emplace_back();  // None
+    build_noop_stack(stack, t);
     op.callBoxed(stack);
     benchmark::DoNotOptimize(stack.data());
   }
@@ -139,10 +141,7 @@ void BM_stack_only_c10(benchmark::State& st) {
   torch::jit::Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
-    stack.clear();
-    stack.emplace_back(t);
-    stack.emplace_back(int64_t{3});
-    stack.emplace_back();
+    build_noop_stack(stack, t);
     benchmark::DoNotOptimize(stack.data());
     benchmark::ClobberMemory();
   }

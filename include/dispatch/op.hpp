@@ -32,28 +32,31 @@ struct op_schema {
 };
 
 // "ns::name" as written in the schema text (just "name" without a namespace).
-template <class Schema>
-constexpr std::string_view qualified_name(const Schema& s) {
-  if (s.ns.empty()) return s.name;
-  return std::string_view(s.ns.data(), static_cast<std::size_t>(s.name.data() + s.name.size() - s.ns.data()));
+// (Not a template on the schema's type: one function for every schema.)
+constexpr std::string_view qualified_name(std::string_view ns, std::string_view name) {
+  if (ns.empty()) return name;
+  return std::string_view(ns.data(), static_cast<std::size_t>(name.data() + name.size() - ns.data()));
 }
 
 }  // namespace detail
 
 template <fixed_string S>
 struct op {
+  // The one type every schema:: derivation for this schema is keyed on, so
+  // that a struct derived from op<S> reuses op<S>'s (see schema::detail::holder_of).
+  using schema_id = detail::op_schema<S>;
   // The parsed schema (opd::schema::basic_schema, a compile-time constant).
-  static constexpr const auto& schema = schema::schema_of<S>();
+  static constexpr const auto& schema = schema_id::schema;
   // The schema text as given.
   static constexpr std::string_view schema_str = S.view();
   // "myops::add" (PyTorch's OperatorName::name) and "Tensor" of add.Tensor
   // (empty when the schema has no overload name).
-  static constexpr std::string_view name = detail::qualified_name(schema);
+  static constexpr std::string_view name = detail::qualified_name(schema.ns, schema.name);
   static constexpr std::string_view overload_name = schema.overload;
 
   // The kernel function type R(Args...), see opd::schema::kernel_signature_t.
-  using signature = schema::kernel_signature_t<detail::op_schema<S>>;
-  using return_type = schema::return_type_t<detail::op_schema<S>>;
+  using signature = schema::kernel_signature_t<schema_id>;
+  using return_type = schema::return_type_t<schema_id>;
 };
 
 }  // namespace opd

@@ -633,9 +633,14 @@ TEST(IValue, NarrowNumbersNoneAndConverterHook) {
   EXPECT_TRUE(c.is_string());
   EXPECT_EQ(c.to<Color>(), Color{"red"});
   EXPECT_EQ(IValue(std::optional<Color>()).to<std::optional<Color>>(), std::nullopt);
+  // A list of a converted type that boxes as strings is a StringList (as
+  // PyTorch's Dimname[] is a List[str]), and converts back element-wise.
   IValue colors = std::vector<Color>{{"a"}, {"b"}};
-  EXPECT_TRUE(colors.is_generic_list());
+  EXPECT_TRUE(colors.is_string_list());
   EXPECT_EQ(colors.to<std::vector<Color>>(), (std::vector<Color>{{"a"}, {"b"}}));
+  EXPECT_EQ(IValue(std::vector<std::string>{"c"}).to<std::vector<Color>>(), (std::vector<Color>{{"c"}}));
+  EXPECT_EQ(IValue::generic_list({IValue("d")}).to<std::vector<Color>>(), (std::vector<Color>{{"d"}}));
+  EXPECT_TRUE(IValue(std::vector<Color>{}).is_generic_list());  // nothing to tell the kind by
 }
 
 // Copies of one IValue (and of the list and tensor inside it) made and

@@ -14,6 +14,8 @@
 // library never mutates a list in place, so sharing is invisible to users.
 #pragma once
 
+#include <algorithm>
+
 #include <complex>
 #include <concepts>
 #include <cstddef>
@@ -602,7 +604,25 @@ IValue::IValue(const std::vector<T>& v) : IValue() {
     std::vector<IValue> items;
     items.reserve(v.size());
     for (const T& x : v) items.emplace_back(x);
-    *this = IValue(std::move(items));
+    // Converted types (ivalue_converter) that box as Strings or Ints
+    // (Dimname, QScheme) make a StringList or IntList, as PyTorch's
+    // List[str] / List[int] of them do.
+    auto all = [&](auto is) {
+      return has_ivalue_converter<T> && !items.empty() && std::all_of(items.begin(), items.end(), is);
+    };
+    if (all([](const IValue& i) { return i.is_string(); })) {
+      std::vector<std::string> strings;
+      strings.reserve(items.size());
+      for (const IValue& i : items) strings.emplace_back(i.to_string_view());
+      *this = IValue(std::move(strings));
+    } else if (all([](const IValue& i) { return i.is_int(); })) {
+      std::vector<int64_t> ints;
+      ints.reserve(items.size());
+      for (const IValue& i : items) ints.push_back(i.to_int());
+      *this = IValue(std::move(ints));
+    } else {
+      *this = IValue(std::move(items));
+    }
   }
 }
 
@@ -722,8 +742,17 @@ T ivalue_to(Self&& self) {
         return self.template list_ref<E>();
       }
     } else {
-      // Element-wise from a GenericList (e.g. vector<vector<int64_t>>).
+      // Element-wise from a GenericList (e.g. vector<vector<int64_t>>), or
+      // from a typed list whose elements convert (Dimname from a StringList).
       U out;
+      auto convert_each = [&](const auto& items) {
+        out.reserve(items.size());
+        for (const auto& item : items) out.push_back(ivalue_to<E>(IValue(item)));
+        return out;
+      };
+      if (self.is_string_list()) return convert_each(self.to_string_list());
+      if (self.is_int_list()) return convert_each(self.to_int_list());
+      if (self.is_double_list()) return convert_each(self.to_double_list());
       if constexpr (is_rvalue) {
         std::vector<IValue> items = std::move(self).to_generic_list();
         out.reserve(items.size());

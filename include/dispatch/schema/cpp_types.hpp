@@ -35,13 +35,16 @@
 #include <boost/mp11/map.hpp>
 
 #include "dispatch/core/device.hpp"
+#include "dispatch/core/dimname.hpp"
 #include "dispatch/core/generator.hpp"
 #include "dispatch/core/ivalue.hpp"
 #include "dispatch/core/layout.hpp"
 #include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/qscheme.hpp"
 #include "dispatch/core/scalar.hpp"
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/storage.hpp"
+#include "dispatch/core/stream.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "model.hpp"
 
@@ -52,28 +55,6 @@ namespace opd {
 // They exist so that every schema maps to some C++ type; each is the minimum
 // a kernel signature needs (a distinct, copyable type). Replace with a real
 // type when one is written.
-
-// Placeholder: a dimension name (PyTorch's at::Dimname, named tensors).
-struct Dimname {
-  std::string_view name;
-  friend constexpr bool operator==(const Dimname&, const Dimname&) = default;
-};
-
-// Placeholder: a device stream (PyTorch's c10::Stream): a device and an id.
-struct Stream {
-  Device device = Device::cpu();
-  std::int64_t id = 0;
-  friend constexpr bool operator==(const Stream&, const Stream&) = default;
-};
-
-// PyTorch's quantization schemes, with PyTorch's numbering (travel as Int).
-enum class QScheme : std::uint8_t {
-  PerTensorAffine = 0,
-  PerChannelAffine = 1,
-  PerTensorSymmetric = 2,
-  PerChannelSymmetric = 3,
-  PerChannelAffineFloatQParams = 4,
-};
 
 // Placeholder: a handle to a quantizer (schema types Quantizer and
 // ConstQuantizerPtr; PyTorch's intrusive_ptr<Quantizer>).
@@ -312,24 +293,147 @@ using param_t = typename param_of<Op, N>::type;
 template <class Op, std::int16_t N>
 using return_t = std::conditional_t<is_mutable_tensor<Op>(N), Tensor&, value_t<Op, N>>;
 
-template <class Op>
-struct arg_param_q {
-  template <class I>
-  using fn = param_t<Op, Op::schema.arguments[I::value].type>;
+// ---- the same mappings, shared between schemas ----------------------------
+// Most argument and return types are a chain of list / optional around a
+// leaf (Tensor, int[], Tensor?[], bool[3], ...), and the C++ type depends only
+// on that chain. type_code() packs such a chain into an integer, so the types
+// are derived once per distinct chain (coded<Code>) instead of once per node
+// of every schema. Anything else (tuples, Dict, Future, RRef, deep chains)
+// has code 0 and goes through value_of / param_of above.
+//
+// A code holds one byte per level, outermost first, then the leaf:
+inline constexpr unsigned code_base = 1;             // 1 + base_type: a leaf of that base type
+inline constexpr unsigned code_mutable_tensor = 29;  // Tensor(a!): a leaf
+inline constexpr unsigned code_any = 30;             // a type variable or Union: IValue, a leaf
+inline constexpr unsigned code_custom_class = 31;    // a leaf
+inline constexpr unsigned code_optional = 32;
+inline constexpr unsigned code_list = 33;
+inline constexpr unsigned code_bool_array = 34;  // bool[N]: std::array<bool, N>, a leaf; N in bits 40..63
+inline constexpr std::uint64_t code_levels = (std::uint64_t{1} << 40) - 1;
+static_assert(code_base + static_cast<unsigned>(base_type::NoneType) < code_mutable_tensor);
+
+constexpr std::uint64_t type_code(const type_node* types, const alias_info* aliases, std::int16_t i) {
+  std::uint64_t code = 0;
+  for (unsigned shift = 0; shift < 40; shift += 8) {
+    const type_node& n = types[i];
+    const auto level = [&](unsigned c) { code |= std::uint64_t{c} << shift; };
+    switch (n.kind) {
+      case type_kind::base:
+        level(n.base == base_type::Tensor && n.alias != no_index && aliases[n.alias].is_write
+                  ? code_mutable_tensor
+                  : code_base + static_cast<unsigned>(n.base));
+        return code;
+      case type_kind::type_var:
+      case type_kind::union_: level(code_any); return code;
+      case type_kind::custom_class: level(code_custom_class); return code;
+      case type_kind::optional: level(code_optional); break;
+      case type_kind::list: {
+        const type_node& e = types[n.child];
+        const bool of_bool = e.kind == type_kind::base && (e.base == base_type::bool_ || e.base == base_type::SymBool);
+        if (of_bool && n.fixed_size >= 0) {
+          if (n.fixed_size >= (1 << 24)) return 0;
+          level(code_bool_array);
+          return code | std::uint64_t(n.fixed_size) << 40;
+        }
+        level(code_list);
+        break;
+      }
+      default: return 0;
+    }
+    i = n.child;
+  }
+  return 0;  // deeper than five levels
+}
+
+template <std::uint64_t Code, unsigned Level = Code & 0xff>
+struct coded;
+// The chain inside the outermost level (same N for a bool array).
+template <std::uint64_t Code>
+using coded_inner = coded<((Code & code_levels) >> 8) | (Code & ~code_levels)>;
+
+template <std::uint64_t Code, unsigned Level>
+struct coded {  // a leaf of a base type
+  static constexpr base_type base = static_cast<base_type>(Level - code_base);
+  static constexpr bool is_bool = base == base_type::bool_ || base == base_type::SymBool;
+  static constexpr bool is_none = base == base_type::None || base == base_type::NoneType;
+  using value = base_value_t<base>;
+  using param = base_param_t<base>;
+  using ret = value;
 };
-template <class Op>
-struct return_q {
-  template <class I>
-  using fn = return_t<Op, Op::schema.returns[I::value].type>;
+struct coded_leaf {  // neither bool nor None
+  static constexpr bool is_bool = false;
+  static constexpr bool is_none = false;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_mutable_tensor> : coded_leaf {
+  using value = Tensor;
+  using param = Tensor&;
+  using ret = Tensor&;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_any> : coded_leaf {
+  using value = IValue;
+  using param = const IValue&;
+  using ret = value;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_custom_class> : coded_leaf {
+  using value = CustomObject;
+  using param = const CustomObject&;
+  using ret = value;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_bool_array> : coded_leaf {
+  using value = std::array<bool, static_cast<std::size_t>(Code >> 40)>;
+  using param = value;
+  using ret = value;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_list> : coded_leaf {
+  using element = coded_inner<Code>;
+  using value = std::vector<typename element::value>;
+  using param = std::conditional_t<element::is_bool, const std::vector<bool>&, list_view<typename element::value>>;
+  using ret = value;
+};
+template <class Inner>
+struct optional_param {  // as param_of: Tensor& -> std::optional<Tensor>&, const X& -> const std::optional<X>&
+  using type = std::optional<Inner>;
+};
+template <>
+struct optional_param<Tensor&> {
+  using type = std::optional<Tensor>&;
+};
+template <class Inner>
+struct optional_param<const Inner&> {
+  using type = const std::optional<Inner>&;
+};
+template <std::uint64_t Code>
+struct coded<Code, code_optional> : coded_leaf {
+  using element = coded_inner<Code>;
+  using value = std::conditional_t<element::is_none, std::nullopt_t, std::optional<typename element::value>>;
+  using param = std::conditional_t<element::is_none, std::nullopt_t, typename optional_param<typename element::param>::type>;
+  using ret = value;
 };
 
+// The derivation for one node: through its code, or through value_of / param_of.
+template <std::uint64_t Code>
+struct derive {
+  template <class Op, std::int16_t N>
+  using param = typename coded<Code>::param;
+  template <class Op, std::int16_t N>
+  using ret = typename coded<Code>::ret;
+};
+template <>
+struct derive<0> {
+  template <class Op, std::int16_t N>
+  using param = param_t<Op, N>;
+  template <class Op, std::int16_t N>
+  using ret = return_t<Op, N>;
+};
 template <class Op>
-using arg_types = mp::mp_append<mp::mp_transform_q<arg_param_q<Op>, mp::mp_iota_c<Op::schema.arguments.size()>>,
-                                mp::mp_if_c<Op::schema.is_vararg, mp::mp_list<vararg_parameter>, mp::mp_list<>>>;
-
-template <class Op>
-using return_types = mp::mp_append<mp::mp_transform_q<return_q<Op>, mp::mp_iota_c<Op::schema.returns.size()>>,
-                                   mp::mp_if_c<Op::schema.is_varret, mp::mp_list<varret_type>, mp::mp_list<>>>;
+constexpr std::uint64_t code_of(std::int16_t node) {
+  return type_code(Op::schema.types.begin(), Op::schema.aliases.begin(), node);
+}
 
 template <class L>
 struct combine_returns {
@@ -351,14 +455,57 @@ struct make_function<R, mp::mp_list<A...>> {
   using type = R(A...);
 };
 
+// L, with T appended when Add (and no new list type made when not).
+template <bool Add, class L, class T>
+struct append_if {
+  using type = L;
+};
+template <class... A, class T>
+struct append_if<true, mp::mp_list<A...>, T> {
+  using type = mp::mp_list<A..., T>;
+};
+
+// Everything a kernel's type is made of, derived in one instantiation per schema.
+template <class Op, class Arguments = std::make_index_sequence<Op::schema.arguments.size()>,
+          class Returns = std::make_index_sequence<Op::schema.returns.size()>>
+struct kernel_types;
+template <class Op, std::size_t... A, std::size_t... R>
+struct kernel_types<Op, std::index_sequence<A...>, std::index_sequence<R...>> {
+  using params = mp::mp_list<
+      typename derive<code_of<Op>(Op::schema.arguments[A].type)>::template param<Op, Op::schema.arguments[A].type>...>;
+  using results = mp::mp_list<
+      typename derive<code_of<Op>(Op::schema.returns[R].type)>::template ret<Op, Op::schema.returns[R].type>...>;
+  using args = typename append_if<Op::schema.is_vararg, params, vararg_parameter>::type;
+  using returns = typename append_if<Op::schema.is_varret, results, varret_type>::type;
+  using return_type = typename combine_returns<returns>::type;
+  using signature = typename make_function<return_type, args>::type;
+};
+
+// The types are derived from the schema, not from the type that names it:
+// opd::op<S> names the one holder of its schema (Op::schema_id), so my_add,
+// any other struct derived from op<S>, and op<S> itself share one derivation
+// instead of each instantiating its own. (Only where Op::schema is that
+// holder's schema: a struct that declares a schema of its own is its own key.)
+template <class Op>
+struct holder_of {
+  using type = Op;
+};
+template <class Op>
+  requires requires { typename Op::schema_id; } && (&Op::schema == &Op::schema_id::schema)
+struct holder_of<Op> {
+  using type = typename Op::schema_id;
+};
+template <class Op>
+using holder_t = typename holder_of<Op>::type;
+
 }  // namespace detail
 
 // Value type (owned form) of the type tree node `Node` of Op's schema.
 template <schema_holder Op, std::int16_t Node>
-using value_type_t = detail::value_t<Op, Node>;
+using value_type_t = detail::value_t<detail::holder_t<Op>, Node>;
 // Kernel parameter type of the type tree node `Node` of Op's schema.
 template <schema_holder Op, std::int16_t Node>
-using param_type_t = detail::param_t<Op, Node>;
+using param_type_t = detail::param_t<detail::holder_t<Op>, Node>;
 
 // Number of kernel parameters: the schema's arguments, plus one for `...`.
 template <schema_holder Op>
@@ -366,7 +513,7 @@ inline constexpr std::size_t arg_count_v = Op::schema.arguments.size() + (Op::sc
 
 // The kernel parameter types, in order, as a boost::mp11::mp_list.
 template <schema_holder Op>
-using arg_types_t = detail::arg_types<Op>;
+using arg_types_t = typename detail::kernel_types<detail::holder_t<Op>>::args;
 
 // The kernel parameter type of argument I (0-based, as in the schema; for a
 // vararg schema, I == number of arguments is the `...` parameter).
@@ -376,15 +523,15 @@ using arg_type_t = boost::mp11::mp_at_c<arg_types_t<Op>, I>;
 
 // The kernel return type of each return, as a boost::mp11::mp_list.
 template <schema_holder Op>
-using return_types_t = detail::return_types<Op>;
+using return_types_t = typename detail::kernel_types<detail::holder_t<Op>>::returns;
 
 // The kernel's return type: void for `()`, the single return's type, or a
 // std::tuple of all of them.
 template <schema_holder Op>
-using return_type_t = typename detail::combine_returns<return_types_t<Op>>::type;
+using return_type_t = typename detail::kernel_types<detail::holder_t<Op>>::return_type;
 
 // The kernel's function type R(Args...).
 template <schema_holder Op>
-using kernel_signature_t = typename detail::make_function<return_type_t<Op>, arg_types_t<Op>>::type;
+using kernel_signature_t = typename detail::kernel_types<detail::holder_t<Op>>::signature;
 
 }  // namespace opd::schema

@@ -192,7 +192,7 @@ constexpr bool check_deduced_kernel() {
     ok = kernel_return_mismatch<return_type_t<Op>, typename Info::return_type>::ok;
   if constexpr (n_expected != n_actual)
     ok = kernel_arity_mismatch<n_expected, n_actual>::ok && ok;
-  else
+  else if constexpr (!std::is_same_v<expected, actual>)  // (a kernel that fits: no check per argument)
     ok = check_arguments<Op, expected, actual>(std::make_index_sequence<n_expected>{}) && ok;
   return ok;
 }

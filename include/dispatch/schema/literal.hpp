@@ -25,20 +25,70 @@ struct malformed_schema {
 
 namespace schema {
 
+// The parse runs in scratch storage whose capacities are capacity_for's
+// bounds rounded up to powers of two, from minimums that fit nearly every
+// real schema: so (nearly) every schema shares one scratch type and one
+// instantiation of the parser. (Not larger: clang's constant evaluator builds
+// every element of the storage, g++'s only those written.) The result is then
+// copied into storage of exactly the sizes found: that is what the program
+// keeps, and what is emitted where the schema is odr-used.
+constexpr std::size_t scratch_capacity(std::size_t bound, std::size_t minimum) {
+  std::size_t c = minimum;
+  while (c < bound) c *= 2;
+  return c;
+}
+
+template <class Schema>
+struct parsed_schema {
+  Schema schema{};
+  parse_error error{};
+};
+
+// A function shared by every schema of one scratch type (a lambda in
+// compiled<S> would be instantiated anew for each schema).
+template <class Scratch>
+constexpr parsed_schema<Scratch> parse_scratch(std::string_view text) {
+  parsed_schema<Scratch> r;
+  r.error = parse_into(text, r.schema);
+  return r;
+}
+
+// Out from in, member by member (Out's vectors may be smaller than In's, never
+// smaller than what In holds). Instantiated per Out, which many schemas share.
+template <class Out, class In>
+constexpr Out copy_schema(const In& in) {
+  Out out;
+  out.text = in.text;
+  out.ns = in.ns;
+  out.name = in.name;
+  out.overload = in.overload;
+  for (const auto& a : in.arguments) out.arguments.push_back(a);
+  for (const auto& r : in.returns) out.returns.push_back(r);
+  for (const auto& t : in.types) out.types.push_back(t);
+  for (const auto& a : in.aliases) out.aliases.push_back(a);
+  out.kwarg_marker = in.kwarg_marker;
+  out.is_vararg = in.is_vararg;
+  out.is_varret = in.is_varret;
+  out.returns_parenthesized = in.returns_parenthesized;
+  return out;
+}
+
 template <fixed_string S>
 struct compiled {
-  static constexpr capacities caps = capacity_for(S.view());
-  using schema_type = basic_schema<static_vector<argument, caps.arguments>, static_vector<type_node, caps.types>,
-                                   static_vector<alias_info, caps.aliases>>;
-  struct result {
-    schema_type schema{};
-    parse_error error{};
-  };
-  static constexpr result value = [] {
-    result r;
-    r.error = parse_into(S.view(), r.schema);
-    return r;
-  }();
+ private:
+  static constexpr capacities bound = capacity_for(S.view());
+  using scratch_type = basic_schema<static_vector<argument, scratch_capacity(bound.arguments, 16)>,
+                                    static_vector<type_node, scratch_capacity(bound.types, 32)>,
+                                    static_vector<alias_info, scratch_capacity(bound.aliases, 8)>>;
+  static constexpr parsed_schema<scratch_type> scratch = parse_scratch<scratch_type>(S.view());
+
+ public:
+  using schema_type = basic_schema<static_vector<argument, scratch.schema.arguments.size()>,
+                                   static_vector<type_node, scratch.schema.types.size()>,
+                                   static_vector<alias_info, scratch.schema.aliases.size()>,
+                                   static_vector<argument, scratch.schema.returns.size()>>;
+  using result = parsed_schema<schema_type>;
+  static constexpr result value{copy_schema<schema_type>(scratch.schema), scratch.error};
   // The text shown in the diagnostic: the offending token, or a word for the end.
   static constexpr std::string_view near = value.error.near.empty() ? std::string_view("<end of schema>")
                                                                      : value.error.near.substr(0, 24);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "lexer.hpp"
+
 namespace opd::schema {
 
 // The leaf types of the language, as PyTorch's SchemaTypeParser knows them.
@@ -78,7 +80,7 @@ struct alias_set {
   std::uint8_t count = 0;
   constexpr bool contains(std::string_view n) const {
     for (std::size_t i = 0; i < count; ++i)
-      if (names[i] == n) return true;
+      if (text_equal(names[i], n)) return true;
     return false;
   }
 };
@@ -123,14 +125,15 @@ struct argument {
   default_value def{};
 };
 
-template <class ArgVec, class TypeVec, class AliasVec>
+// (RetVec: compile-time storage sizes the returns apart from the arguments.)
+template <class ArgVec, class TypeVec, class AliasVec, class RetVec = ArgVec>
 struct basic_schema {
   std::string_view text;  // the whole schema as given
   std::string_view ns;    // "myops" of myops::add, empty without namespace
   std::string_view name;
   std::string_view overload;
   ArgVec arguments{};
-  ArgVec returns{};
+  RetVec returns{};
   TypeVec types{};
   AliasVec aliases{};
   std::int16_t kwarg_marker = no_index;  // arguments before the first '*'

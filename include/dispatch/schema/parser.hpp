@@ -43,7 +43,7 @@ inline constexpr std::size_t max_type_nodes = 32000;
 inline constexpr std::size_t max_type_depth = 64;
 
 // Upper bounds on what a schema text can hold, so compile-time storage can be
-// sized exactly enough (every list element needs a ',' or a bracket, every
+// sized from the text (every list element needs a ',' or a bracket, every
 // list/optional node a '[' or '?', every annotation a '(' or '!').
 struct capacities {
   std::size_t arguments = 1;
@@ -197,6 +197,7 @@ class parser {
   }
   constexpr bool expect(char c, schema_error code) { return lex_.next_if(c) || fail_here(code); }
   constexpr token take() { return lex_.next(); }
+  constexpr void skip() { lex_.skip(); }
 
   // ---- storage -----------------------------------------------------------
   constexpr std::int16_t add_type(const type_node& n) {
@@ -231,7 +232,8 @@ class parser {
 
   constexpr bool ident(std::string_view& out, schema_error code) {
     if (lex_.cur().kind != token_kind::ident) return fail_name(code);
-    out = take().text;
+    out = lex_.cur().text;
+    skip();
     return true;
   }
 
@@ -249,7 +251,7 @@ class parser {
   }
 
   constexpr bool parse_arguments() {
-    take();  // '('
+    skip();  // '('
     bool kwarg_only = false;
     if (!lex_.cur().is(')')) {
       do {
@@ -278,7 +280,7 @@ class parser {
     }
     if (!lex_.cur().is('(')) return parse_argument(true, false);
     s_.returns_parenthesized = true;
-    take();
+    skip();
     if (!lex_.cur().is(')')) {
       do {
         if (s_.is_varret) return fail_here(schema_error::vararg_must_be_last);
@@ -299,7 +301,7 @@ class parser {
       if (n.kind != token_kind::number) return fail_here(schema_error::expected_list_size);
       const number_value v = read_number(n.text, false);
       if (v.kind != default_kind::integer || !v.ok || v.integer > 0x7fffffff) return fail(schema_error::expected_list_size, n);
-      take();
+      skip();
       if (!expect(']', schema_error::expected_close_bracket)) return false;
       type_node list = make_node(type_kind::list, a.type);
       list.fixed_size = static_cast<std::int32_t>(v.integer);
@@ -308,7 +310,10 @@ class parser {
       if (lex_.next_if('?') && (a.type = add_type(make_node(type_kind::optional, a.type))) == no_index) return false;
     }
     if (is_return) {
-      if (lex_.cur().kind == token_kind::ident) a.name = take().text;
+      if (lex_.cur().kind == token_kind::ident) {
+        a.name = lex_.cur().text;
+        skip();
+      }
     } else {
       if (!ident(a.name, schema_error::expected_argument_name)) return false;
       if (lex_.next_if('=')) {
@@ -337,8 +342,8 @@ class parser {
     for (std::size_t level = depth_;; ++level) {  // suffixes: [] (with an optional annotation on the list) and ?
       if (level > max_type_depth) return fail(schema_error::schema_too_complex, lex_.cur()), no_index;
       if (lex_.cur().is('[') && lex_.peek().is(']')) {
-        take();
-        take();
+        skip();
+        skip();
         t = add_type(make_node(type_kind::list, t));
         if (t == no_index || !parse_alias_annotation(t)) return no_index;
       } else if (lex_.next_if('?')) {
@@ -370,48 +375,50 @@ class parser {
   }
 
   constexpr std::int16_t parse_primary_type() {
-    const token t = lex_.cur();
+    const token& t = lex_.cur();  // (not a copy: read it before the next skip())
     if (t.is('(')) {  // tuple
-      take();
+      skip();
       return parse_members(type_kind::tuple, 0, static_cast<std::size_t>(-1));
     }
-    if (t.kind == token_kind::keyword && (t.text == "None" || t.text == "NoneType")) {
-      take();
-      return with_alias(add_type(make_node(type_kind::base, no_index, t.text == "None" ? base_type::None : base_type::NoneType)));
+    if (t.kind == token_kind::keyword && (text_equal(t.text, "None") || text_equal(t.text, "NoneType"))) {
+      const base_type b = text_equal(t.text, "None") ? base_type::None : base_type::NoneType;
+      skip();
+      return with_alias(add_type(make_node(type_kind::base, no_index, b)));
     }
     if (t.kind != token_kind::ident) return fail_name(schema_error::expected_type), no_index;
     const std::string_view w = t.text;
-    if (w == "Future" || w == "RRef" || w == "Dict" || w == "Union") {
-      take();
+    const std::size_t offset = t.offset;
+    if (text_equal(w, "Future") || text_equal(w, "RRef") || text_equal(w, "Dict") || text_equal(w, "Union")) {
+      skip();
       if (!expect('(', schema_error::expected_open_paren_after_container_type)) return no_index;
-      if (w == "Future") return parse_members(type_kind::future, 1, 1);
-      if (w == "RRef") return parse_members(type_kind::rref, 1, 1);
-      if (w == "Dict") return with_alias(parse_members(type_kind::dict, 2, 2));
+      if (text_equal(w, "Future")) return parse_members(type_kind::future, 1, 1);
+      if (text_equal(w, "RRef")) return parse_members(type_kind::rref, 1, 1);
+      if (text_equal(w, "Dict")) return with_alias(parse_members(type_kind::dict, 2, 2));
       return with_alias(parse_members(type_kind::union_, 1, static_cast<std::size_t>(-1)));
     }
-    if (w == "__torch__") return parse_custom_class();
-    take();
+    if (text_equal(w, "__torch__")) return parse_custom_class();
+    skip();
     for (const auto& b : base_type_names)
-      if (b.spelling == w) return with_alias(add_type(make_node(type_kind::base, no_index, b.type)));
-    if (w == "double") return fail(schema_error::use_float_instead_of_double, t), no_index;
+      if (text_equal(b.spelling, w)) return with_alias(add_type(make_node(type_kind::base, no_index, b.type)));
+    if (text_equal(w, "double")) return fail(schema_error::use_float_instead_of_double, token{token_kind::ident, w, offset}), no_index;
     if (w[0] >= 'a' && w[0] <= 'z') {  // PyTorch: an unknown lower-case name is a type variable
       type_node n = make_node(type_kind::type_var);
       n.name = w;
       return with_alias(add_type(n));
     }
-    return fail(schema_error::unknown_type, t), no_index;
+    return fail(schema_error::unknown_type, token{token_kind::ident, w, offset}), no_index;
   }
 
   constexpr std::int16_t parse_custom_class() {
     const std::size_t start = lex_.cur().offset;
-    take();  // __torch__
+    skip();  // __torch__
     constexpr std::string_view path[] = {"torch", "classes", "", ""};
     for (std::string_view part : path) {
       if (!lex_.cur().is('.')) return fail_here(schema_error::expected_custom_class_path), no_index;
-      take();
-      if (lex_.cur().kind != token_kind::ident || (!part.empty() && lex_.cur().text != part))
+      skip();
+      if (lex_.cur().kind != token_kind::ident || (!part.empty() && !text_equal(lex_.cur().text, part)))
         return fail_here(schema_error::expected_custom_class_path), no_index;
-      take();
+      skip();
     }
     type_node n = make_node(type_kind::custom_class);
     n.name = s_.text.substr(start, lex_.prev_end() - start);
@@ -426,7 +433,7 @@ class parser {
   constexpr bool parse_alias_set(alias_set& set) {
     do {
       if (lex_.cur().is('*')) {
-        take();
+        skip();
         if (!add_alias_name(set, "*")) return false;
       } else if (!set.contains("*")) {  // after a wildcard PyTorch reads no more names
         if (lex_.cur().kind != token_kind::ident) return fail_name(schema_error::expected_alias_set_name);
@@ -442,6 +449,8 @@ class parser {
   }
 
   constexpr bool parse_alias_annotation(std::int16_t t) {
+    // Most types have no annotation: decide before building an alias_info.
+    if (!lex_.cur().is('(') && !lex_.cur().is('!')) return true;
     alias_info a;
     if (lex_.next_if('(')) {
       if (!parse_alias_set(a.before)) return false;
@@ -495,26 +504,26 @@ class parser {
   // One constant: True/False/None, a string, a symbolic name, or [-]number.
   constexpr bool read_constant(default_value& d) {
     const token t = lex_.cur();
-    if (t.kind == token_kind::keyword && (t.text == "True" || t.text == "False")) {
-      take();
+    if (t.kind == token_kind::keyword && (text_equal(t.text, "True") || text_equal(t.text, "False"))) {
+      skip();
       d.kind = default_kind::boolean;
-      d.boolean = t.text == "True";
+      d.boolean = text_equal(t.text, "True");
       return true;
     }
     if (t.is_keyword("None")) {
-      take();
+      skip();
       d.kind = default_kind::none;
       return true;
     }
     if (t.kind == token_kind::string_literal) {
-      take();
+      skip();
       d.kind = default_kind::string;
       return true;
     }
     if (t.kind == token_kind::ident) {
       for (const auto& sym : symbolic_defaults)
-        if (sym.name == t.text) {
-          take();
+        if (text_equal(sym.name, t.text)) {
+          skip();
           d.kind = default_kind::symbol;
           d.integer = sym.value;
           return true;
@@ -522,10 +531,10 @@ class parser {
       return fail(schema_error::unknown_symbolic_default, t);
     }
     const bool negative = lex_.cur().is('-');
-    if (negative) take();
+    if (negative) skip();
     const token n = lex_.cur();
     if (n.kind != token_kind::number) return fail_here(schema_error::expected_default_value);
-    take();
+    skip();
     const number_value v = read_number(n.text, negative);
     if (!v.ok) return fail(schema_error::number_out_of_range, n);
     d.kind = v.kind;
@@ -577,7 +586,7 @@ class parser {
 
   constexpr bool parse_list(const type_node& list, default_value& d, const token& at) {
     const type_node& elem = node(list.child);
-    take();  // '['
+    skip();  // '['
     std::int32_t count = 0;
     default_kind element = default_kind::none;
     if (!lex_.cur().is(']')) {

@@ -206,6 +206,23 @@ std::string to_string(const Schema& s) {
   return std::move(sink.out);
 }
 
+// "ns::name.overload" from its parts, as print_name writes it; not a template,
+// so naming a compile-time operator instantiates no printer for its schema type.
+inline std::string operator_name(std::string_view ns, std::string_view name, std::string_view overload) {
+  std::string out;
+  out.reserve(ns.size() + name.size() + overload.size() + 3);
+  if (!ns.empty()) {
+    out += ns;
+    out += "::";
+  }
+  out += name;
+  if (!overload.empty()) {
+    out += '.';
+    out += overload;
+  }
+  return out;
+}
+
 template <class Schema>
 std::string name_of(const Schema& s) {
   string_sink sink;

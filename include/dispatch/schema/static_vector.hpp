@@ -1,7 +1,7 @@
 #pragma once
 // A constexpr vector with a capacity fixed at compile time: the storage of a
-// schema parsed at compile time, where the capacity is an upper bound computed
-// from the schema text (see schema::capacity_for).
+// schema parsed at compile time (literal.hpp: an upper bound computed from the
+// schema text while parsing, see schema::capacity_for, then exactly the sizes found).
 #include <array>
 #include <cstddef>
 

@@ -1,0 +1,36 @@
+// Dimname: a dimension name (PyTorch's at::Dimname, for named tensors).
+//
+// A Dimname is a view of an interned string: names live for the whole
+// process, as PyTorch's interned Symbols do, so a Dimname taken out of an
+// IValue never dangles. In an IValue it travels as a String, as in PyTorch.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "dispatch/core/ivalue.hpp"
+
+namespace opd {
+
+struct Dimname {
+  std::string_view name;
+  friend constexpr bool operator==(const Dimname&, const Dimname&) = default;
+
+  // The Dimname for `name`, its characters stored once per process.
+  static Dimname intern(std::string_view name) {
+    static std::mutex mutex;
+    static std::unordered_set<std::string> names;  // node-based: element addresses are stable
+    const std::lock_guard<std::mutex> lock(mutex);
+    return Dimname{*names.emplace(name).first};
+  }
+};
+
+template <>
+struct ivalue_converter<Dimname> {
+  static IValue to_ivalue(const Dimname& d) { return IValue(d.name); }
+  static Dimname from_ivalue(const IValue& v) { return Dimname::intern(v.to_string_view()); }
+};
+
+}  // namespace opd
