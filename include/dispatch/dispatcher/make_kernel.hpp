@@ -68,7 +68,67 @@ void replace_arguments(Stack& stack, std::size_t n, std::array<IValue, K>& resul
   }
 }
 
-// Boxed entry of a typed kernel: unbox the last N stack values, call, push results.
+// One argument unboxed for parameter type P; a value of the wrong type is
+// reported with the operator, argument name, position and expected type.
+// Out of line: one copy per parameter type, shared by every operator.
+template <class P>
+[[gnu::noinline]] boxing::unboxed_arg<P> unbox_argument_checked(const OperatorEntry& op, const IValue& v,
+                                                                std::size_t position) {
+  try {
+    return boxing::unboxed_arg<P>(v);
+  } catch (const TypeError& e) {
+    throw_boxed_argument_error(op, position, v, e.what());
+  }
+}
+
+// The tag a value of parameter type P has when it needs no conversion
+// (None where there is no such tag), and whether None also fits.
+template <class P>
+struct exact_tag {
+  using T = std::remove_cvref_t<P>;
+  static constexpr IValueTag tag = std::is_same_v<T, Tensor>    ? IValueTag::Tensor
+                                   : std::is_same_v<T, int64_t> ? IValueTag::Int
+                                   : std::is_same_v<T, double>  ? IValueTag::Double
+                                   : std::is_same_v<T, bool>    ? IValueTag::Bool
+                                                                : IValueTag::None;
+  static constexpr bool none_fits = false;
+};
+template <class T>
+struct exact_tag<std::optional<T>> : exact_tag<T> {
+  static constexpr bool none_fits = true;
+};
+
+// Tensors and numbers of the exact tag are unboxed inline (a tag check and a
+// load); everything else, conversions and errors, goes out of line. This
+// keeps each operator's boxed entry small to compile and fast to run.
+template <class P>
+[[gnu::always_inline]] inline boxing::unboxed_arg<P> unbox_argument(const OperatorEntry& op, const IValue& v,
+                                                                  std::size_t position) {
+  using E = exact_tag<P>;
+  if constexpr (E::tag != IValueTag::None) {
+    if (v.tag() == E::tag || (E::none_fits && v.is_none())) [[likely]]
+      return boxing::unboxed_arg<P>(v);
+  }
+  return unbox_argument_checked<P>(op, v, position);
+}
+
+// The results of a kernel as IValues, in a fixed array (no allocation). R is
+// the kernel's declared result type: a Tensor returned by value is moved into
+// its IValue; a Tensor& (out= operators) is copied, the caller keeps it.
+template <class R, class T>
+auto box_results(T&& r) {
+  if constexpr (std::is_same_v<R, Tensor>)
+    return std::array<IValue, 1>{IValue(std::move(r))};
+  else if constexpr (boxing::is_tuple<std::remove_cvref_t<T>>::value)
+    return std::apply([](const auto&... e) { return std::array<IValue, sizeof...(e)>{boxing::box(e)...}; }, r);
+  else
+    return std::array<IValue, 1>{boxing::box(r)};
+}
+
+// Boxed entry of a typed kernel: unbox the last N stack values, call, put
+// the results in their place. The unboxed values (some hold conversions)
+// live until the results are boxed, so a returned Tensor& that refers to an
+// argument is boxed before the arguments leave the stack.
 template <class Sig>
 struct boxed_adapter;
 template <class R, class... Args>
@@ -79,55 +139,19 @@ struct boxed_adapter<R(Args...)> {
   static void run(const OperatorEntry& op, DispatchKeySet ks, Stack& stack, Call&& call) {
     check_stack_size(op, stack, N);
     IValue* base = stack.data() + (stack.size() - N);
-    std::size_t position = 0;
-    try {
-      run_unboxed(base, position, ks, std::forward<Call>(call), stack, std::index_sequence_for<Args...>{});
-    } catch (const TypeError& e) {
-      if (position < N) throw_boxed_argument_error(op, position, base[position], e.what());
-      throw;
-    }
-  }
-
- private:
-  template <class Call, std::size_t... I>
-  static void run_unboxed(IValue* base, std::size_t& position, DispatchKeySet ks, Call&& call, Stack& stack,
-                          std::index_sequence<I...>) {
-    // Braced initialisation converts left to right, so `position` names the
-    // argument that failed when a conversion throws.
-    std::tuple<boxing::unboxed_arg<Args>...> args{make_arg<Args>(base[I], position, I)...};
-    position = N;
-    if constexpr (std::is_void_v<R>) {
-      call(ks, std::get<I>(args).get()...);
-      stack.resize(stack.size() - N);
-    } else {
-      decltype(auto) r = call(ks, std::get<I>(args).get()...);
-      using U = std::remove_cvref_t<decltype(r)>;
-      if constexpr (std::is_same_v<U, std::vector<IValue>>) {  // -> ... : any number of results
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      if constexpr (std::is_void_v<R>) {
+        call(ks, unbox_argument<Args>(op, base[I], I).get()...);
+        stack.resize(stack.size() - N);
+      } else if constexpr (std::is_same_v<R, std::vector<IValue>>) {  // -> ... : any number of results
+        std::vector<IValue> r = call(ks, unbox_argument<Args>(op, base[I], I).get()...);
         stack.resize(stack.size() - N);
         for (auto& v : r) stack.push_back(std::move(v));
       } else {
-        // A result may refer to an argument (Tensor& of an out= op): box it
-        // (into a fixed array, no allocation) before the arguments leave the stack.
-        auto results = box_results(r);
+        auto results = box_results<R>(call(ks, unbox_argument<Args>(op, base[I], I).get()...));
         replace_arguments(stack, N, results);
       }
-    }
-  }
-  // R is the kernel's declared result type: a Tensor returned by value is
-  // moved into its IValue (no refcount round trip); a Tensor& is copied.
-  template <class T>
-  static auto box_results(T& r) {
-    if constexpr (std::is_same_v<R, Tensor>)
-      return std::array<IValue, 1>{IValue(std::move(r))};
-    else if constexpr (boxing::is_tuple<std::remove_cvref_t<T>>::value)
-      return std::apply([](const auto&... e) { return std::array<IValue, sizeof...(e)>{boxing::box(e)...}; }, r);
-    else
-      return std::array<IValue, 1>{boxing::box(r)};
-  }
-  template <class P>
-  static boxing::unboxed_arg<P> make_arg(const IValue& iv, std::size_t& position, std::size_t i) {
-    position = i;
-    return boxing::unboxed_arg<P>(iv);
+    }(std::index_sequence_for<Args...>{});
   }
 };
 
