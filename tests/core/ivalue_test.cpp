@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "dispatch/core/ivalue.hpp"
 
 using opd::Device;
@@ -26,21 +27,10 @@ using opd::Tensor;
 
 namespace {
 
-std::string str(const IValue& v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
+using opd_core_test::error_of;
+using opd_core_test::str;
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+
 
 struct Widget {
   int value = 0;

@@ -8,26 +8,16 @@
 #include <sstream>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "dispatch/core/scalar.hpp"
 
 using opd::Scalar;
 using opd::ScalarType;
 
 namespace {
-std::string str(const Scalar& s) {
-  std::ostringstream os;
-  os << s;
-  return os.str();
-}
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+
+using opd_core_test::error_of;
+using opd_core_test::str;
 }  // namespace
 
 TEST(Scalar, KindFollowsTheCppType) {

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "dispatch/core/tensor.hpp"
 
 using opd::Device;
@@ -19,15 +20,8 @@ using opd::ScalarType;
 using opd::Tensor;
 
 namespace {
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+
+using opd_core_test::error_of;
 std::vector<int64_t> v(std::initializer_list<int64_t> xs) { return xs; }
 }  // namespace
 
