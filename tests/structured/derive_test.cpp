@@ -17,15 +17,8 @@ using opd::ScalarType;
 using opd::Tensor;
 using toy::toy_mul;
 using toy::v;
+using toy::WarningCapture;
 
-struct WarningCapture {
-  std::vector<std::string> messages;
-  opd::ResizeOutWarningHandler previous;
-  WarningCapture() {
-    previous = opd::set_resize_out_warning_handler([this](std::string_view m) { messages.emplace_back(m); });
-  }
-  ~WarningCapture() { opd::set_resize_out_warning_handler(std::move(previous)); }
-};
 
 // The toy device's own kernels: they compute on its memory and say so.
 struct DeviceKernels {

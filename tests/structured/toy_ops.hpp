@@ -22,6 +22,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <structured/structured.hpp>
@@ -216,5 +218,15 @@ std::vector<T> device_values(const Tensor& t) {
   opd::detail::for_each_element_offset(t.sizes(), t.strides(), [&](int64_t off) { out.push_back(base[off]); });
   return out;
 }
+
+// Captures the resize-out warnings of one test; restores the previous handler.
+struct WarningCapture {
+  std::vector<std::string> messages;
+  opd::ResizeOutWarningHandler previous;
+  WarningCapture() {
+    previous = opd::set_resize_out_warning_handler([this](std::string_view m) { messages.emplace_back(m); });
+  }
+  ~WarningCapture() { opd::set_resize_out_warning_handler(std::move(previous)); }
+};
 
 }  // namespace toy
