@@ -98,18 +98,29 @@ struct exact_tag<std::optional<T>> : exact_tag<T> {
   static constexpr bool none_fits = true;
 };
 
-// Tensors and numbers of the exact tag are unboxed inline (a tag check and a
-// load); everything else, conversions and errors, goes out of line. This
-// keeps each operator's boxed entry small to compile and fast to run.
+// Reports a value that does not convert to P (operator, argument, position,
+// expected type); returns when it does convert.
+template <class P>
+[[gnu::noinline]] void check_unboxes(const OperatorEntry& op, const IValue& v, std::size_t position) {
+  (void)unbox_argument_checked<P>(op, v, position);
+}
+
+// Tensors and numbers are unboxed inline (a tag check and a load); a value
+// of another tag is first checked out of line, so that a wrong one is
+// reported with its context without a try/catch in every operator's boxed
+// entry. Other parameter types are unboxed out of line, one copy per type
+// shared by all operators: this keeps each boxed entry small to compile.
 template <class P>
 [[gnu::always_inline]] inline boxing::unboxed_arg<P> unbox_argument(const OperatorEntry& op, const IValue& v,
                                                                   std::size_t position) {
   using E = exact_tag<P>;
   if constexpr (E::tag != IValueTag::None) {
-    if (v.tag() == E::tag || (E::none_fits && v.is_none())) [[likely]]
-      return boxing::unboxed_arg<P>(v);
+    if (v.tag() != E::tag && !(E::none_fits && v.is_none())) [[unlikely]]
+      check_unboxes<P>(op, v, position);
+    return boxing::unboxed_arg<P>(v);
+  } else {
+    return unbox_argument_checked<P>(op, v, position);
   }
-  return unbox_argument_checked<P>(op, v, position);
 }
 
 // The results of a kernel as IValues, in a fixed array (no allocation). R is
@@ -139,6 +150,9 @@ struct boxed_adapter<R(Args...)> {
   static void run(const OperatorEntry& op, DispatchKeySet ks, Stack& stack, Call&& call) {
     check_stack_size(op, stack, N);
     IValue* base = stack.data() + (stack.size() - N);
+    // Each argument is unboxed in the call expression itself (no tuple to
+    // copy through); the order is the compiler's, so with several wrong
+    // arguments any one of them may be the one reported.
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       if constexpr (std::is_void_v<R>) {
         call(ks, unbox_argument<Args>(op, base[I], I).get()...);
