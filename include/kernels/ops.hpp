@@ -2,7 +2,9 @@
 // The library's own operators, backed by the CPU kernels of kernels/cpu/:
 // add, sub, mul, div (Tensor and Scalar overloads) as structured families
 // (functional, in-place and out= variants, Meta kernels from meta()), and
-// copy_, fill_, empty, zeros, ones as plain operators.
+// copy_, fill_, empty, zeros, ones as plain operators. The impl()s skip the
+// checks meta() made (k::meta_checked): the structured machinery hands them
+// an output of meta()'s sizes and dtype.
 //
 //   auto kernels = opd::kernels::register_cpu();   // a RegistrationSet
 //   opd::Tensor c = opd::call<opd::kernels::ops::add::functional>(a, b);
@@ -20,42 +22,42 @@ namespace ops {
 struct add : structured<"opd::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
   static TensorMeta meta(const Tensor& s, const Tensor& o, const Scalar& alpha) { return add_meta(s, o, alpha); }
   static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, const Scalar& alpha, Tensor& out) {
-    add_impl(s, o, alpha, out);
+    add_impl(s, o, alpha, out, meta_checked);
   }
 };
 struct add_scalar : structured<"opd::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
   static TensorMeta meta(const Tensor& s, const Scalar& o, const Scalar& alpha) { return add_scalar_meta(s, o, alpha); }
   static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, const Scalar& alpha, Tensor& out) {
-    add_scalar_impl(s, o, alpha, out);
+    add_scalar_impl(s, o, alpha, out, meta_checked);
   }
 };
 struct sub : structured<"opd::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
   static TensorMeta meta(const Tensor& s, const Tensor& o, const Scalar& alpha) { return sub_meta(s, o, alpha); }
   static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, const Scalar& alpha, Tensor& out) {
-    sub_impl(s, o, alpha, out);
+    sub_impl(s, o, alpha, out, meta_checked);
   }
 };
 struct sub_scalar : structured<"opd::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
   static TensorMeta meta(const Tensor& s, const Scalar& o, const Scalar& alpha) { return sub_scalar_meta(s, o, alpha); }
   static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, const Scalar& alpha, Tensor& out) {
-    sub_scalar_impl(s, o, alpha, out);
+    sub_scalar_impl(s, o, alpha, out, meta_checked);
   }
 };
 struct mul : structured<"opd::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
   static TensorMeta meta(const Tensor& s, const Tensor& o) { return mul_meta(s, o); }
-  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { mul_impl(s, o, out); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { mul_impl(s, o, out, meta_checked); }
 };
 struct mul_scalar : structured<"opd::mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
   static TensorMeta meta(const Tensor& s, const Scalar& o) { return mul_scalar_meta(s, o); }
-  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { mul_scalar_impl(s, o, out); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { mul_scalar_impl(s, o, out, meta_checked); }
 };
 struct div : structured<"opd::div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
   static TensorMeta meta(const Tensor& s, const Tensor& o) { return div_meta(s, o); }
-  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { div_impl(s, o, out); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o, Tensor& out) { div_impl(s, o, out, meta_checked); }
 };
 struct div_scalar : structured<"opd::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
   static TensorMeta meta(const Tensor& s, const Scalar& o) { return div_scalar_meta(s, o); }
-  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { div_scalar_impl(s, o, out); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Scalar& o, Tensor& out) { div_scalar_impl(s, o, out, meta_checked); }
 };
 
 struct copy_ : op<"opd::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"> {};

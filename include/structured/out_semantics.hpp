@@ -4,6 +4,8 @@
 //
 //   in-place   the result must have self's shape exactly (self is never
 //              broadcast or resized) and a dtype castable to self's.
+//   both       the written tensor must not be expanded (several elements at
+//              one memory location), checked before resizing.
 //   out=       out must be on the result's device; the result's dtype must be
 //              castable to out's (c10::canCast: no float result into an int
 //              out, no int result into a bool out); an out of another shape is
@@ -12,6 +14,7 @@
 //
 //   opd::set_resize_out_warning_handler(handler)   returns the previous one;
 //   nullptr restores the default, which prints to stderr once per operator.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <iostream>
@@ -90,6 +93,21 @@ inline void check_castable(std::string_view op, ScalarType result, ScalarType ta
   if (!can_cast(result, target))
     throw Error(std::string(op) + ": result type " + std::string(to_string(result)) +
                 " can't be cast to the desired output type " + std::string(to_string(target)));
+}
+
+// PyTorch's TensorIterator refuses to write a tensor in which one memory
+// location holds several elements (an expanded tensor: stride 0 over a size
+// > 1), before anything is resized or computed. Metadata only, any device.
+inline void check_no_internal_overlap(std::string_view op, const Tensor& t) {
+  if (t.is_contiguous()) return;
+  const IntArrayRef sizes = t.sizes();
+  const IntArrayRef strides = t.strides();
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    if (strides[d] == 0 && sizes[d] > 1)
+      throw Error(std::string(op) +
+                  ": unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                  "location. Please clone() the tensor before performing the operation.");
+  }
 }
 
 // In-place: the result must fit self as it is.

@@ -235,6 +235,7 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
     check_devices(op, K, a...);
     const TensorMeta m = run_meta(op, a...);
     check_out_device(op, output_device(K, a...), result);
+    check_no_internal_overlap(op, result);
     check_castable(op, m.dtype, result.dtype());
     resize_out(op, result, m.sizes, m.memory_format);
     if (fits(result, m)) {
@@ -258,6 +259,7 @@ struct structured_inplace_kernel<Family, K, Noop, mp::mp_list<Tensor&, R...>> {
     const std::string& op = op_name<typename Family::inplace>();
     check_devices(op, K, std::as_const(self), r...);
     const TensorMeta m = base::run_meta(op, self, r...);
+    check_no_internal_overlap(op, self);
     check_inplace(op, m.sizes, m.dtype, self);
     if (base::fits(self, m)) {
       base::run_impl(self, r..., self);

@@ -96,6 +96,7 @@ Outcome binary(BinaryOp op, Variant variant, RawTensor& self, const RawTensor& o
           case BinaryOp::Mul: at::mul_out(d.view, a.view, b.view); break;
           case BinaryOp::Div: at::div_out(d.view, a.view, b.view); break;
         }
+        o.result = raw_contiguous(d.view);
         write_back(d, *out);
         break;
       }
@@ -113,29 +114,47 @@ Outcome binary(BinaryOp op, Variant variant, RawTensor& self, const RawTensor& o
   });
 }
 
-Outcome binary_scalar(BinaryOp op, bool in_place, RawTensor& self, const RawScalar& other, const RawScalar& alpha) {
+Outcome binary_scalar(BinaryOp op, Variant variant, RawTensor& self, const RawScalar& other, const RawScalar& alpha,
+                      RawTensor* out) {
   return guarded([&](Outcome& o) {
     Live a = live(self);
     const at::Scalar s = to_at(other);
     const at::Scalar al = to_at(alpha);
-    if (in_place) {
-      switch (op) {
-        case BinaryOp::Add: a.view.add_(s, al); break;
-        case BinaryOp::Sub: a.view.sub_(s, al); break;
-        case BinaryOp::Mul: a.view.mul_(s); break;
-        case BinaryOp::Div: a.view.div_(s); break;
+    switch (variant) {
+      case Variant::Functional: {
+        at::Tensor r;
+        switch (op) {
+          case BinaryOp::Add: r = at::add(a.view, s, al); break;
+          case BinaryOp::Sub: r = at::sub(a.view, s, al); break;
+          case BinaryOp::Mul: r = at::mul(a.view, s); break;
+          case BinaryOp::Div: r = at::div(a.view, s); break;
+        }
+        o.result = raw_contiguous(r);
+        break;
       }
-      write_back(a, self);
-      return;
+      case Variant::Out: {
+        Live d = live(*out);
+        switch (op) {
+          case BinaryOp::Add: at::add_out(d.view, a.view, s, al); break;
+          case BinaryOp::Sub: at::sub_out(d.view, a.view, s, al); break;
+          case BinaryOp::Mul: at::mul_out(d.view, a.view, s); break;
+          case BinaryOp::Div: at::div_out(d.view, a.view, s); break;
+        }
+        o.result = raw_contiguous(d.view);
+        write_back(d, *out);
+        break;
+      }
+      case Variant::InPlace: {
+        switch (op) {
+          case BinaryOp::Add: a.view.add_(s, al); break;
+          case BinaryOp::Sub: a.view.sub_(s, al); break;
+          case BinaryOp::Mul: a.view.mul_(s); break;
+          case BinaryOp::Div: a.view.div_(s); break;
+        }
+        write_back(a, self);
+        break;
+      }
     }
-    at::Tensor r;
-    switch (op) {
-      case BinaryOp::Add: r = at::add(a.view, s, al); break;
-      case BinaryOp::Sub: r = at::sub(a.view, s, al); break;
-      case BinaryOp::Mul: r = at::mul(a.view, s); break;
-      case BinaryOp::Div: r = at::div(a.view, s); break;
-    }
-    o.result = raw_contiguous(r);
   });
 }
 

@@ -35,15 +35,16 @@ enum class Variant { Functional, Out, InPlace };
 
 struct Outcome {
   std::optional<std::string> error;  // what libtorch threw, without backtrace
-  RawTensor result;                  // Functional: the result, contiguous
+  RawTensor result;                  // the result (Out: out after the call, maybe resized), contiguous
 };
 
 // at::add/sub/mul/div(self, other[, alpha]), at::*_out(out, ...) or
 // self.*_(other[, alpha]). Out and InPlace write the buffer of out/self back.
 Outcome binary(BinaryOp op, Variant variant, RawTensor& self, const RawTensor& other, const RawScalar& alpha,
                RawTensor* out);
-// The Scalar overloads: functional, or in place when `in_place`.
-Outcome binary_scalar(BinaryOp op, bool in_place, RawTensor& self, const RawScalar& other, const RawScalar& alpha);
+// The Scalar overloads (add.Scalar, add_.Scalar, add.Scalar_out, ...), likewise.
+Outcome binary_scalar(BinaryOp op, Variant variant, RawTensor& self, const RawScalar& other, const RawScalar& alpha,
+                      RawTensor* out = nullptr);
 // self.copy_(src) and self.fill_(value); self's buffer written back.
 Outcome copy(RawTensor& self, const RawTensor& src);
 Outcome fill(RawTensor& self, const RawScalar& value);

@@ -19,8 +19,12 @@
 // the common dtype can be cast to (checked: "result type Float can't be
 // cast to the desired output type Long"); out may be one of the inputs
 // (in-place). Results are computed in the common dtype and converted.
+// impl(..., k::meta_checked) is the same for an out that already has meta's
+// sizes and dtype (a structured operator's impl): no argument checks but
+// the overlap ones (tensor_meta.hpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -178,15 +182,20 @@ inline void check_defined(const Tensor& t, BinaryKind k, const char* arg) {
 }
 
 inline std::vector<int64_t> binary_shape(const Tensor& self, BinaryOther other) {
-  if (other.tensor == nullptr) return self.sizes().vec();
+  if (other.tensor == nullptr || other.tensor->sizes() == self.sizes()) return self.sizes().vec();
   const IntArrayRef shapes[] = {self.sizes(), other.tensor->sizes()};
   return broadcast_shapes(std::span<const IntArrayRef>(shapes));
 }
 
 inline ScalarType binary_common_dtype(BinaryKind k, const Tensor& self, BinaryOther other) {
-  ResultTypeState state = update_result_type_state(self, ResultTypeState{});
-  state = other.tensor ? update_result_type_state(*other.tensor, state) : update_result_type_state(*other.scalar, state);
-  ScalarType common = result_type(state);
+  ScalarType common = self.dtype();
+  // Two tensors of one dtype promote to it, whatever their dimensions.
+  if (!other.tensor || other.tensor->dtype() != common) {
+    ResultTypeState state = update_result_type_state(self, ResultTypeState{});
+    state = other.tensor ? update_result_type_state(*other.tensor, state)
+                         : update_result_type_state(*other.scalar, state);
+    common = result_type(state);
+  }
   if (k == BinaryKind::Div && is_integral_type(common, /*include_bool=*/true)) common = default_dtype();
   return common;
 }
@@ -212,8 +221,9 @@ inline void check_cpu(const Tensor& t, BinaryKind k, const char* arg) {
   OPD_CHECK(t.device().is_cpu(), binary_name(k), ": the CPU kernel got argument '", arg, "' on device ", t.device());
 }
 
-template <class T>
-void run_binary(BinaryKind k, const ElementwiseIter<2>& iter, const Scalar* alpha) {
+// kernel(op) runs the op functor for k (and alpha) over the operands.
+template <class T, class Kernel>
+void run_binary(BinaryKind k, const Scalar* alpha, const Kernel& kernel) {
   using C = opmath_t<T>;
   switch (k) {
     case BinaryKind::Add:
@@ -221,22 +231,22 @@ void run_binary(BinaryKind k, const ElementwiseIter<2>& iter, const Scalar* alph
       const Scalar effective = k == BinaryKind::Sub ? negate_scalar(*alpha) : *alpha;
       const C a = static_cast<C>(checked_scalar_to<T>(effective));
       if (a == static_cast<C>(1)) {
-        cpu_kernel<T>(iter, AddOp<C>{});
+        kernel(AddOp<C>{});
         return;
       }
       if constexpr (!std::is_same_v<C, bool>) {
         if (a == static_cast<C>(-1)) {
-          cpu_kernel<T>(iter, SubOp<C>{});
+          kernel(SubOp<C>{});
           return;
         }
       }
-      cpu_kernel<T>(iter, AddAlphaOp<C>{a});
+      kernel(AddAlphaOp<C>{a});
       return;
     }
-    case BinaryKind::Mul: cpu_kernel<T>(iter, MulOp<C>{}); return;
+    case BinaryKind::Mul: kernel(MulOp<C>{}); return;
     case BinaryKind::Div:
       if constexpr (std::is_floating_point_v<C>) {
-        cpu_kernel<T>(iter, DivOp<C>{});
+        kernel(DivOp<C>{});
         return;
       }
       break;
@@ -244,6 +254,39 @@ void run_binary(BinaryKind k, const ElementwiseIter<2>& iter, const Scalar* alph
   throw TypeError(opd::detail::str_cat('"', binary_name(k), "\" not implemented for '", scalar_type_of_v<T>, "'"));
 }
 
+// TensorIterator's overlap rules between the output and the inputs.
+inline void check_overlap(const Tensor& self, BinaryOther other, const Tensor& out) {
+  assert_no_internal_overlap(out);
+  if (!self.is_same(out)) assert_no_partial_overlap(out, self);
+  if (other.tensor && !other.tensor->is_same(out)) assert_no_partial_overlap(out, *other.tensor);
+}
+
+// The math, into an `out` of the broadcast shape, computed in `common`
+// (every check done).
+inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, ScalarType common,
+                           const Tensor& out) {
+  // An input sharing memory with out other than as out itself is read
+  // from a copy (PyTorch rejects the detectable cases in check_overlap).
+  const Tensor a = is_safe_elementwise_alias(out, self) ? self : contiguous_clone(self);
+  Tensor b;
+  std::optional<ScalarOperand> scalar;
+  OperandRef b_ref;
+  if (other.tensor) {
+    b = is_safe_elementwise_alias(out, *other.tensor) ? *other.tensor : contiguous_clone(*other.tensor);
+    b_ref = OperandRef::of(b);
+  } else {
+    scalar.emplace(*other.scalar, common);
+    b_ref = scalar->ref();
+  }
+  const OperandRef out_ref = OperandRef::of(out);
+  const std::array<OperandRef, 2> inputs{OperandRef::of(a), b_ref};
+  dispatch_dtype(common, binary_name(k), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_binary<T>(k, alpha, [&](const auto& op) { cpu_kernel<T>(out_ref, inputs, op); });
+  });
+}
+
+// impl: every check, in TensorIterator's order, then the math.
 inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, const Tensor& out) {
   check_defined(self, k, "self");
   if (other.tensor) check_defined(*other.tensor, k, "other");
@@ -251,10 +294,7 @@ inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, con
   if (k == BinaryKind::Sub) sub_check(self.dtype(), other.checked_dtype());
 
   // TensorIterator's order: memory overlap, shapes, output shape, dtypes.
-  assert_no_internal_overlap(out);
-  if (!self.is_same(out)) assert_no_partial_overlap(out, self);
-  if (other.tensor && !other.tensor->is_same(out)) assert_no_partial_overlap(out, *other.tensor);
-
+  check_overlap(self, other, out);
   std::vector<int64_t> broadcast;  // only allocated when the shapes differ
   IntArrayRef shape = self.sizes();
   if (other.tensor && !(other.tensor->sizes() == self.sizes())) {
@@ -271,22 +311,21 @@ inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, con
   check_cpu(out, k, "out");
   // No early return for empty outputs: alpha is still converted (and may
   // overflow) as in PyTorch; the loops then run zero times.
+  binary_compute(k, self, other, alpha, common, out);
+}
 
-  // An input sharing memory with out other than as out itself is read
-  // from a copy (PyTorch rejects the detectable cases above).
-  const Tensor a = is_safe_elementwise_alias(out, self) ? self : contiguous_clone(self);
-  Tensor b;
-  std::optional<ScalarOperand> scalar;
-  OperandRef b_ref;
-  if (other.tensor) {
-    b = is_safe_elementwise_alias(out, *other.tensor) ? *other.tensor : contiguous_clone(*other.tensor);
-    b_ref = OperandRef::of(b);
-  } else {
-    scalar.emplace(*other.scalar, common);
-    b_ref = scalar->ref();
-  }
-  const ElementwiseIter<2> iter(OperandRef::of(out), {OperandRef::of(a), b_ref});
-  dispatch_dtype(common, binary_name(k), [&](auto tag) { run_binary<typename decltype(tag)::type>(k, iter, alpha); });
+// impl(..., meta_checked): `out` has meta's sizes and dtype (the common
+// dtype), so only overlap is left to check. Debug builds verify the promise.
+inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, const Tensor& out,
+                        meta_checked_t) {
+#ifndef NDEBUG
+  const TensorMeta m = binary_meta(k, self, other, alpha);
+  OPD_CHECK(out.sizes() == IntArrayRef(m.sizes) && out.dtype() == m.dtype, binary_name(k),
+            ": impl(..., meta_checked) needs an out of meta's sizes ", IntArrayRef(m.sizes), " and dtype ", m.dtype,
+            ", got ", out.sizes(), " and ", out.dtype());
+#endif
+  check_overlap(self, other, out);
+  binary_compute(k, self, other, alpha, out.dtype(), out);
 }
 
 }  // namespace detail
@@ -299,12 +338,18 @@ inline TensorMeta add_meta(const Tensor& self, const Tensor& other, const Scalar
 inline void add_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Add, self, {&other, nullptr}, &alpha, out);
 }
+inline void add_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {&other, nullptr}, &alpha, out, meta_checked);
+}
 
 inline TensorMeta sub_meta(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   return detail::binary_meta(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha);
 }
 inline void sub_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha, out);
+}
+inline void sub_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha, out, meta_checked);
 }
 
 inline TensorMeta mul_meta(const Tensor& self, const Tensor& other) {
@@ -313,12 +358,18 @@ inline TensorMeta mul_meta(const Tensor& self, const Tensor& other) {
 inline void mul_impl(const Tensor& self, const Tensor& other, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Mul, self, {&other, nullptr}, nullptr, out);
 }
+inline void mul_impl(const Tensor& self, const Tensor& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {&other, nullptr}, nullptr, out, meta_checked);
+}
 
 inline TensorMeta div_meta(const Tensor& self, const Tensor& other) {
   return detail::binary_meta(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr);
 }
 inline void div_impl(const Tensor& self, const Tensor& other, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr, out);
+}
+inline void div_impl(const Tensor& self, const Tensor& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr, out, meta_checked);
 }
 
 // ------------------------------------------------------------- Tensor, Scalar ---
@@ -329,12 +380,18 @@ inline TensorMeta add_scalar_meta(const Tensor& self, const Scalar& other, const
 inline void add_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Add, self, {nullptr, &other}, &alpha, out);
 }
+inline void add_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {nullptr, &other}, &alpha, out, meta_checked);
+}
 
 inline TensorMeta sub_scalar_meta(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   return detail::binary_meta(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha);
 }
 inline void sub_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha, out);
+}
+inline void sub_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha, out, meta_checked);
 }
 
 inline TensorMeta mul_scalar_meta(const Tensor& self, const Scalar& other) {
@@ -343,12 +400,18 @@ inline TensorMeta mul_scalar_meta(const Tensor& self, const Scalar& other) {
 inline void mul_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Mul, self, {nullptr, &other}, nullptr, out);
 }
+inline void mul_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {nullptr, &other}, nullptr, out, meta_checked);
+}
 
 inline TensorMeta div_scalar_meta(const Tensor& self, const Scalar& other) {
   return detail::binary_meta(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr);
 }
 inline void div_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out) {
   detail::binary_impl(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr, out);
+}
+inline void div_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr, out, meta_checked);
 }
 
 }  // namespace opd::kernels

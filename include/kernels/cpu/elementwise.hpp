@@ -429,6 +429,38 @@ void cpu_kernel(const ElementwiseIter<NIn>& iter, const Op& op) {
   }
 }
 
+// cpu_kernel on operands instead of an iterator: the commonest call (out
+// and every tensor input contiguous with out's sizes, every operand of dtype
+// T, which is not Half/BFloat16; 0-dim inputs broadcast) goes straight to the
+// vectorizable loop, without building an ElementwiseIter; anything else
+// goes through one.
+template <class T, std::size_t NIn, class Op>
+void cpu_kernel(const OperandRef& out, const std::array<OperandRef, NIn>& inputs, const Op& op) {
+  if constexpr (std::is_same_v<opmath_t<T>, T> && NIn <= 3) {
+    constexpr ScalarType common = scalar_type_of_v<T>;
+    bool fast = out.dtype == common && is_plain_contiguous(out.sizes, out.strides);
+    unsigned mask = 0;  // bit k: input k is 0-dim (a broadcast scalar)
+    for (std::size_t k = 0; k < NIn && fast; ++k) {
+      const OperandRef& in = inputs[k];
+      if (in.dtype != common) fast = false;
+      else if (in.sizes.empty()) mask |= 1u << k;
+      else fast = in.sizes == out.sizes && is_plain_contiguous(in.sizes, in.strides);
+    }
+    if (fast) {
+      int64_t n = 1;
+      for (int64_t s : out.sizes) n *= s;
+      std::array<char*, NIn + 1> ptrs{out.data};
+      for (std::size_t k = 0; k < NIn; ++k) ptrs[k + 1] = inputs[k].data;
+      boost::mp11::mp_with_index<(std::size_t{1} << NIn)>(mask, [&](auto m) {
+        detail::contiguous_row<T, static_cast<unsigned>(decltype(m)::value)>(ptrs, n, op,
+                                                                             std::make_index_sequence<NIn>{});
+      });
+      return;
+    }
+  }
+  cpu_kernel<T>(ElementwiseIter<NIn>(out, inputs), op);
+}
+
 // ------------------------------------------------------------- copy / fill ---
 
 namespace detail {

@@ -118,6 +118,7 @@ inline bool may_share_memory(const Tensor& a, const Tensor& b) {
 // gives the same result as reading all of b first: no shared memory, or
 // exactly the same elements in the same layout and dtype.
 inline bool is_safe_elementwise_alias(const Tensor& out, const Tensor& in) {
+  if (out.is_same(in)) return true;  // in-place: the loops read before they write
   if (!may_share_memory(out, in)) return true;
   return out.data_ptr() == in.data_ptr() && out.dtype() == in.dtype() && out.sizes() == in.sizes() &&
          out.strides() == in.strides();

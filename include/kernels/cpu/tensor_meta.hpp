@@ -31,6 +31,18 @@ inline TensorMeta make_tensor_meta(std::vector<int64_t> sizes, ScalarType dtype,
   return meta;
 }
 
+// The tag of an impl overload for an output its meta step has vetted:
+// `add_impl(self, other, alpha, out, k::meta_checked)` takes `out` with
+// exactly the sizes and dtype meta returned for these arguments (any
+// strides), so it skips the argument checks meta made and only resolves
+// memory overlap before computing. This is what a structured operator's
+// impl() receives (include/structured/); the overload without the tag
+// checks everything and is safe to call alone.
+struct meta_checked_t {
+  explicit constexpr meta_checked_t() = default;
+};
+inline constexpr meta_checked_t meta_checked{};
+
 // A fresh tensor for `meta` (what a functional variant returns).
 inline Tensor empty_from_meta(const TensorMeta& meta, Device device = Device::cpu()) {
   return opd::empty(IntArrayRef(meta.sizes), meta.dtype, device, meta.memory_format);

@@ -1,0 +1,166 @@
+// Elementwise add through the dispatcher: opd next to ATen (libtorch), and
+// opd's derived (structured) variants next to the same variants written by
+// hand. Two contiguous float32 tensors of n elements, one thread:
+//
+//   BM_add_<variant>/<side>/<n>
+//     variant  functional   c = add(a, b)
+//              inplace      a.add_(b)
+//              out          add_out(out, a, b), out already of the right size
+//     side     opd              opd::call<opd::kernels::ops::add::functional>(a, b), ::inplace, ::out:
+//                               the three variants derived by opd::structured from one meta/impl pair
+//              opd_handwritten  the same calls of a family with the same schemas whose CPU kernels
+//                               are written by hand on the same kernels (elementwise_ops.hpp)
+//              aten             at::add(a, b), a.add_(b), at::add_out(out, a, b)
+//     n        1, 1000, 1000000
+//
+// The summary at the end prints, per variant and n, the medians, opd / aten
+// and opd / opd_handwritten. Run with --benchmark_repetitions=5
+// --benchmark_enable_random_interleaving=true; see docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "elementwise_ops.hpp"
+
+namespace {
+
+using bench_elem::Variant;
+
+void set_bytes(benchmark::State& st) { st.SetBytesProcessed(st.iterations() * st.range(0) * 3 * 4); }
+
+template <void (*Call)(opd::Tensor&, const opd::Tensor&, opd::Tensor&)>
+void BM_opd(benchmark::State& st) {
+  opd::Tensor a = bench_elem::opd_input(st.range(0), 1);
+  const opd::Tensor b = bench_elem::opd_input(st.range(0), 0);
+  opd::Tensor out = bench_elem::opd_input(st.range(0), 0);
+  for (auto _ : st) Call(a, b, out);
+  set_bytes(st);
+}
+
+#if defined(OPD_BENCH_WITH_TORCH)
+template <void (*Call)(at::Tensor&, const at::Tensor&, at::Tensor&)>
+void BM_aten(benchmark::State& st) {
+  at::Tensor a = bench_elem::aten_input(st.range(0), 1);
+  const at::Tensor b = bench_elem::aten_input(st.range(0), 0);
+  at::Tensor out = bench_elem::aten_input(st.range(0), 0);
+  for (auto _ : st) Call(a, b, out);
+  set_bytes(st);
+}
+#endif
+
+// BM_add_<variant>/<side>/<n>
+void register_benchmarks() {
+  struct Entry {
+    const char* variant;
+    const char* side;
+    void (*fn)(benchmark::State&);
+  };
+  const Entry entries[] = {
+      {"functional", "opd", &BM_opd<&bench_elem::opd_derived<Variant::functional>>},
+      {"inplace", "opd", &BM_opd<&bench_elem::opd_derived<Variant::inplace>>},
+      {"out", "opd", &BM_opd<&bench_elem::opd_derived<Variant::out>>},
+      {"functional", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::functional>>},
+      {"inplace", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::inplace>>},
+      {"out", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::out>>},
+#if defined(OPD_BENCH_WITH_TORCH)
+      {"functional", "aten", &BM_aten<&bench_elem::aten<Variant::functional>>},
+      {"inplace", "aten", &BM_aten<&bench_elem::aten<Variant::inplace>>},
+      {"out", "aten", &BM_aten<&bench_elem::aten<Variant::out>>},
+#endif
+  };
+  for (const Entry& e : entries) {
+    const std::string name = std::string("BM_add_") + e.variant + "/" + e.side;
+    benchmark::RegisterBenchmark(name.c_str(), e.fn)->Arg(1)->Arg(1000)->Arg(1000000);
+  }
+}
+
+// ---- summary ----------------------------------------------------------------
+// Prints as the console reporter does, keeps the medians (or the single run's
+// times without repetitions) and prints the comparison tables at the end.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  SummaryReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.error_occurred) continue;
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
+      if (!median && !single) continue;
+      const std::string name = r.run_name.function_name + "/" + r.run_name.args;
+      real_[name] = ns(r, r.GetAdjustedRealTime());
+      cpu_[name] = ns(r, r.GetAdjustedCPUTime());
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    summary("real time", real_);
+    summary("CPU time", cpu_);
+    std::fflush(stdout);
+  }
+
+ private:
+  using table = std::map<std::string, double>;
+  static std::optional<double> get(const table& t, const std::string& name) {
+    auto it = t.find(name);
+    if (it == t.end()) return std::nullopt;
+    return it->second;
+  }
+  static std::optional<double> ratio(std::optional<double> x, std::optional<double> y) {
+    if (x && y && *y > 0) return *x / *y;
+    return std::nullopt;
+  }
+  static void summary(const char* what, const table& t) {
+    std::printf("\nSummary, median %s in ns per call:\n", what);
+    std::printf("  %-10s %8s %12s %12s %12s %9s %16s\n", "variant", "n", "opd", "handwritten", "aten", "opd/aten",
+                "opd/handwritten");
+    for (const char* variant : {"functional", "inplace", "out"}) {
+      for (const char* n : {"1", "1000", "1000000"}) {
+        const std::string base = std::string("BM_add_") + variant + "/";
+        const auto o = get(t, base + "opd/" + n);
+        const auto h = get(t, base + "opd_handwritten/" + n);
+        const auto a = get(t, base + "aten/" + n);
+        std::printf("  %-10s %8s", variant, n);
+        print(o, 12, 1);
+        print(h, 12, 1);
+        print(a, 12, 1);
+        print(ratio(o, a), 9, 3);
+        print(ratio(o, h), 16, 3);
+        std::printf("\n");
+      }
+    }
+  }
+  static double ns(const Run& r, double t) {
+    switch (r.time_unit) {
+      case benchmark::kNanosecond: return t;
+      case benchmark::kMicrosecond: return t * 1e3;
+      case benchmark::kMillisecond: return t * 1e6;
+      case benchmark::kSecond: return t * 1e9;
+    }
+    return t;
+  }
+  static void print(std::optional<double> v, int width, int decimals) {
+    if (v) std::printf(" %*.*f", width, decimals, *v);
+    else std::printf(" %*s", width, "-");
+  }
+  table real_, cpu_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const opd::RegistrationSet kernels = bench_elem::setup();
+  register_benchmarks();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
