@@ -16,13 +16,12 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <unistd.h>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_ops.hpp"
+#include "median_reporter.hpp"
 
 namespace {
 
@@ -160,39 +159,11 @@ BENCHMARK(BM_call_to_boxed_c10)->Name("BM_call_to_boxed/c10");
 #endif
 
 // ---- summary --------------------------------------------------------------
-// Prints as the console reporter does, keeps the medians (or the single
-// run's time when there are no repetitions) and prints the comparison.
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  SummaryReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      if (r.error_occurred) continue;
-      const std::string name = r.run_name.function_name;
-      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
-      if (median || single) {
-        real_[name] = ns(r, r.GetAdjustedRealTime());
-        cpu_[name] = ns(r, r.GetAdjustedCPUTime());
-      }
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    summary("real time", real_);
-    summary("CPU time", cpu_);
-    std::fflush(stdout);
-  }
-
+// After the run: each path's median, its overhead over BM_call_direct, and
+// opd's overhead / c10's.
+class SummaryReporter : public opd_bench::MedianReporter {
  private:
-  using table = std::map<std::string, double>;
-  static std::optional<double> get(const table& t, const std::string& n) {
-    auto it = t.find(n);
-    if (it == t.end()) return std::nullopt;
-    return it->second;
-  }
-  static void summary(const char* what, const table& t) {
+  void summary(const char* what, const table& t) override {
     const auto direct = get(t, "BM_call_direct");
     std::printf("\nSummary, median %s in ns per call (overhead = path - BM_call_direct):\n", what);
     if (direct) std::printf("  BM_call_direct %.2f", *direct);
@@ -222,20 +193,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                   co > 0 ? oo / co : 0.0);
     }
   }
-  static double ns(const Run& r, double t) {
-    switch (r.time_unit) {
-      case benchmark::kNanosecond: return t;
-      case benchmark::kMicrosecond: return t * 1e3;
-      case benchmark::kMillisecond: return t * 1e6;
-      case benchmark::kSecond: return t * 1e9;
-    }
-    return t;
-  }
-  static void print(std::optional<double> v, int w) {
-    if (v) std::printf(" %*.2f", w, *v);
-    else std::printf(" %*s", w, "-");
-  }
-  table real_, cpu_;
 };
 
 }  // namespace

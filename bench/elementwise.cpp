@@ -20,13 +20,12 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "elementwise_ops.hpp"
+#include "median_reporter.hpp"
 
 namespace {
 
@@ -83,40 +82,13 @@ void register_benchmarks() {
 // ---- summary ----------------------------------------------------------------
 // Prints as the console reporter does, keeps the medians (or the single run's
 // times without repetitions) and prints the comparison tables at the end.
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  SummaryReporter() : ConsoleReporter(isatty(fileno(stdout)) ? OO_Defaults : OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& r : runs) {
-      if (r.error_occurred) continue;
-      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
-      if (!median && !single) continue;
-      const std::string name = r.run_name.function_name + "/" + r.run_name.args;
-      real_[name] = ns(r, r.GetAdjustedRealTime());
-      cpu_[name] = ns(r, r.GetAdjustedCPUTime());
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    summary("real time", real_);
-    summary("CPU time", cpu_);
-    std::fflush(stdout);
-  }
-
+class SummaryReporter : public opd_bench::MedianReporter {
  private:
-  using table = std::map<std::string, double>;
-  static std::optional<double> get(const table& t, const std::string& name) {
-    auto it = t.find(name);
-    if (it == t.end()) return std::nullopt;
-    return it->second;
-  }
   static std::optional<double> ratio(std::optional<double> x, std::optional<double> y) {
     if (x && y && *y > 0) return *x / *y;
     return std::nullopt;
   }
-  static void summary(const char* what, const table& t) {
+  void summary(const char* what, const table& t) override {
     std::printf("\nSummary, median %s in ns per call:\n", what);
     std::printf("  %-10s %8s %12s %12s %12s %9s %16s\n", "variant", "n", "opd", "handwritten", "aten", "opd/aten",
                 "opd/handwritten");
@@ -136,20 +108,6 @@ class SummaryReporter : public benchmark::ConsoleReporter {
       }
     }
   }
-  static double ns(const Run& r, double t) {
-    switch (r.time_unit) {
-      case benchmark::kNanosecond: return t;
-      case benchmark::kMicrosecond: return t * 1e3;
-      case benchmark::kMillisecond: return t * 1e6;
-      case benchmark::kSecond: return t * 1e9;
-    }
-    return t;
-  }
-  static void print(std::optional<double> v, int width, int decimals) {
-    if (v) std::printf(" %*.*f", width, decimals, *v);
-    else std::printf(" %*s", width, "-");
-  }
-  table real_, cpu_;
 };
 
 }  // namespace
