@@ -75,9 +75,9 @@ BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
 // Extra: only the benchmark's own stack building of BM_call_boxed (clear,
 // three pushes), no call. It contains one refcount increment/decrement pair
 // that no boxed call can avoid; subtracting it isolates the dispatcher's part.
-void BM_stack_only_opd(benchmark::State& st) {
-  const opd::Tensor t = opd_input();
-  opd::Stack stack;
+template <class Stack, class T>
+void stack_only(benchmark::State& st, const T& t) {
+  Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
     build_noop_stack(stack, t);
@@ -85,6 +85,7 @@ void BM_stack_only_opd(benchmark::State& st) {
     benchmark::ClobberMemory();
   }
 }
+void BM_stack_only_opd(benchmark::State& st) { stack_only<opd::Stack>(st, opd_input()); }
 BENCHMARK(BM_stack_only_opd)->Name("BM_stack_only/opd");
 
 void BM_call_to_boxed_opd(benchmark::State& st) {
@@ -135,16 +136,7 @@ void BM_call_boxed_c10(benchmark::State& st) {
 }
 BENCHMARK(BM_call_boxed_c10)->Name("BM_call_boxed/c10");
 
-void BM_stack_only_c10(benchmark::State& st) {
-  const at::Tensor t = c10_input();
-  torch::jit::Stack stack;
-  stack.reserve(4);
-  for (auto _ : st) {
-    build_noop_stack(stack, t);
-    benchmark::DoNotOptimize(stack.data());
-    benchmark::ClobberMemory();
-  }
-}
+void BM_stack_only_c10(benchmark::State& st) { stack_only<torch::jit::Stack>(st, c10_input()); }
 BENCHMARK(BM_stack_only_c10)->Name("BM_stack_only/c10");
 
 void BM_call_to_boxed_c10(benchmark::State& st) {

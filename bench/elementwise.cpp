@@ -33,24 +33,20 @@ using bench_elem::Variant;
 
 void set_bytes(benchmark::State& st) { st.SetBytesProcessed(st.iterations() * st.range(0) * 3 * 4); }
 
-template <void (*Call)(opd::Tensor&, const opd::Tensor&, opd::Tensor&)>
-void BM_opd(benchmark::State& st) {
-  opd::Tensor a = bench_elem::opd_input(st.range(0), 1);
-  const opd::Tensor b = bench_elem::opd_input(st.range(0), 0);
-  opd::Tensor out = bench_elem::opd_input(st.range(0), 0);
+// One benchmark body for both sides: a and out start as 1, 2, ..., b as 0, 1, ...
+template <class T, T (*Input)(int64_t, float), void (*Call)(T&, const T&, T&)>
+void BM_add(benchmark::State& st) {
+  T a = Input(st.range(0), 1);
+  const T b = Input(st.range(0), 0);
+  T out = Input(st.range(0), 0);
   for (auto _ : st) Call(a, b, out);
   set_bytes(st);
 }
-
+template <void (*Call)(opd::Tensor&, const opd::Tensor&, opd::Tensor&)>
+constexpr auto BM_opd = &BM_add<opd::Tensor, &bench_elem::opd_input, Call>;
 #if defined(OPD_BENCH_WITH_TORCH)
 template <void (*Call)(at::Tensor&, const at::Tensor&, at::Tensor&)>
-void BM_aten(benchmark::State& st) {
-  at::Tensor a = bench_elem::aten_input(st.range(0), 1);
-  const at::Tensor b = bench_elem::aten_input(st.range(0), 0);
-  at::Tensor out = bench_elem::aten_input(st.range(0), 0);
-  for (auto _ : st) Call(a, b, out);
-  set_bytes(st);
-}
+constexpr auto BM_aten = &BM_add<at::Tensor, &bench_elem::aten_input, Call>;
 #endif
 
 // BM_add_<variant>/<side>/<n>
@@ -61,16 +57,16 @@ void register_benchmarks() {
     void (*fn)(benchmark::State&);
   };
   const Entry entries[] = {
-      {"functional", "opd", &BM_opd<&bench_elem::opd_derived<Variant::functional>>},
-      {"inplace", "opd", &BM_opd<&bench_elem::opd_derived<Variant::inplace>>},
-      {"out", "opd", &BM_opd<&bench_elem::opd_derived<Variant::out>>},
-      {"functional", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::functional>>},
-      {"inplace", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::inplace>>},
-      {"out", "opd_handwritten", &BM_opd<&bench_elem::opd_handwritten<Variant::out>>},
+      {"functional", "opd", BM_opd<&bench_elem::opd_derived<Variant::functional>>},
+      {"inplace", "opd", BM_opd<&bench_elem::opd_derived<Variant::inplace>>},
+      {"out", "opd", BM_opd<&bench_elem::opd_derived<Variant::out>>},
+      {"functional", "opd_handwritten", BM_opd<&bench_elem::opd_handwritten<Variant::functional>>},
+      {"inplace", "opd_handwritten", BM_opd<&bench_elem::opd_handwritten<Variant::inplace>>},
+      {"out", "opd_handwritten", BM_opd<&bench_elem::opd_handwritten<Variant::out>>},
 #if defined(OPD_BENCH_WITH_TORCH)
-      {"functional", "aten", &BM_aten<&bench_elem::aten<Variant::functional>>},
-      {"inplace", "aten", &BM_aten<&bench_elem::aten<Variant::inplace>>},
-      {"out", "aten", &BM_aten<&bench_elem::aten<Variant::out>>},
+      {"functional", "aten", BM_aten<&bench_elem::aten<Variant::functional>>},
+      {"inplace", "aten", BM_aten<&bench_elem::aten<Variant::inplace>>},
+      {"out", "aten", BM_aten<&bench_elem::aten<Variant::out>>},
 #endif
   };
   for (const Entry& e : entries) {
