@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Full test run: g++ (build/gcc, everything including the sanitizer builds),
+# Full test run: g++ (build/gcc, everything including the sanitizer builds
+# and the benchmark programs),
 # then clang++-14 (build/clang, without the sanitizer tests).
 # Env: OPD_BUILD_TYPE (default Debug), OPD_JOBS (default 2),
 #      OPD_FAIL_FAST=1 to stop after the first failing compiler.
@@ -13,13 +14,14 @@ JOBS=${OPD_JOBS:-2}
 status=0
 summaries=()
 
-run_one() {  # <label> <build dir> <c++ compiler> [ctest args...]
-  local label=$1 dir=$2 cxx=$3
-  shift 3
+run_one() {  # <label> <build dir> <c++ compiler> <extra cmake options> [ctest args...]
+  local label=$1 dir=$2 cxx=$3 options=$4
+  shift 4
   local log="$dir/ctest.log"
   echo "=== [$label] configure ($cxx, $dir)"
+  # shellcheck disable=SC2086
   if ! cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
-         -DCMAKE_BUILD_TYPE="$BUILD_TYPE"; then
+         -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $options; then
     summaries+=("[$label] configure FAILED"); return 1
   fi
   echo "=== [$label] build"
@@ -37,11 +39,13 @@ run_one() {  # <label> <build dir> <c++ compiler> [ctest args...]
 }
 
 start=$SECONDS
-run_one gcc build/gcc g++ || status=1
+# The g++ build also builds the benchmark programs and runs each once,
+# briefly (the bench.* CTests), so that they keep compiling and working.
+run_one gcc build/gcc g++ "-DOPD_BUILD_BENCH=ON" || status=1
 if [ "$status" -ne 0 ] && [ "${OPD_FAIL_FAST:-0}" = 1 ]; then
   :
 else
-  run_one clang build/clang clang++-14 -LE sanitizer || status=1
+  run_one clang build/clang clang++-14 "" -LE sanitizer || status=1
 fi
 
 echo
