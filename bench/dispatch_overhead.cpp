@@ -194,10 +194,6 @@ int main(int argc, char** argv) {
 #if defined(OPD_BENCH_WITH_TORCH)
   at::set_num_threads(1);
 #endif
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   SummaryReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return opd_bench::run_benchmarks(argc, argv, reporter);
 }

@@ -111,10 +111,6 @@ class SummaryReporter : public opd_bench::MedianReporter {
 int main(int argc, char** argv) {
   const opd::RegistrationSet kernels = bench_elem::setup();
   register_benchmarks();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   SummaryReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return opd_bench::run_benchmarks(argc, argv, reporter);
 }

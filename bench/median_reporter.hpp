@@ -68,4 +68,13 @@ class MedianReporter : public benchmark::ConsoleReporter {
   table real_, cpu_;
 };
 
+// Google Benchmark's main with `reporter` (a MedianReporter) as the display.
+inline int run_benchmarks(int argc, char** argv, MedianReporter& reporter) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace opd_bench
