@@ -202,7 +202,7 @@ inline ScalarType binary_common_dtype(BinaryKind k, const Tensor& self, BinaryOt
 
 inline void check_kernel_dtype(BinaryKind k, ScalarType common) {
   const bool ok = k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common);
-  if (!ok) throw TypeError(opd::detail::str_cat('"', binary_name(k), "\" not implemented for '", common, "'"));
+  if (!ok) throw_not_implemented_for(binary_name(k), common);
 }
 
 inline TensorMeta binary_meta(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha) {
@@ -251,7 +251,7 @@ void run_binary(BinaryKind k, const Scalar* alpha, const Kernel& kernel) {
       }
       break;
   }
-  throw TypeError(opd::detail::str_cat('"', binary_name(k), "\" not implemented for '", scalar_type_of_v<T>, "'"));
+  throw_not_implemented_for(binary_name(k), scalar_type_of_v<T>);
 }
 
 // TensorIterator's overlap rules between the output and the inputs.

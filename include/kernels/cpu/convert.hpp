@@ -193,6 +193,12 @@ T scalar_cast(const Scalar& s) {
   return T{};
 }
 
+// PyTorch's error for a kernel without a loop for a dtype:
+// "\"add\" not implemented for 'ComplexFloat'".
+[[noreturn]] inline void throw_not_implemented_for(const char* name, ScalarType t) {
+  throw TypeError(opd::detail::str_cat('"', name, "\" not implemented for '", t, "'"));
+}
+
 // Calls f(type_tag<T>{}) with the element type of `t` for the ten kernel
 // dtypes; throws opd::TypeError "\"add\" not implemented for 'ComplexFloat'"
 // otherwise.
@@ -211,7 +217,7 @@ decltype(auto) dispatch_dtype(ScalarType t, const char* name, F&& f) {
     case ScalarType::BFloat16: return std::forward<F>(f)(type_tag<BFloat16>{});
     default: break;
   }
-  throw TypeError(opd::detail::str_cat('"', name, "\" not implemented for '", t, "'"));
+  throw_not_implemented_for(name, t);
 }
 
 // Same, for the floating dtypes only (Half, Float, Double, BFloat16).
@@ -224,7 +230,7 @@ decltype(auto) dispatch_floating_dtype(ScalarType t, const char* name, F&& f) {
     case ScalarType::BFloat16: return std::forward<F>(f)(type_tag<BFloat16>{});
     default: break;
   }
-  throw TypeError(opd::detail::str_cat('"', name, "\" not implemented for '", t, "'"));
+  throw_not_implemented_for(name, t);
 }
 
 }  // namespace opd::kernels
