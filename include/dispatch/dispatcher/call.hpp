@@ -423,22 +423,18 @@ DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
       detail::boxed_keys<Params>(stack.data() + (stack.size() - n), std::make_index_sequence<n>{}));
 }
 
-// Calls the operator on the stack's last N values, which it replaces by the results.
-inline void call_boxed(const OperatorEntry& op, Stack& stack) {
-  const DispatchKeySet ks = boxed_key_set(op, stack);
-  const KernelFunction& k = op.lookup(ks);
-  k.boxed(k.functor, op, ks, &stack);
-}
+// Calls the operator's kernel for key set ks on the stack's last N values,
+// which it replaces by the results.
 inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& stack) {
   const KernelFunction& k = op.lookup(ks);
   k.boxed(k.functor, op, ks, &stack);
 }
+// The same on the key set the stack's arguments give.
+inline void call_boxed(const OperatorEntry& op, Stack& stack) { redispatch_boxed(op, boxed_key_set(op, stack), stack); }
 template <schema::schema_holder Op>
 void call_boxed(Stack& stack) {
   const OperatorEntry& op = entry_for<Op>();
-  const DispatchKeySet ks = boxed_key_set<Op>(op, stack);
-  const KernelFunction& k = op.lookup(ks);
-  k.boxed(k.functor, op, ks, &stack);
+  redispatch_boxed(op, boxed_key_set<Op>(op, stack), stack);
 }
 inline void call_boxed(std::string_view op_name, Stack& stack) {
   call_boxed(Dispatcher::singleton().find_schema_or_throw(op_name), stack);
