@@ -19,11 +19,12 @@ total() {  # side path N -> total Ir of the whole run
 
 sides=${SIDES:-opd}
 if [ -z "${SIDES:-}" ] && "$bin" c10 direct 1 2>/dev/null; then sides="opd c10"; fi
-printf '%-6s %-10s %14s\n' side path "Ir per call"
+printf '%-6s %-13s %14s\n' side path "Ir per call"
 for side in $sides; do
-  for path in direct typed boxed to_boxed; do
+  for path in direct typed boxed boxed_owning to_boxed; do
+    if [ "$side" = c10 ] && [ "$path" = boxed_owning ]; then continue; fi  # opd only
     a=$(total "$side" "$path" "$n")
     b=$(total "$side" "$path" $((2 * n)))
-    awk -v a="$a" -v b="$b" -v n="$n" -v s="$side" -v p="$path" 'BEGIN { printf "%-6s %-10s %14.1f\n", s, p, (b - a) / n }'
+    awk -v a="$a" -v b="$b" -v n="$n" -v s="$side" -v p="$path" 'BEGIN { printf "%-6s %-13s %14.1f\n", s, p, (b - a) / n }'
   done
 done

@@ -6,9 +6,13 @@
 //   BM_call_direct        the kernel through an opaque function pointer (baseline)
 //   BM_call_direct_c10    the same with at::Tensor (extra: c10's own baseline)
 //   BM_call_typed/X       typed call reaching the typed kernel
-//   BM_call_boxed/X       a Stack with the 3 arguments, boxed call reaching the typed kernel
+//   BM_call_boxed/X       a Stack with the 3 arguments, boxed call reaching the typed kernel;
+//                         opd's stack lends it the caller's tensor (IValue(opd::borrow, t)):
+//                         no reference count traffic; c10's Stack has no such push
+//   BM_call_boxed/opd_owning  (extra) opd with the tensor pushed as c10 pushes it, a
+//                         counted copy
 //   BM_call_to_boxed/X    typed call reaching a boxed kernel (box, call, unbox)
-//   BM_stack_only/X       BM_call_boxed's stack building alone, without the call (extra)
+//   BM_stack_only/X       (extra) the counted stack building alone, without the call
 //
 // After the run, a summary prints each path's median, its overhead over
 // BM_call_direct (medians of the same run) and opd's overhead / c10's.
@@ -25,9 +29,9 @@
 
 namespace {
 
-// The stack of BM_call_boxed and BM_stack_only, on either side: cleared
-// (its capacity kept: the loop measures the call, not malloc), then noop's
-// three arguments pushed.
+// The stack of BM_call_boxed/c10, BM_call_boxed/opd_owning and BM_stack_only:
+// cleared (its capacity kept: the loop measures the call, not malloc), then
+// noop's three arguments pushed, the tensor as a counted copy.
 template <class Stack, class T>
 void build_noop_stack(Stack& stack, const T& t) {
   stack.clear();
@@ -59,7 +63,27 @@ void BM_call_typed_opd(benchmark::State& st) {
 }
 BENCHMARK(BM_call_typed_opd)->Name("BM_call_typed/opd");
 
+// The caller keeps t alive across the call, so it lends it to the stack.
 void BM_call_boxed_opd(benchmark::State& st) {
+  const opd::Tensor t = opd_input();
+  opd::Stack stack;
+  stack.reserve(4);
+  for (auto _ : st) {
+    stack.clear();
+    stack.emplace_back(opd::borrow, t);
+    stack.emplace_back(std::int64_t{3});
+    stack.emplace_back();  // None
+    opd::call_boxed<bench_opd::noop>(stack);
+    benchmark::DoNotOptimize(stack.data());
+  }
+  if (stack.size() != 1 || !stack[0].to_tensor().is_same(t) || stack[0].is_borrowed())
+    st.SkipWithError("wrong result");
+  stack.clear();
+  if (t.use_count() != 1) st.SkipWithError("reference count changed");
+}
+BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
+
+void BM_call_boxed_opd_owning(benchmark::State& st) {
   const opd::Tensor t = opd_input();
   opd::Stack stack;
   stack.reserve(4);
@@ -70,11 +94,11 @@ void BM_call_boxed_opd(benchmark::State& st) {
   }
   if (stack.size() != 1 || !stack[0].to_tensor().is_same(t)) st.SkipWithError("wrong result");
 }
-BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
+BENCHMARK(BM_call_boxed_opd_owning)->Name("BM_call_boxed/opd_owning");
 
-// Extra: only the benchmark's own stack building of BM_call_boxed (clear,
-// three pushes), no call. It contains one refcount increment/decrement pair
-// that no boxed call can avoid; subtracting it isolates the dispatcher's part.
+// Extra: only the counted stack building (clear, three pushes), no call. It
+// contains one refcount increment/decrement pair that no boxed call on a
+// counted stack can avoid; subtracting it isolates the dispatcher's part.
 template <class Stack, class T>
 void stack_only(benchmark::State& st, const T& t) {
   Stack stack;
@@ -86,7 +110,7 @@ void stack_only(benchmark::State& st, const T& t) {
   }
 }
 void BM_stack_only_opd(benchmark::State& st) { stack_only<opd::Stack>(st, opd_input()); }
-BENCHMARK(BM_stack_only_opd)->Name("BM_stack_only/opd");
+BENCHMARK(BM_stack_only_opd)->Name("BM_stack_only/opd_owning");
 
 void BM_call_to_boxed_opd(benchmark::State& st) {
   const opd::Tensor t = opd_input();
@@ -160,15 +184,21 @@ class SummaryReporter : public opd_bench::MedianReporter {
     std::printf("\nSummary, median %s in ns per call (overhead = path - BM_call_direct):\n", what);
     if (direct) std::printf("  BM_call_direct %.2f", *direct);
     if (auto d = get(t, "BM_call_direct_c10")) std::printf("   BM_call_direct_c10 %.2f", *d);
-    std::printf("\n  %-14s %9s %9s %13s %13s %12s\n", "path", "opd", "c10", "opd overhead", "c10 overhead",
+    std::printf("\n  %-25s %9s %9s %13s %13s %12s\n", "path", "opd", "c10", "opd overhead", "c10 overhead",
                 "opd/c10");
-    for (const char* path : {"BM_call_typed", "BM_call_boxed", "BM_call_to_boxed"}) {
-      const auto o = get(t, std::string(path) + "/opd");
+    struct row {
+      const char* path;
+      const char* opd_side;
+    };
+    for (const row r : {row{"BM_call_typed", "/opd"}, row{"BM_call_boxed", "/opd"}, row{"BM_call_boxed", "/opd_owning"},
+                        row{"BM_call_to_boxed", "/opd"}}) {
+      const char* path = r.path;
+      const auto o = get(t, std::string(path) + r.opd_side);
       const auto c = get(t, std::string(path) + "/c10");
       std::optional<double> oo, co;
       if (o && direct) oo = *o - *direct;
       if (c && direct) co = *c - *direct;
-      std::printf("  %-14s", path + 3);
+      std::printf("  %-25s", (std::string(path + 3) + (std::string_view(r.opd_side) == "/opd" ? "" : " (owning)")).c_str());
       print(o, 9);
       print(c, 9);
       print(oo, 13);
@@ -176,12 +206,12 @@ class SummaryReporter : public opd_bench::MedianReporter {
       if (oo && co && *co > 0) std::printf(" %12.3f", *oo / *co);
       std::printf("\n");
     }
-    // The boxed path without the stack building both sides' benchmarks do.
-    const auto bo = get(t, "BM_call_boxed/opd"), bc = get(t, "BM_call_boxed/c10");
-    const auto so = get(t, "BM_stack_only/opd"), sc = get(t, "BM_stack_only/c10");
+    // The counted boxed path without the stack building both sides do.
+    const auto bo = get(t, "BM_call_boxed/opd_owning"), bc = get(t, "BM_call_boxed/c10");
+    const auto so = get(t, "BM_stack_only/opd_owning"), sc = get(t, "BM_stack_only/c10");
     if (bo && bc && so && sc && direct) {
       const double oo = *bo - *so - *direct, co = *bc - *sc - *direct;
-      std::printf("  boxed, less each side's BM_stack_only: opd overhead %.2f, c10 overhead %.2f, opd/c10 %.3f\n", oo, co,
+      std::printf("  boxed (owning), less each side's BM_stack_only: opd overhead %.2f, c10 overhead %.2f, opd/c10 %.3f\n", oo, co,
                   co > 0 ? oo / co : 0.0);
     }
   }

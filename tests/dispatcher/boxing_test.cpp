@@ -618,4 +618,106 @@ TEST(DispatcherBoxed, NestedTypedCallsThroughBoxedKernelsEachGetTheirOwnStack) {
   EXPECT_EQ(opd::to_vector<float>(opd::call<nested_op>(cpu_floats({0.f}), int64_t{2})), std::vector<float>{4.f});
 }
 
+// ------------------------------------------------------ borrowed arguments --
+// A caller that keeps its tensors alive can lend them to a stack
+// (IValue(opd::borrow, t)): no reference count traffic. Whatever the kernel
+// does with them, the caller's reference counts come out right.
+
+struct borrow_op : opd::op<"t_box_borrow::op(Tensor self, Tensor other) -> Tensor"> {};
+struct borrow_inplace : opd::op<"t_box_borrow::op_(Tensor(a!) self, Tensor other) -> Tensor(a!)"> {};
+
+Stack borrowed_stack_of(const Tensor& a, const Tensor& b) {
+  Stack s;
+  s.reserve(2);  // no reallocation: a move would make the borrows owned
+  s.emplace_back(opd::borrow, a);
+  s.emplace_back(opd::borrow, b);
+  return s;
+}
+
+TEST(DispatcherBoxed, ABoxedKernelSeesBorrowsAndOwnsWhatItMovesOut) {
+  const Tensor a = cpu_floats({1.f}), b = cpu_floats({2.f});
+  std::size_t count_in_kernel = 0;
+  bool borrowed = false;
+  auto h = opd::register_boxed_kernel<borrow_op>(DispatchKey::CPU, [&](const opd::OperatorEntry&, DispatchKeySet, Stack* s) {
+    borrowed = (*s)[0].is_borrowed() && (*s)[1].is_borrowed();
+    count_in_kernel = (*s)[0].to_tensor().use_count();
+    IValue self = std::move((*s)[0]);  // moved out of the stack: owned
+    s->clear();
+    s->push_back(std::move(self));
+  });
+  Stack s = borrowed_stack_of(a, b);
+  opd::call_boxed<borrow_op>(s);
+  EXPECT_TRUE(borrowed);
+  EXPECT_EQ(count_in_kernel, 1u);  // the stack took no reference
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_FALSE(s[0].is_borrowed());
+  EXPECT_TRUE(s[0].to_tensor().is_same(a));
+  EXPECT_EQ(a.use_count(), 2u);  // a and the result
+  EXPECT_EQ(b.use_count(), 1u);
+  s.clear();
+  EXPECT_EQ(a.use_count(), 1u);
+}
+
+TEST(DispatcherBoxed, ABoxedKernelKeepingABorrowedArgumentOwnsIt) {
+  std::vector<IValue> kept;
+  auto h = opd::register_boxed_kernel<borrow_op>(DispatchKey::CPU, [&](const opd::OperatorEntry&, DispatchKeySet, Stack* s) {
+    kept.push_back((*s)[0]);             // a copy
+    kept.push_back(std::move((*s)[1]));  // a move
+    s->clear();
+    s->emplace_back(cpu_floats({0.f}));
+  });
+  {
+    const Tensor a = cpu_floats({1.f, 2.f}), b = cpu_floats({3.f});
+    Stack s = borrowed_stack_of(a, b);
+    opd::call_boxed<borrow_op>(s);
+    EXPECT_EQ(a.use_count(), 2u);
+    EXPECT_EQ(b.use_count(), 2u);
+  }
+  // The caller's tensors are gone; the kernel's copies still hold them.
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_FALSE(kept[0].is_borrowed());
+  EXPECT_FALSE(kept[1].is_borrowed());
+  EXPECT_EQ(opd::to_vector<float>(kept[0].to_tensor()), (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(opd::to_vector<float>(kept[1].to_tensor()), std::vector<float>{3.f});
+  EXPECT_EQ(kept[0].to_tensor().use_count(), 1u);
+}
+
+TEST(DispatcherBoxed, AnUnboxedKernelRebindingItsTensorRefOnABorrowedStack) {
+  // A kernel that rebinds its Tensor& (unusual, but legal C++) on a stack of
+  // borrows: the slot takes a reference first, so nothing is over-released.
+  const Tensor replacement = cpu_floats({9.f});
+  auto h = opd::register_kernel<borrow_inplace>(DispatchKey::CPU, [&](Tensor& self, const Tensor&) -> Tensor& {
+    self = replacement;
+    return self;
+  });
+  const Tensor a = cpu_floats({1.f}), b = cpu_floats({2.f});
+  Stack s = borrowed_stack_of(a, b);
+  opd::call_boxed<borrow_inplace>(s);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_TRUE(s[0].to_tensor().is_same(replacement));
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_EQ(b.use_count(), 1u);
+  EXPECT_EQ(replacement.use_count(), 2u);
+  s.clear();
+  EXPECT_EQ(replacement.use_count(), 1u);
+}
+
+TEST(DispatcherBoxed, ABoxedCallOnBorrowedArgumentsReachingAnUnboxedKernel) {
+  auto h = opd::register_kernel<borrow_op>(DispatchKey::CPU, [](const Tensor& self, const Tensor& other) {
+    EXPECT_EQ(self.use_count(), 1u);  // borrowed: only the caller's reference
+    EXPECT_EQ(other.use_count(), 1u);
+    return self;
+  });
+  const Tensor a = cpu_floats({1.f}), b = cpu_floats({2.f});
+  Stack s = borrowed_stack_of(a, b);
+  opd::call_boxed<borrow_op>(s);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_FALSE(s[0].is_borrowed());  // the result is owned
+  EXPECT_TRUE(s[0].to_tensor().is_same(a));
+  EXPECT_EQ(a.use_count(), 2u);
+  EXPECT_EQ(b.use_count(), 1u);
+  s.clear();
+  EXPECT_EQ(a.use_count(), 1u);
+}
+
 }  // namespace

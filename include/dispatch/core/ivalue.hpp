@@ -12,6 +12,14 @@
 //    with checked typed accessors on top.
 // Lists are shared like PyTorch's (copying an IValue shares the list); this
 // library never mutates a list in place, so sharing is invisible to users.
+//
+// A Tensor can also be *borrowed*: `stack.emplace_back(opd::borrow, t)` puts
+// t on a stack without touching its reference count (an atomic increment
+// and decrement, the largest cost of a boxed call that owns its arguments).
+// The caller promises that t outlives the IValue. A borrowed value never
+// escapes as a borrow: copying or moving it, taking the Tensor out of it
+// (std::move(v).to_tensor()) and binding it to a kernel's mutable Tensor&
+// all give an owning reference; only const access reads it as it is.
 #pragma once
 
 #include <algorithm>
@@ -45,6 +53,12 @@
 #include "dispatch/core/tensor.hpp"
 
 namespace opd {
+
+// The tag of IValue's borrowing constructor: IValue(opd::borrow, tensor).
+struct borrow_t {
+  explicit constexpr borrow_t() = default;
+};
+inline constexpr borrow_t borrow{};
 
 enum class IValueTag : uint8_t {
   None,
@@ -202,6 +216,12 @@ class IValue {
 
   IValue(const Tensor& t) noexcept : tag_(Tag::Tensor) { new (&payload_.as_tensor) Tensor(t); }
   IValue(Tensor&& t) noexcept : tag_(Tag::Tensor) { new (&payload_.as_tensor) Tensor(std::move(t)); }
+  // Refers to t without owning a reference (see the top of this file): t
+  // must outlive this IValue. Construct it in place (stack.emplace_back(
+  // opd::borrow, t)); moving it into place would take a reference.
+  IValue(borrow_t, const Tensor& t) noexcept : tag_(borrowed_tensor_tag) {
+    new (&payload_.as_tensor) Tensor(intrusive_ptr<TensorImpl>(t.unsafe_get_impl(), adopt));
+  }
 
   template <class T>
     requires std::same_as<T, bool>
@@ -292,7 +312,7 @@ class IValue {
   }
 
   // ---- copy / move: refcount bumps and word copies -----------------------------
-  IValue(const IValue& other) noexcept : tag_(other.tag_) {
+  IValue(const IValue& other) noexcept : tag_(other.tag()) {  // a borrowed Tensor's copy owns
     if (tag_ == Tag::Tensor) {
       new (&payload_.as_tensor) Tensor(other.payload_.as_tensor);
     } else {
@@ -317,7 +337,7 @@ class IValue {
   // Inline, and nothing to do for the tags that own nothing (None, numbers,
   // Device, a moved-from value): the common case on a Stack.
   [[gnu::always_inline]] ~IValue() {
-    if (tag_ == Tag::Tensor)
+    if (tag_ == Tag::Tensor)  // not a borrowed one: its tag differs
       payload_.as_tensor.~Tensor();
     else if (holds_ptr(tag_)) [[unlikely]]
       release_holder();
@@ -330,11 +350,18 @@ class IValue {
   }
 
   // ---- queries --------------------------------------------------------------
-  Tag tag() const noexcept { return tag_; }
-  std::string_view tag_kind() const noexcept { return opd::tag_name(tag_); }
+  Tag tag() const noexcept { return static_cast<Tag>(static_cast<std::uint8_t>(tag_) & ~borrowed_bit); }
+  std::string_view tag_kind() const noexcept { return opd::tag_name(tag()); }
 
   bool is_none() const noexcept { return tag_ == Tag::None; }
-  bool is_tensor() const noexcept { return tag_ == Tag::Tensor; }
+  bool is_tensor() const noexcept { return tag() == Tag::Tensor; }
+  // A Tensor held without a reference of its own (IValue(opd::borrow, t)).
+  bool is_borrowed() const noexcept { return tag_ == borrowed_tensor_tag; }
+  // Takes a reference of its own if borrowed; afterwards the referent may go.
+  void make_owned() noexcept {
+    if (tag_ == borrowed_tensor_tag) [[unlikely]]
+      take_reference();
+  }
   bool is_double() const noexcept { return tag_ == Tag::Double; }
   bool is_complex_double() const noexcept { return tag_ == Tag::ComplexDouble; }
   bool is_int() const noexcept { return tag_ == Tag::Int; }
@@ -360,13 +387,13 @@ class IValue {
   }
   // Holds a reference to a heap object (defined tensors included).
   bool is_ptr_type() const noexcept {
-    if (tag_ == Tag::Tensor) return payload_.as_tensor.defined();
+    if (is_tensor()) return payload_.as_tensor.defined();
     return holds_ptr(tag_) && payload_.u.as_ptr != nullptr;
   }
   // Shares its heap object with `other` (tensors: shares storage).
   bool is_alias_of(const IValue& other) const noexcept {
-    if (!is_ptr_type() || !other.is_ptr_type() || tag_ != other.tag_) return false;
-    if (tag_ == Tag::Tensor) return payload_.as_tensor.is_alias_of(other.payload_.as_tensor);
+    if (!is_ptr_type() || !other.is_ptr_type() || tag() != other.tag()) return false;
+    if (is_tensor()) return payload_.as_tensor.is_alias_of(other.payload_.as_tensor);
     return payload_.u.as_ptr == other.payload_.u.as_ptr;
   }
 
@@ -377,6 +404,7 @@ class IValue {
   }
   Tensor to_tensor() && {
     expect(Tag::Tensor);
+    make_owned();
     Tensor t = std::move(payload_.as_tensor);
     destroy();
     return t;
@@ -432,7 +460,7 @@ class IValue {
     return Storage(intrusive_ptr<StorageImpl>(static_cast<StorageImpl*>(payload_.u.as_ptr)));
   }
   Scalar to_scalar() const {
-    switch (tag_) {
+    switch (tag()) {
       case Tag::Int: return Scalar(payload_.u.as_int);
       case Tag::Double: return Scalar(payload_.u.as_double);
       case Tag::Bool: return Scalar(payload_.u.as_bool);
@@ -511,24 +539,42 @@ class IValue {
     payload_.u.as_ptr = holder;
     if (holder) detail::incref(holder);
   }
-  // Tags whose payload is a counted holder: ComplexDouble, String, Generator and all after it.
-  static constexpr std::uint32_t holder_tags = (1u << static_cast<unsigned>(Tag::ComplexDouble)) |
-                                               (1u << static_cast<unsigned>(Tag::String)) |
-                                               ~((1u << static_cast<unsigned>(Tag::Generator)) - 1u);
-  static constexpr bool holds_ptr(Tag t) noexcept { return (holder_tags >> static_cast<unsigned>(t)) & 1u; }
+  // A borrowed Tensor is stored under a tag of its own, which no check for
+  // Tag::Tensor matches: the destructor and destroy() pass it by for free.
+  // tag() hides the bit.
+  static constexpr std::uint8_t borrowed_bit = 0x40;
+  static_assert(static_cast<std::uint8_t>(Tag::Object) < borrowed_bit, "the borrowed bit must be free");
+  static constexpr Tag borrowed_tensor_tag = static_cast<Tag>(static_cast<std::uint8_t>(Tag::Tensor) | borrowed_bit);
+
+  // Tags whose payload is a counted holder: ComplexDouble, String, Generator through Object.
+  static constexpr std::uint64_t holder_tags =
+      (std::uint64_t{1} << static_cast<unsigned>(Tag::ComplexDouble)) |
+      (std::uint64_t{1} << static_cast<unsigned>(Tag::String)) |
+      ((std::uint64_t{2} << static_cast<unsigned>(Tag::Object)) - (std::uint64_t{1} << static_cast<unsigned>(Tag::Generator)));
+  static constexpr bool holds_ptr(Tag t) noexcept { return (holder_tags >> (static_cast<unsigned>(t) & 63u)) & 1u; }
 
   void expect(Tag expected) const {
-    if (tag_ != expected) fail_expected(opd::tag_name(expected));
+    if (tag() != expected) fail_expected(opd::tag_name(expected));
   }
   [[noreturn]] void fail_expected(std::string_view expected) const {
     throw TypeError(detail::str_cat("Expected ", expected, " but got ", tag_kind()));
   }
 
+  // make_owned's work, out of line: moves and the destructor stay small
+  // enough to inline everywhere.
+  [[gnu::noinline]] void take_reference() noexcept {
+    tag_ = Tag::Tensor;
+    if (const TensorImpl* impl = payload_.as_tensor.unsafe_get_impl()) detail::incref(impl);
+  }
+  // A borrowed value arrives owned: a move is how values leave a stack.
   void move_from(IValue& other) noexcept {
     tag_ = other.tag_;
     if (tag_ == Tag::Tensor) {
       new (&payload_.as_tensor) Tensor(std::move(other.payload_.as_tensor));
       other.payload_.as_tensor.~Tensor();
+    } else if (tag_ == borrowed_tensor_tag) [[unlikely]] {
+      tag_ = Tag::Tensor;
+      new (&payload_.as_tensor) Tensor(other.payload_.as_tensor);  // a counted copy
     } else {
       payload_.u = other.payload_.u;
     }
@@ -578,7 +624,7 @@ class IValue {
     Payload() noexcept : u{0} {}
     ~Payload() {}
   } payload_;
-  Tag tag_ = Tag::None;
+  Tag tag_ = Tag::None;  // borrowed_tensor_tag for a borrowed Tensor
 };
 
 static_assert(sizeof(IValue) == 16, "IValue should be two words");

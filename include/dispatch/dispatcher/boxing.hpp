@@ -88,7 +88,12 @@ struct unboxed_arg<const Tensor&> {
 template <>
 struct unboxed_arg<Tensor&> {  // a mutable argument: the caller's tensor handle lives in the stack
   Tensor* t;
-  explicit unboxed_arg(const IValue& iv) : t(const_cast<Tensor*>(&iv.to_tensor())) {}
+  // A kernel may rebind its Tensor&: a borrowed slot takes a reference first
+  // (the stack is the boxed kernel's, not const; only this view of it is).
+  explicit unboxed_arg(const IValue& iv) : t(const_cast<Tensor*>(&iv.to_tensor())) {
+    if (iv.is_borrowed()) [[unlikely]]
+      const_cast<IValue&>(iv).make_owned();
+  }
   Tensor& get() { return *t; }
 };
 template <>
