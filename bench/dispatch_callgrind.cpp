@@ -41,28 +41,17 @@ opd::Tensor opd_input() {
     benchmark::DoNotOptimize(r);
   }
 }
-// As BM_call_boxed/opd_owning: the tensor pushed as a counted copy.
-[[gnu::noinline]] void opd_boxed_owning(long n) {
-  const opd::Tensor t = opd_input();
-  opd::Stack stack;
-  stack.reserve(4);
-  for (long i = 0; i < n; ++i) {
-    stack.clear();
-    stack.emplace_back(t);
-    stack.emplace_back(std::int64_t{3});
-    stack.emplace_back();
-    opd::call_boxed<bench_opd::noop>(stack);
-    benchmark::DoNotOptimize(stack.data());
-  }
-}
-// As BM_call_boxed/opd: the tensor lent to the stack.
+// Lend = true as BM_call_boxed/opd (the tensor lent to the stack), false as
+// BM_call_boxed/opd_owning (pushed as a counted copy).
+template <bool Lend>
 [[gnu::noinline]] void opd_boxed(long n) {
   const opd::Tensor t = opd_input();
   opd::Stack stack;
   stack.reserve(4);
   for (long i = 0; i < n; ++i) {
     stack.clear();
-    stack.emplace_back(opd::borrow, t);
+    if constexpr (Lend) stack.emplace_back(opd::borrow, t);
+    else stack.emplace_back(t);
     stack.emplace_back(std::int64_t{3});
     stack.emplace_back();
     opd::call_boxed<bench_opd::noop>(stack);
@@ -80,8 +69,8 @@ opd::Tensor opd_input() {
 loop_fn opd_loop(const char* path) {
   if (std::strcmp(path, "direct") == 0) return &opd_direct;
   if (std::strcmp(path, "typed") == 0) return &opd_typed;
-  if (std::strcmp(path, "boxed") == 0) return &opd_boxed;
-  if (std::strcmp(path, "boxed_owning") == 0) return &opd_boxed_owning;
+  if (std::strcmp(path, "boxed") == 0) return &opd_boxed<true>;
+  if (std::strcmp(path, "boxed_owning") == 0) return &opd_boxed<false>;
   if (std::strcmp(path, "to_boxed") == 0) return &opd_to_boxed;
   return nullptr;
 }

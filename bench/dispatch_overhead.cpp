@@ -29,13 +29,14 @@
 
 namespace {
 
-// The stack of BM_call_boxed/c10, BM_call_boxed/opd_owning and BM_stack_only:
-// cleared (its capacity kept: the loop measures the call, not malloc), then
-// noop's three arguments pushed, the tensor as a counted copy.
-template <class Stack, class T>
+// The stack of the boxed benchmarks: cleared (its capacity kept: the loop
+// measures the call, not malloc), then noop's three arguments pushed, the
+// tensor as a counted copy or (Lend, opd only) lent: IValue(opd::borrow, t).
+template <bool Lend = false, class Stack, class T>
 void build_noop_stack(Stack& stack, const T& t) {
   stack.clear();
-  stack.emplace_back(t);
+  if constexpr (Lend) stack.emplace_back(opd::borrow, t);
+  else stack.emplace_back(t);
   stack.emplace_back(std::int64_t{3});
   stack.emplace_back();  // None
 }
@@ -63,16 +64,15 @@ void BM_call_typed_opd(benchmark::State& st) {
 }
 BENCHMARK(BM_call_typed_opd)->Name("BM_call_typed/opd");
 
-// The caller keeps t alive across the call, so it lends it to the stack.
+// BM_call_boxed/opd: the caller keeps t alive across the call, so it lends
+// it to the stack; BM_call_boxed/opd_owning pushes a counted copy, as c10 does.
+template <bool Lend>
 void BM_call_boxed_opd(benchmark::State& st) {
   const opd::Tensor t = opd_input();
   opd::Stack stack;
   stack.reserve(4);
   for (auto _ : st) {
-    stack.clear();
-    stack.emplace_back(opd::borrow, t);
-    stack.emplace_back(std::int64_t{3});
-    stack.emplace_back();  // None
+    build_noop_stack<Lend>(stack, t);
     opd::call_boxed<bench_opd::noop>(stack);
     benchmark::DoNotOptimize(stack.data());
   }
@@ -81,20 +81,8 @@ void BM_call_boxed_opd(benchmark::State& st) {
   stack.clear();
   if (t.use_count() != 1) st.SkipWithError("reference count changed");
 }
-BENCHMARK(BM_call_boxed_opd)->Name("BM_call_boxed/opd");
-
-void BM_call_boxed_opd_owning(benchmark::State& st) {
-  const opd::Tensor t = opd_input();
-  opd::Stack stack;
-  stack.reserve(4);
-  for (auto _ : st) {
-    build_noop_stack(stack, t);
-    opd::call_boxed<bench_opd::noop>(stack);
-    benchmark::DoNotOptimize(stack.data());
-  }
-  if (stack.size() != 1 || !stack[0].to_tensor().is_same(t)) st.SkipWithError("wrong result");
-}
-BENCHMARK(BM_call_boxed_opd_owning)->Name("BM_call_boxed/opd_owning");
+BENCHMARK(BM_call_boxed_opd<true>)->Name("BM_call_boxed/opd");
+BENCHMARK(BM_call_boxed_opd<false>)->Name("BM_call_boxed/opd_owning");
 
 // Extra: only the counted stack building (clear, three pushes), no call. It
 // contains one refcount increment/decrement pair that no boxed call on a
