@@ -8,7 +8,11 @@
 struct cuda_noop : opd::op<"cudatest::noop(Tensor self, int k, float? s=None) -> Tensor"> {};
 static_assert(cuda_noop::schema.arguments.size() == 3);
 
-opd::Tensor cuda_noop_kernel(const opd::Tensor& self, int64_t, std::optional<double>) { return self; }
+static std::optional<double> seen_s;
+opd::Tensor cuda_noop_kernel(const opd::Tensor& self, int64_t, std::optional<double> s) {
+  seen_s = s;
+  return self;
+}
 static_assert(opd::schema::check_kernel<cuda_noop, decltype(&cuda_noop_kernel)>());
 
 __global__ void touch(float* p) { p[threadIdx.x] += 1.0f; }
@@ -16,5 +20,8 @@ __global__ void touch(float* p) { p[threadIdx.x] += 1.0f; }
 int main() {
   auto h = opd::register_kernel<cuda_noop, &cuda_noop_kernel>(opd::DispatchKey::CPU);
   opd::Tensor t = opd::empty(std::vector<int64_t>{2}, opd::ScalarType::Float);
-  return opd::call<cuda_noop>(t, 1).is_same(t) ? 0 : 1;
+  if (!opd::call<cuda_noop>(t, 1).is_same(t) || seen_s) return 1;
+  // A keyword argument (opd::arg<"s"> = v) in code nvcc compiles.
+  if (!opd::call<cuda_noop>(t, 1, opd::arg<"s"> = 2.0).is_same(t) || seen_s != 2.0) return 2;
+  return 0;
 }

@@ -63,6 +63,9 @@ OperatorEntry& entry_for() {
 // ---- keyword arguments ---------------------------------------------------
 template <fixed_string Name, class T>
 struct named_arg {
+  // (Read through this member rather than by matching named_arg<Name, T>
+  // in a partial specialisation, which nvcc's front end does not match.)
+  static constexpr std::string_view keyword = Name.view();
   T value;  // a forwarding reference
 };
 template <fixed_string Name>
@@ -83,10 +86,11 @@ struct named_info {
   static constexpr bool is_named = false;
   static constexpr std::string_view name = {};
 };
-template <fixed_string Name, class T>
-struct named_info<named_arg<Name, T>> {
+template <class T>
+  requires requires { T::keyword; }
+struct named_info<T> {
   static constexpr bool is_named = true;
-  static constexpr std::string_view name = Name.view();
+  static constexpr std::string_view name = T::keyword;
 };
 
 // ---- dispatch-key extraction ---------------------------------------------
