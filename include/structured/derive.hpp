@@ -24,10 +24,12 @@
 //
 // Without a spec, functional-from-out= allocates a 0-element output of the
 // tensor arguments' promoted dtype on their device, and out= resizes it.
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -53,15 +55,39 @@ namespace structured_detail {
 
 namespace mp = boost::mp11;
 
+// "ns::name.overload" of Op (schema::name_of), a compile-time constant: the
+// kernels pass it to every check and it is read only to build an error.
 template <class Op>
-const std::string& op_name() {
-  static const std::string name = schema::name_of(Op::schema);
-  return name;
+struct op_name_chars {
+  static constexpr const auto& s = Op::schema;
+  static constexpr std::size_t size =
+      (s.ns.empty() ? 0 : s.ns.size() + 2) + s.name.size() + (s.overload.empty() ? 0 : s.overload.size() + 1);
+  static constexpr std::array<char, size + 1> chars = [] {
+    std::array<char, size + 1> out{};
+    std::size_t i = 0;
+    auto put = [&](std::string_view part) {
+      for (char c : part) out[i++] = c;
+    };
+    if (!s.ns.empty()) {
+      put(s.ns);
+      put("::");
+    }
+    put(s.name);
+    if (!s.overload.empty()) {
+      put(".");
+      put(s.overload);
+    }
+    return out;
+  }();
+};
+template <class Op>
+constexpr std::string_view op_name() noexcept {
+  return std::string_view(op_name_chars<Op>::chars.data(), op_name_chars<Op>::size);
 }
 
 // ---- the tensors among a kernel's arguments -------------------------------
 template <class F>
-void for_tensors(F&& f, const Tensor& t) {
+[[gnu::always_inline]] inline void for_tensors(F&& f, const Tensor& t) {
   if (t.defined()) f(t);
 }
 template <class F>
@@ -85,7 +111,7 @@ template <class F, class T>
            !std::is_convertible_v<const T&, std::span<const Tensor>> &&
            !std::is_convertible_v<const T&, std::span<const std::optional<Tensor>>> &&
            !std::is_same_v<T, std::optional<std::span<const Tensor>>>)
-void for_tensors(F&&, const T&) {}
+[[gnu::always_inline]] inline void for_tensors(F&&, const T&) {}
 
 // Where outputs go on backend `key`: the first tensor argument on the
 // backend's device type, else that device type.
@@ -100,17 +126,38 @@ Device output_device(DispatchKey key, const A&... a) {
   return found ? *found : Device(type);
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_on_device(std::string_view op, DeviceType type,
+                                                                     Device found) {
+  throw Error(std::string(op) + ": Expected all tensors to be on the same device, but found at least two devices, " +
+              std::string(to_string(type)) + " and " + found.str() + "!");
+}
+
+// The visitor of check_devices: every tensor on the device type, the first one's device kept.
+template <DeviceType Type>
+struct device_check {
+  std::string_view op;
+  Device first{Type};
+  bool found = false;
+  [[gnu::always_inline]] void operator()(const Tensor& t) {  // t is defined (for_tensors)
+    const Device d = t.impl_ptr()->device();
+    if (d.type() != Type) [[unlikely]]
+      throw_not_on_device(op, Type, d);
+    if (!found) {
+      first = d;
+      found = true;
+    }
+  }
+};
+
 // Every tensor argument must be on the backend's device type (the kernel
-// reads their memory as that device's).
-template <class... A>
-void check_devices(std::string_view op, DispatchKey key, const A&... a) {
-  const DeviceType type = device_type_for(key);
-  auto visit = [&](const Tensor& t) {
-    if (t.device().type() != type)
-      throw Error(std::string(op) + ": Expected all tensors to be on the same device, but found at least two devices, " +
-                  std::string(to_string(type)) + " and " + t.device().str() + "!");
-  };
-  (for_tensors(visit, a), ...);
+// reads their memory as that device's). Returns output_device(Key, a...),
+// found on the same walk: the first tensor argument's device, else the
+// device type's. (Inlined: a structured kernel runs it on every call.)
+template <DispatchKey Key, class... A>
+[[gnu::always_inline]] inline Device check_devices(std::string_view op, const A&... a) {
+  device_check<device_type_for(Key)> check{op};
+  (for_tensors(check, a), ...);
+  return check.first;
 }
 
 // The promoted dtype of the tensor arguments (Float when there are none).
@@ -147,7 +194,7 @@ struct out_from_functional<F, O, Spec, mp::mp_list<A...>> {
   static auto make(DispatchKey key, Spec spec) {
     return [key, spec](A... a, Tensor& out) -> Tensor& {
       (void)spec;  // (unused without a spec)
-      const std::string& op = op_name<O>();
+      const std::string_view op = op_name<O>();
       if constexpr (!std::is_same_v<Spec, no_output_spec>) {
         check_out_device(op, output_device(key, a...), out);
         check_castable(op, spec(a...).dtype, out.dtype());
@@ -169,7 +216,7 @@ struct inplace_from_functional<F, I, Spec, mp::mp_list<Tensor&, R...>> {
   static auto make(DispatchKey key, Spec spec) {
     return [key, spec](Tensor& self, R... r) -> Tensor& {
       (void)spec;  // (unused without a spec)
-      const std::string& op = op_name<I>();
+      const std::string_view op = op_name<I>();
       if constexpr (!std::is_same_v<Spec, no_output_spec>) {
         const TensorMeta m = spec(std::as_const(self), r...);
         check_inplace(op, m.sizes, m.dtype, self);
@@ -202,7 +249,7 @@ template <class I, class O, class Spec, class... R>
 struct inplace_from_out<I, O, Spec, mp::mp_list<Tensor&, R...>> {
   static auto make(DispatchKey key, Spec spec) {
     return [key, spec](Tensor& self, R... r) -> Tensor& {
-      const std::string& op = op_name<I>();
+      const std::string_view op = op_name<I>();
       if constexpr (!std::is_same_v<Spec, no_output_spec>) {  // refuse before computing
         const TensorMeta m = spec(std::as_const(self), r...);
         check_inplace(op, m.sizes, m.dtype, self);
@@ -258,8 +305,9 @@ void derive_into(RegistrationSet& set, DispatchKey key, Spec spec) {
     if constexpr (!std::is_void_v<I>)
       if (!has_i) set.add(register_kernel<I>(key, inplace_from_out<I, O, Spec>::make(key, spec)));
   } else {
-    throw Error("derive_missing_variants: " + op_name<F>() + " has neither a functional nor an out= kernel (" +
-                op_name<O>() + ") for dispatch key " + std::string(to_string(key)) + " to derive the others from");
+    throw Error("derive_missing_variants: " + std::string(op_name<F>()) +
+                " has neither a functional nor an out= kernel (" + std::string(op_name<O>()) + ") for dispatch key " +
+                std::string(to_string(key)) + " to derive the others from");
   }
 }
 

@@ -88,18 +88,20 @@ inline void warn_resized_out(std::string_view op, IntArrayRef from, IntArrayRef 
   handler(message);  // outside the lock: the handler may throw or set another handler
 }
 
-// PyTorch's "result type Float can't be cast to the desired output type Long".
-inline void check_castable(std::string_view op, ScalarType result, ScalarType target) {
-  if (!can_cast(result, target))
-    throw Error(std::string(op) + ": result type " + std::string(to_string(result)) +
-                " can't be cast to the desired output type " + std::string(to_string(target)));
+// (The errors are built out of line, so that the checks inline.)
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_castable(std::string_view op, ScalarType result,
+                                                                    ScalarType target) {
+  throw Error(std::string(op) + ": result type " + std::string(to_string(result)) +
+              " can't be cast to the desired output type " + std::string(to_string(target)));
 }
 
-// PyTorch's TensorIterator refuses to write a tensor in which one memory
-// location holds several elements (an expanded tensor: stride 0 over a size
-// > 1), before anything is resized or computed. Metadata only, any device.
-inline void check_no_internal_overlap(std::string_view op, const Tensor& t) {
-  if (t.is_contiguous()) return;
+// PyTorch's "result type Float can't be cast to the desired output type Long".
+inline void check_castable(std::string_view op, ScalarType result, ScalarType target) {
+  if (!can_cast(result, target)) [[unlikely]]
+    throw_not_castable(op, result, target);
+}
+
+[[gnu::noinline]] inline void check_no_internal_overlap_strided(std::string_view op, const Tensor& t) {
   const IntArrayRef sizes = t.sizes();
   const IntArrayRef strides = t.strides();
   for (std::size_t d = 0; d < sizes.size(); ++d) {
@@ -110,11 +112,25 @@ inline void check_no_internal_overlap(std::string_view op, const Tensor& t) {
   }
 }
 
+// PyTorch's TensorIterator refuses to write a tensor in which one memory
+// location holds several elements (an expanded tensor: stride 0 over a size
+// > 1), before anything is resized or computed. Metadata only, any device.
+// (A tensor contiguous in any memory format has no such dimension.)
+inline void check_no_internal_overlap(std::string_view op, const Tensor& t) {
+  if (t.is_contiguous()) return;
+  check_no_internal_overlap_strided(op, t);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_inplace_shape(std::string_view op, IntArrayRef self_sizes,
+                                                                     IntArrayRef result_sizes) {
+  throw Error(std::string(op) + ": output with shape " + shape_str(self_sizes) + " doesn't match the broadcast shape " +
+              shape_str(result_sizes));
+}
+
 // In-place: the result must fit self as it is.
 inline void check_inplace(std::string_view op, IntArrayRef result_sizes, ScalarType result_dtype, const Tensor& self) {
-  if (!(self.sizes() == result_sizes))
-    throw Error(std::string(op) + ": output with shape " + shape_str(self.sizes()) +
-                " doesn't match the broadcast shape " + shape_str(result_sizes));
+  if (!(self.sizes() == result_sizes)) [[unlikely]]
+    throw_inplace_shape(op, self.sizes(), result_sizes);
   check_castable(op, result_dtype, self.dtype());
 }
 
@@ -122,10 +138,14 @@ inline bool same_device(Device a, Device b) {
   return a.type() == b.type() && (!a.has_index() || !b.has_index() || a.index() == b.index());
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_out_device(std::string_view op, Device expected, Device got) {
+  throw Error(std::string(op) + ": Expected out tensor to have device " + expected.str() + ", but got " + got.str() +
+              " instead");
+}
+
 inline void check_out_device(std::string_view op, Device expected, const Tensor& out) {
-  if (!same_device(expected, out.device()))
-    throw Error(std::string(op) + ": Expected out tensor to have device " + expected.str() + ", but got " +
-                out.device().str() + " instead");
+  if (!same_device(expected, out.device())) [[unlikely]]
+    throw_out_device(op, expected, out.device());
 }
 
 // out=: resize to the result's shape (warning when out had elements).
@@ -135,11 +155,15 @@ inline void resize_out(std::string_view op, const Tensor& out, IntArrayRef sizes
   out.resize_(sizes, format);
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_a_layout(std::string_view op, MemoryFormat format) {
+  throw Error(std::string(op) + ": meta() must return a layout (Contiguous, ChannelsLast or ChannelsLast3d), not " +
+              std::string(to_string(format)));
+}
+
 inline void check_memory_format(std::string_view op, MemoryFormat format) {
   if (format != MemoryFormat::Contiguous && format != MemoryFormat::ChannelsLast &&
-      format != MemoryFormat::ChannelsLast3d)
-    throw Error(std::string(op) + ": meta() must return a layout (Contiguous, ChannelsLast or ChannelsLast3d), not " +
-                std::string(to_string(format)));
+      format != MemoryFormat::ChannelsLast3d) [[unlikely]]
+    throw_not_a_layout(op, format);
 }
 
 }  // namespace structured_detail

@@ -22,6 +22,7 @@
 // then copied back. See docs/structured.md.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -208,7 +209,7 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
   using F = typename Family::functional;
   using O = typename Family::out;
 
-  static TensorMeta run_meta(const std::string& op, const A&... a) {
+  static TensorMeta run_meta(std::string_view op, const A&... a) {
     TensorMeta m = Family::meta(a...);
     check_memory_format(op, m.memory_format);
     return m;
@@ -216,36 +217,54 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
   static void run_impl(A... a, Tensor& out) {
     if constexpr (!Noop) Family::impl(backend_tag<K>{}, a..., out);
   }
-  // Can impl() write into t directly?
+  // Can impl() write into t directly: meta's dtype and sizes, contiguous in
+  // meta's memory format? Such a t also passes every check of a written
+  // tensor: it has no internal overlap (contiguous in a layout), the result's
+  // dtype casts to it (the same) and it needs no resize (the same sizes).
   static bool fits(const Tensor& t, const TensorMeta& m) {
-    return t.dtype() == m.dtype && t.sizes() == m.sizes && t.is_contiguous(m.memory_format);
+    if (!t.defined()) return false;  // (the checks that follow say so)
+    const TensorImpl& i = *t.impl_ptr();
+    return i.dtype() == m.dtype && i.sizes() == m.sizes.ref() && i.is_contiguous(m.memory_format);
   }
 
-  static Tensor functional(A... a) {
-    const std::string& op = op_name<F>();
-    check_devices(op, K, a...);
+  // The kernels (always_inline: into the dispatcher's boxed and unboxed entry
+  // points; the uncommon paths stay out of line).
+  [[gnu::always_inline]] static Tensor functional(A... a) {
+    constexpr std::string_view op = op_name<F>();
+    const Device device = check_devices<K>(op, a...);
     const TensorMeta m = run_meta(op, a...);
-    Tensor out = empty(m.sizes, m.dtype, output_device(K, a...), m.memory_format);
+    Tensor out = empty(m.sizes, m.dtype, device, m.memory_format);
     run_impl(a..., out);
     return out;
   }
 
-  static Tensor& out(A... a, Tensor& result) {
-    const std::string& op = op_name<O>();
-    check_devices(op, K, a...);
+  [[gnu::always_inline]] static Tensor& out(A... a, Tensor& result) {
+    constexpr std::string_view op = op_name<O>();
+    const Device device = check_devices<K>(op, a...);
     const TensorMeta m = run_meta(op, a...);
-    check_out_device(op, output_device(K, a...), result);
+    check_out_device(op, device, result);
+    if (fits(result, m)) [[likely]] {  // the checks below would all pass
+      run_impl(a..., result);
+      return result;
+    }
+    write_checked(op, m, result, a...);
+    return result;
+  }
+
+  // out= into an out that does not fit as it is: PyTorch's checks in
+  // TensorIterator's order, the resize, then impl() into out (when it fits
+  // now) or, for other strides or dtype, into a temporary copied back.
+  [[gnu::noinline]] static void write_checked(std::string_view op, const TensorMeta& m, Tensor& result, A... a) {
     check_no_internal_overlap(op, result);
     check_castable(op, m.dtype, result.dtype());
     resize_out(op, result, m.sizes, m.memory_format);
     if (fits(result, m)) {
       run_impl(a..., result);
-    } else {  // other strides or dtype: compute into a temporary, copy back
+    } else {
       Tensor tmp = empty(m.sizes, m.dtype, result.device(), m.memory_format);
       run_impl(a..., tmp);
       copy_into(result, tmp, K);
     }
-    return result;
   }
 };
 
@@ -255,10 +274,22 @@ template <class Family, DispatchKey K, bool Noop, class... R>
 struct structured_inplace_kernel<Family, K, Noop, mp::mp_list<Tensor&, R...>> {
   using base = structured_kernels<Family, K, Noop>;
 
-  static Tensor& inplace(Tensor& self, R... r) {
-    const std::string& op = op_name<typename Family::inplace>();
-    check_devices(op, K, std::as_const(self), r...);
+  [[gnu::always_inline]] static Tensor& inplace(Tensor& self, R... r) {
+    constexpr std::string_view op = op_name<typename Family::inplace>();
+    check_devices<K>(op, std::as_const(self), r...);
     const TensorMeta m = base::run_meta(op, self, r...);
+    if (base::fits(self, m)) [[likely]] {  // the checks below would all pass
+      base::run_impl(self, r..., self);
+      return self;
+    }
+    write_checked(op, m, self, r...);
+    return self;
+  }
+
+  // self does not fit as it is: PyTorch's checks (no internal overlap, the
+  // result's shape exactly, a castable dtype), then impl() into self or, for
+  // other strides or dtype, into a temporary copied back.
+  [[gnu::noinline]] static void write_checked(std::string_view op, const TensorMeta& m, Tensor& self, R... r) {
     check_no_internal_overlap(op, self);
     check_inplace(op, m.sizes, m.dtype, self);
     if (base::fits(self, m)) {
@@ -268,7 +299,6 @@ struct structured_inplace_kernel<Family, K, Noop, mp::mp_list<Tensor&, R...>> {
       base::run_impl(self, r..., tmp);
       copy_into(self, tmp, K);
     }
-    return self;
   }
 };
 

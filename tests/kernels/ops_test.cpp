@@ -38,4 +38,48 @@ TEST(KernelOps, FactoriesFillAndCopy) {
   EXPECT_TRUE(m.is_meta());
   EXPECT_EQ(m.sizes(), (std::vector<int64_t>{3, 4}));
 }
+
+// A self / out that has meta's sizes and dtype and is contiguous in meta's
+// memory format (here ChannelsLast, from self) is written directly.
+TEST(KernelOps, AddWritesAChannelsLastSelfOrOutDirectly) {
+  auto registered = opd::kernels::register_cpu();
+  const std::vector<int64_t> shape{2, 3, 2, 2};
+  std::vector<float> values(24);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+  const Tensor nchw = opd::from_vector<float>(values, shape);
+  Tensor self = opd::empty(shape, opd::ScalarType::Float, opd::Device::cpu(), opd::MemoryFormat::ChannelsLast);
+  opd::call<ops::copy_>(self, nchw);
+  const void* data = self.data_ptr();
+  const std::vector<int64_t> strides = self.strides().vec();
+  opd::call<ops::add::inplace>(self, nchw);
+  EXPECT_EQ(self.data_ptr(), data);
+  EXPECT_EQ(self.strides(), strides);
+  std::vector<float> twice(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) twice[i] = 2 * values[i];
+  EXPECT_EQ(opd::to_vector<float>(self), twice);
+
+  Tensor out = opd::empty(shape, opd::ScalarType::Float, opd::Device::cpu(), opd::MemoryFormat::ChannelsLast);
+  const void* out_data = out.data_ptr();
+  opd::call<ops::add::out>(self, nchw, opd::Scalar(-1), out);  // 2v - v
+  EXPECT_EQ(out.data_ptr(), out_data);
+  EXPECT_TRUE(out.is_contiguous(opd::MemoryFormat::ChannelsLast));
+  EXPECT_EQ(opd::to_vector<float>(out), values);
+}
+
+// More dimensions than TensorMeta keeps inline, broadcast.
+TEST(KernelOps, AddBroadcastsSixDimensions) {
+  auto registered = opd::kernels::register_cpu();
+  const Tensor a = opd::from_vector<float>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, std::vector<int64_t>{2, 1, 1, 1, 1, 3});
+  const Tensor b = opd::from_vector<float>({10.f, 20.f}, std::vector<int64_t>{1, 2, 1, 1, 1, 1});
+  const Tensor c = opd::call<ops::add::functional>(a, b);
+  EXPECT_EQ(c.sizes(), (std::vector<int64_t>{2, 2, 1, 1, 1, 3}));
+  EXPECT_EQ(opd::to_vector<float>(c), (std::vector<float>{11, 12, 13, 21, 22, 23, 14, 15, 16, 24, 25, 26}));
+  Tensor out = opd::empty(std::vector<int64_t>{0});
+  opd::call<ops::add::out>(a, b, opd::Scalar(1), out);
+  EXPECT_EQ(out.sizes(), c.sizes());
+  EXPECT_EQ(opd::to_vector<float>(out), opd::to_vector<float>(c));
+  Tensor self = opd::from_vector<float>(std::vector<float>(12, 1.f), std::vector<int64_t>{2, 2, 1, 1, 1, 3});
+  opd::call<ops::add::inplace>(self, b, opd::Scalar(2));
+  EXPECT_EQ(opd::to_vector<float>(self), (std::vector<float>{21, 21, 21, 41, 41, 41, 21, 21, 21, 41, 41, 41}));
+}
 }  // namespace

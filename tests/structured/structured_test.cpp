@@ -3,7 +3,9 @@
 // kernels winning over derived ones, boxed calls.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <structured/structured.hpp>
@@ -259,6 +261,31 @@ TEST_F(Structured, MetaKernelFromMetaAlone) {
   EXPECT_EQ(toy::count().cpu_impl, 0);
 }
 
+// An out / self with the result's sizes and dtype in which one memory
+// location holds several elements is refused, before anything is computed.
+TEST_F(Structured, ExpandedOutOrSelfOfTheResultsShapeIsRefused) {
+  const Tensor a = opd::from_vector<float>({1, 2, 3, 4, 5, 6}, v({2, 3}));
+  Tensor row = opd::from_vector<float>({7, 8, 9});
+  Tensor out = row.as_strided(v({2, 3}), v({0, 1}));
+  const std::string expanded =
+      "unsupported operation: more than one element of the written-to tensor refers to a single memory location";
+  try {
+    opd::call<toy_mul::out>(a, a, out);
+    FAIL() << "expected an overlap error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("toy::mul.out: " + expanded), std::string::npos) << e.what();
+  }
+  Tensor self = row.as_strided(v({2, 3}), v({0, 1}));
+  try {
+    opd::call<toy_mul::inplace>(self, a);
+    FAIL() << "expected an overlap error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("toy::mul_.Tensor: " + expanded), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(opd::to_vector<float>(row), (std::vector<float>{7, 8, 9}));
+  EXPECT_EQ(toy::count().cpu_impl, 0);
+}
+
 TEST_F(Structured, MixedDevicesAreRefused) {
   const Tensor cpu = opd::from_vector<float>({1, 2});
   const Tensor meta = opd::empty(v({2}), ScalarType::Float, opd::Device::meta());
@@ -287,6 +314,58 @@ TEST_F(Structured, BoxedCallsReachTheStructuredKernels) {
   ASSERT_EQ(out_stack.size(), 1u);
   EXPECT_TRUE(out_stack[0].to_tensor().is_same(out));
   EXPECT_EQ(opd::to_vector<float>(out), (std::vector<float>{7, 16}));
+}
+
+// TensorMeta::sizes keeps up to 5 dimensions inline and is used like the
+// std::vector<int64_t> it replaces.
+TEST(StructuredTensorMeta, SizesAreUsedLikeAVector) {
+  const opd::TensorMeta braced{{2, 3}, ScalarType::Float};
+  EXPECT_EQ(braced.sizes, v({2, 3}));
+  EXPECT_EQ(v({2, 3}), braced.sizes);
+  EXPECT_TRUE(braced.sizes.is_inline());
+  EXPECT_EQ(braced.memory_format, opd::MemoryFormat::Contiguous);
+
+  const Tensor t = opd::empty(v({4, 1, 5}), ScalarType::Long);
+  const opd::TensorMeta from_vec{t.sizes().vec(), t.dtype()};
+  const opd::TensorMeta from_ref{t.sizes(), t.dtype()};
+  EXPECT_EQ(from_vec.sizes, t.sizes());
+  EXPECT_EQ(t.sizes(), from_ref.sizes);
+  EXPECT_EQ(from_vec.sizes, from_ref.sizes);
+  EXPECT_EQ(opd::empty(from_ref.sizes, from_ref.dtype).sizes(), v({4, 1, 5}));  // as an IntArrayRef
+
+  opd::TensorMeta m;
+  EXPECT_TRUE(m.sizes.empty());
+  const std::vector<int64_t> six{1, 2, 3, 4, 5, 6};
+  m.sizes = six;  // beyond the inline capacity
+  EXPECT_EQ(m.sizes.size(), 6u);
+  EXPECT_FALSE(m.sizes.is_inline());
+  EXPECT_EQ(m.sizes, six);
+  EXPECT_EQ(m.sizes[5], 6);
+  EXPECT_EQ(m.sizes.back(), 6);
+  m.sizes.push_back(7);
+  EXPECT_EQ(m.sizes, v({1, 2, 3, 4, 5, 6, 7}));
+  opd::TensorMeta copy = m;
+  EXPECT_EQ(copy.sizes, m.sizes);
+  opd::TensorMeta moved = std::move(copy);
+  EXPECT_EQ(moved.sizes, m.sizes);
+  m.sizes = {3};
+  EXPECT_EQ(m.sizes, v({3}));
+  m.sizes = t.sizes();
+  EXPECT_EQ(m.sizes, v({4, 1, 5}));
+  m.sizes.assign(m.sizes.ref().slice(1));  // an alias of its own elements
+  EXPECT_EQ(m.sizes, v({1, 5}));
+  m.sizes.resize(4, 9);
+  EXPECT_EQ(m.sizes, v({1, 5, 9, 9}));
+  const std::vector<int64_t> back = m.sizes;
+  EXPECT_EQ(back, v({1, 5, 9, 9}));
+  EXPECT_EQ(m.sizes.vec(), back);
+  int64_t product = 1;
+  for (int64_t s : m.sizes) product *= s;
+  EXPECT_EQ(product, 405);
+  std::ostringstream printed;
+  printed << m.sizes;
+  EXPECT_EQ(printed.str(), "[1, 5, 9, 9]");
+  EXPECT_THROW((void)m.sizes.at(4), opd::IndexError);
 }
 
 TEST(StructuredProvided, ProvidedKernelWinsOverTheStructuredOne) {

@@ -87,16 +87,18 @@ class SmallVector {
     size_ = 0;
     resize(n, value);
   }
+  // values may be (a part of) this vector itself.
   void assign(ArrayRef<T> values) {
-    // values may alias our own buffer only if it is the whole of it.
-    if (values.data() == data_) {
-      size_ = values.size();
-      return;
+    const std::size_t n = values.size();
+    if (n > capacity_) {  // values cannot be ours: they do not fit in our buffer
+      size_ = 0;
+      reserve(n);
     }
-    size_ = 0;
-    reserve(values.size());
-    if (!values.empty()) std::memcpy(data_, values.data(), values.size() * sizeof(T));
-    size_ = values.size();
+    // Element by element, front to back (safe for a part of our own buffer):
+    // for a handful of dimensions cheaper than a call to memmove.
+    const T* from = values.data();
+    for (std::size_t i = 0; i < n; ++i) data_[i] = from[i];
+    size_ = n;
   }
 
   void push_back(const T& value) {

@@ -209,9 +209,18 @@ inline TensorMeta binary_meta(BinaryKind k, const Tensor& self, BinaryOther othe
   check_defined(self, k, "self");
   if (other.tensor) check_defined(*other.tensor, k, "other");
   if (k == BinaryKind::Sub) sub_check(self.dtype(), other.checked_dtype());
-  std::vector<int64_t> shape = binary_shape(self, other);
-  const MemoryFormat format = elementwise_memory_format(shape, {&self, other.tensor});
-  TensorMeta meta = make_tensor_meta(std::move(shape), binary_common_dtype(k, self, other), format);
+  TensorMeta meta;
+  const IntArrayRef self_sizes = self.sizes();
+  if (other.tensor == nullptr || other.tensor->sizes() == self_sizes) {
+    // self has the output's shape, so its layout is the output's
+    // (elementwise_memory_format's first input).
+    meta.sizes.assign(self_sizes);
+    meta.memory_format = elementwise_layout_of(self, self_sizes.size());
+  } else {
+    infer_size_into(self_sizes, other.tensor->sizes(), meta.sizes);  // binary_shape, without a heap vector
+    meta.memory_format = elementwise_memory_format(meta.sizes, {&self, other.tensor});
+  }
+  meta.dtype = binary_common_dtype(k, self, other);
   if (alpha) alpha_check(meta.dtype, *alpha);
   check_kernel_dtype(k, meta.dtype);
   return meta;

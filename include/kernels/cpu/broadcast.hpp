@@ -19,11 +19,15 @@ namespace opd::kernels {
 // The broadcast of two shapes. Throws opd::Error with PyTorch's message,
 // "The size of tensor a (3) must match the size of tensor b (4) at
 // non-singleton dimension 1", the dimension counted in the result's rank.
-inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
+// infer_size into `out`, any vector-like type with resize() and operator[]
+// (a TensorMeta's sizes: no heap for up to 5 dimensions). out must not alias
+// a or b.
+template <class Sizes>
+void infer_size_into(IntArrayRef a, IntArrayRef b, Sizes& out) {
   const std::size_t na = a.size();
   const std::size_t nb = b.size();
   const std::size_t ndim = na > nb ? na : nb;
-  std::vector<int64_t> out(ndim);
+  out.resize(ndim);
   for (std::size_t i = ndim; i-- > 0;) {
     const std::size_t offset = ndim - 1 - i;
     const int64_t size_a = offset < na ? a[na - 1 - offset] : 1;
@@ -32,6 +36,10 @@ inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
               ") must match the size of tensor b (", size_b, ") at non-singleton dimension ", i);
     out[i] = size_a == 1 ? size_b : size_a;
   }
+}
+inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
+  std::vector<int64_t> out;
+  infer_size_into(a, b, out);
   return out;
 }
 

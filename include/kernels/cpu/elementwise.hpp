@@ -523,6 +523,14 @@ void fill_elements(const OperandRef& out, T value) {
   });
 }
 
+// The layout an input of the output's full shape (ndim dimensions) gives it.
+inline MemoryFormat elementwise_layout_of(const Tensor& t, std::size_t ndim) {
+  if (t.is_contiguous()) return MemoryFormat::Contiguous;
+  if (ndim == 4 && t.is_contiguous(MemoryFormat::ChannelsLast)) return MemoryFormat::ChannelsLast;
+  if (ndim == 5 && t.is_contiguous(MemoryFormat::ChannelsLast3d)) return MemoryFormat::ChannelsLast3d;
+  return MemoryFormat::Contiguous;
+}
+
 // The memory format of an elementwise op's output, as meta() reports it:
 // the layout of the first input that has the output's full shape
 // (ChannelsLast or ChannelsLast3d when that input is laid out so and not
@@ -531,10 +539,7 @@ void fill_elements(const OperandRef& out, T value) {
 inline MemoryFormat elementwise_memory_format(IntArrayRef shape, std::initializer_list<const Tensor*> inputs) {
   for (const Tensor* t : inputs) {
     if (t == nullptr || !t->defined() || !(t->sizes() == shape)) continue;
-    if (t->is_contiguous()) return MemoryFormat::Contiguous;
-    if (shape.size() == 4 && t->is_contiguous(MemoryFormat::ChannelsLast)) return MemoryFormat::ChannelsLast;
-    if (shape.size() == 5 && t->is_contiguous(MemoryFormat::ChannelsLast3d)) return MemoryFormat::ChannelsLast3d;
-    return MemoryFormat::Contiguous;
+    return elementwise_layout_of(*t, shape.size());
   }
   return MemoryFormat::Contiguous;
 }

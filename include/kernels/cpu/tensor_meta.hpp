@@ -22,7 +22,8 @@ namespace opd::kernels {
 
 using TensorMeta = opd::TensorMeta;
 
-inline TensorMeta make_tensor_meta(std::vector<int64_t> sizes, ScalarType dtype,
+// sizes: a braced list, a std::vector<int64_t>, an IntArrayRef or a MetaSizes.
+inline TensorMeta make_tensor_meta(MetaSizes sizes, ScalarType dtype,
                                    MemoryFormat memory_format = MemoryFormat::Contiguous) {
   TensorMeta meta;
   meta.sizes = std::move(sizes);
