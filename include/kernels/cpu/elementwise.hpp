@@ -123,11 +123,13 @@ class ElementwiseIter {
 
   // Operand 0 is the output; its sizes are the iteration shape. Inputs must
   // broadcast to it (opd::Error otherwise).
+  // (Loops over the inputs test k != NIn: with NIn == 0 (fill), k < NIn
+  // draws nvcc's "pointless comparison of unsigned integer with zero".)
   ElementwiseIter(const OperandRef& out, const std::array<OperandRef, NIn>& inputs) {
     const std::size_t nd = out.sizes.size();
     dtypes_[0] = out.dtype;
     base_[0] = out.data;
-    for (std::size_t k = 0; k < NIn; ++k) {
+    for (std::size_t k = 0; k != NIn; ++k) {
       dtypes_[k + 1] = inputs[k].dtype;
       base_[k + 1] = inputs[k].data;
     }
@@ -139,14 +141,14 @@ class ElementwiseIter {
     // 0-dim input): one row.
     if (is_plain_contiguous(out.sizes, out.strides)) {
       bool all = true;
-      for (std::size_t k = 0; k < NIn && all; ++k) {
+      for (std::size_t k = 0; k != NIn && all; ++k) {
         all = inputs[k].sizes.empty() ||
               (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k].sizes, inputs[k].strides));
       }
       if (all) {
         shape_.push_back(numel_);
         strides_[0].push_back(static_cast<int64_t>(element_size(out.dtype)));
-        for (std::size_t k = 0; k < NIn; ++k) {
+        for (std::size_t k = 0; k != NIn; ++k) {
           strides_[k + 1].push_back(inputs[k].sizes.empty() ? 0 : static_cast<int64_t>(element_size(inputs[k].dtype)));
         }
         return;
@@ -158,7 +160,7 @@ class ElementwiseIter {
     st[0].resize(nd);
     const auto out_item = static_cast<int64_t>(element_size(out.dtype));
     for (std::size_t d = 0; d < nd; ++d) st[0][d] = out.strides[d] * out_item;
-    for (std::size_t k = 0; k < NIn; ++k) {
+    for (std::size_t k = 0; k != NIn; ++k) {
       const OperandRef& in = inputs[k];
       const std::size_t in_nd = in.sizes.size();
       OPD_CHECK(in_nd <= nd && is_expandable_to(in.sizes, out.sizes), "elementwise: input ", k, " of shape ",
