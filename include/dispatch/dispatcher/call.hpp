@@ -202,7 +202,8 @@ template <class Op, class R, class... Args>
 R call_through_boxed(BoxedKernelFn boxed, void* functor, const OperatorEntry& e, DispatchKeySet ks, Args&&... args) {
   pooled_stack pooled;
   Stack& stack = pooled.get();
-  stack.reserve(sizeof...(Args));
+  if (stack.capacity() < sizeof...(Args)) [[unlikely]]
+    stack.reserve(sizeof...(Args));  // once per pooled stack: its capacity is kept
   // Counted pushes, not borrows: a boxed kernel that returns an argument
   // (moves it out of the stack) would take the reference back at once, and
   // an increment right before the caller's decrement costs more than one
