@@ -55,28 +55,15 @@ namespace structured_detail {
 
 namespace mp = boost::mp11;
 
-// "ns::name.overload" of Op (schema::name_of), a compile-time constant: the
+// "ns::name.overload" of Op (schema::write_operator_name), a compile-time constant: the
 // kernels pass it to every check and it is read only to build an error.
 template <class Op>
 struct op_name_chars {
   static constexpr const auto& s = Op::schema;
-  static constexpr std::size_t size =
-      (s.ns.empty() ? 0 : s.ns.size() + 2) + s.name.size() + (s.overload.empty() ? 0 : s.overload.size() + 1);
+  static constexpr std::size_t size = schema::operator_name_size(s.ns, s.name, s.overload);
   static constexpr std::array<char, size + 1> chars = [] {
     std::array<char, size + 1> out{};
-    std::size_t i = 0;
-    auto put = [&](std::string_view part) {
-      for (char c : part) out[i++] = c;
-    };
-    if (!s.ns.empty()) {
-      put(s.ns);
-      put("::");
-    }
-    put(s.name);
-    if (!s.overload.empty()) {
-      put(".");
-      put(s.overload);
-    }
+    schema::write_operator_name(s.ns, s.name, s.overload, out.data());
     return out;
   }();
 };

@@ -206,20 +206,31 @@ std::string to_string(const Schema& s) {
   return std::move(sink.out);
 }
 
-// "ns::name.overload" from its parts, as print_name writes it; not a template,
-// so naming a compile-time operator instantiates no printer for its schema type.
-inline std::string operator_name(std::string_view ns, std::string_view name, std::string_view overload) {
-  std::string out;
-  out.reserve(ns.size() + name.size() + overload.size() + 3);
+// "ns::name.overload" from its parts, as print_name writes it: its length,
+// and the characters written to `out` (constexpr: structured kernels keep
+// their operator's name as a compile-time constant, derive.hpp).
+constexpr std::size_t operator_name_size(std::string_view ns, std::string_view name, std::string_view overload) {
+  return (ns.empty() ? 0 : ns.size() + 2) + name.size() + (overload.empty() ? 0 : overload.size() + 1);
+}
+constexpr void write_operator_name(std::string_view ns, std::string_view name, std::string_view overload, char* out) {
+  auto put = [&out](std::string_view part) {
+    for (char c : part) *out++ = c;
+  };
   if (!ns.empty()) {
-    out += ns;
-    out += "::";
+    put(ns);
+    put("::");
   }
-  out += name;
+  put(name);
   if (!overload.empty()) {
-    out += '.';
-    out += overload;
+    put(".");
+    put(overload);
   }
+}
+// Not a template, so naming a compile-time operator instantiates no printer
+// for its schema type.
+inline std::string operator_name(std::string_view ns, std::string_view name, std::string_view overload) {
+  std::string out(operator_name_size(ns, name, overload), '\0');
+  write_operator_name(ns, name, overload, out.data());
   return out;
 }
 
