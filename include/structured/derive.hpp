@@ -72,33 +72,7 @@ constexpr std::string_view op_name() noexcept {
   return std::string_view(op_name_chars<Op>::chars.data(), op_name_chars<Op>::size);
 }
 
-// ---- the tensors among a kernel's arguments -------------------------------
-template <class F>
-[[gnu::always_inline]] inline void for_tensors(F&& f, const Tensor& t) {
-  if (t.defined()) f(t);
-}
-template <class F>
-void for_tensors(F&& f, const std::optional<Tensor>& t) {
-  if (t && t->defined()) f(*t);
-}
-template <class F>
-void for_tensors(F&& f, std::span<const Tensor> ts) {
-  for (const Tensor& t : ts) for_tensors(f, t);
-}
-template <class F>
-void for_tensors(F&& f, std::span<const std::optional<Tensor>> ts) {
-  for (const auto& t : ts) for_tensors(f, t);
-}
-template <class F>
-void for_tensors(F&& f, const std::optional<std::span<const Tensor>>& ts) {
-  if (ts) for_tensors(f, *ts);
-}
-template <class F, class T>
-  requires(!std::is_convertible_v<const T&, const Tensor&> && !std::is_same_v<T, std::optional<Tensor>> &&
-           !std::is_convertible_v<const T&, std::span<const Tensor>> &&
-           !std::is_convertible_v<const T&, std::span<const std::optional<Tensor>>> &&
-           !std::is_same_v<T, std::optional<std::span<const Tensor>>>)
-[[gnu::always_inline]] inline void for_tensors(F&&, const T&) {}
+// ---- the tensors among a kernel's arguments: for_each_tensor (dispatch/dispatcher/tensor_args.hpp)
 
 // Where outputs go on backend `key`: the first tensor argument on the
 // backend's device type, else that device type.
@@ -109,7 +83,7 @@ Device output_device(DispatchKey key, const A&... a) {
   auto visit = [&](const Tensor& t) {
     if (!found && t.device().type() == type) found = t.device();
   };
-  (for_tensors(visit, a), ...);
+  (for_each_tensor(visit, a), ...);
   return found ? *found : Device(type);
 }
 
@@ -125,7 +99,7 @@ struct device_check {
   std::string_view op;
   Device first{Type};
   bool found = false;
-  [[gnu::always_inline]] void operator()(const Tensor& t) {  // t is defined (for_tensors)
+  [[gnu::always_inline]] void operator()(const Tensor& t) {  // t is defined (for_each_tensor)
     const Device d = t.impl_ptr()->device();
     if (d.type() != Type) [[unlikely]]
       throw_not_on_device(op, Type, d);
@@ -143,7 +117,7 @@ struct device_check {
 template <DispatchKey Key, class... A>
 [[gnu::always_inline]] inline Device check_devices(std::string_view op, const A&... a) {
   device_check<device_type_for(Key)> check{op};
-  (for_tensors(check, a), ...);
+  (for_each_tensor(check, a), ...);
   return check.first;
 }
 
@@ -152,7 +126,7 @@ template <class... A>
 ScalarType promoted_dtype(const A&... a) {
   std::optional<ScalarType> d;
   auto visit = [&](const Tensor& t) { d = d ? promote_types(*d, t.dtype()) : t.dtype(); };
-  (for_tensors(visit, a), ...);
+  (for_each_tensor(visit, a), ...);
   return d ? *d : ScalarType::Float;
 }
 

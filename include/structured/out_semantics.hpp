@@ -17,14 +17,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <iostream>
-#include <mutex>
-#include <set>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
@@ -37,63 +34,19 @@ namespace opd {
 
 using ResizeOutWarningHandler = std::function<void(std::string_view message)>;
 
-namespace structured_detail {
-
-struct resize_warning_state {
-  std::mutex mutex;
-  ResizeOutWarningHandler handler;  // empty: the default (stderr, once per operator)
-  std::set<std::string, std::less<>> warned;
-};
-inline resize_warning_state& resize_warning() {
-  static resize_warning_state s;
-  return s;
-}
-
-}  // namespace structured_detail
-
 // Who hears about an out= tensor with elements being resized. The handler
 // is called on every such resize, with a message that starts with the
 // operator's name. Returns the previous handler (empty: the default).
-inline ResizeOutWarningHandler set_resize_out_warning_handler(ResizeOutWarningHandler handler) {
-  auto& s = structured_detail::resize_warning();
-  std::lock_guard lock(s.mutex);
-  return std::exchange(s.handler, std::move(handler));
-}
+OPD_API ResizeOutWarningHandler set_resize_out_warning_handler(ResizeOutWarningHandler handler);
 
 namespace structured_detail {
 
-inline std::string shape_str(IntArrayRef sizes) {
-  std::ostringstream os;
-  os << sizes;
-  return os.str();
-}
+OPD_API std::string shape_str(IntArrayRef sizes);
 
-inline void warn_resized_out(std::string_view op, IntArrayRef from, IntArrayRef to) {
-  std::string message = std::string(op) + ": An output with one or more elements was resized since it had shape " +
-                        shape_str(from) + ", which does not match the required output shape " + shape_str(to) +
-                        ". This behavior is deprecated, and in a future release outputs will not be resized unless "
-                        "they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, "
-                        "to zero elements with t.resize_({0}).";
-  auto& s = resize_warning();
-  ResizeOutWarningHandler handler;
-  {
-    std::lock_guard lock(s.mutex);
-    if (!s.handler) {
-      if (!s.warned.emplace(op).second) return;  // the default warns once per operator
-      std::cerr << "Warning: " << message << '\n';
-      return;
-    }
-    handler = s.handler;
-  }
-  handler(message);  // outside the lock: the handler may throw or set another handler
-}
+OPD_API void warn_resized_out(std::string_view op, IntArrayRef from, IntArrayRef to);
 
 // (The errors are built out of line, so that the checks inline.)
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_castable(std::string_view op, ScalarType result,
-                                                                    ScalarType target) {
-  throw Error(std::string(op) + ": result type " + std::string(to_string(result)) +
-              " can't be cast to the desired output type " + std::string(to_string(target)));
-}
+[[noreturn, gnu::cold]] OPD_API void throw_not_castable(std::string_view op, ScalarType result, ScalarType target);
 
 // PyTorch's "result type Float can't be cast to the desired output type Long".
 inline void check_castable(std::string_view op, ScalarType result, ScalarType target) {
@@ -101,16 +54,7 @@ inline void check_castable(std::string_view op, ScalarType result, ScalarType ta
     throw_not_castable(op, result, target);
 }
 
-[[gnu::noinline]] inline void check_no_internal_overlap_strided(std::string_view op, const Tensor& t) {
-  const IntArrayRef sizes = t.sizes();
-  const IntArrayRef strides = t.strides();
-  for (std::size_t d = 0; d < sizes.size(); ++d) {
-    if (strides[d] == 0 && sizes[d] > 1)
-      throw Error(std::string(op) +
-                  ": unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                  "location. Please clone() the tensor before performing the operation.");
-  }
-}
+OPD_API void check_no_internal_overlap_strided(std::string_view op, const Tensor& t);
 
 // PyTorch's TensorIterator refuses to write a tensor in which one memory
 // location holds several elements (an expanded tensor: stride 0 over a size
@@ -121,11 +65,7 @@ inline void check_no_internal_overlap(std::string_view op, const Tensor& t) {
   check_no_internal_overlap_strided(op, t);
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_inplace_shape(std::string_view op, IntArrayRef self_sizes,
-                                                                     IntArrayRef result_sizes) {
-  throw Error(std::string(op) + ": output with shape " + shape_str(self_sizes) + " doesn't match the broadcast shape " +
-              shape_str(result_sizes));
-}
+[[noreturn, gnu::cold]] OPD_API void throw_inplace_shape(std::string_view op, IntArrayRef self_sizes, IntArrayRef result_sizes);
 
 // In-place: the result must fit self as it is.
 inline void check_inplace(std::string_view op, IntArrayRef result_sizes, ScalarType result_dtype, const Tensor& self) {
@@ -138,10 +78,7 @@ inline bool same_device(Device a, Device b) {
   return a.type() == b.type() && (!a.has_index() || !b.has_index() || a.index() == b.index());
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_out_device(std::string_view op, Device expected, Device got) {
-  throw Error(std::string(op) + ": Expected out tensor to have device " + expected.str() + ", but got " + got.str() +
-              " instead");
-}
+[[noreturn, gnu::cold]] OPD_API void throw_out_device(std::string_view op, Device expected, Device got);
 
 inline void check_out_device(std::string_view op, Device expected, const Tensor& out) {
   if (!same_device(expected, out.device())) [[unlikely]]
@@ -155,10 +92,7 @@ inline void resize_out(std::string_view op, const Tensor& out, IntArrayRef sizes
   out.resize_(sizes, format);
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_not_a_layout(std::string_view op, MemoryFormat format) {
-  throw Error(std::string(op) + ": meta() must return a layout (Contiguous, ChannelsLast or ChannelsLast3d), not " +
-              std::string(to_string(format)));
-}
+[[noreturn, gnu::cold]] OPD_API void throw_not_a_layout(std::string_view op, MemoryFormat format);
 
 inline void check_memory_format(std::string_view op, MemoryFormat format) {
   if (format != MemoryFormat::Contiguous && format != MemoryFormat::ChannelsLast &&
@@ -168,3 +102,7 @@ inline void check_memory_format(std::string_view op, MemoryFormat format) {
 
 }  // namespace structured_detail
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "structured/out_semantics-inl.hpp"
+#endif

@@ -1,6 +1,6 @@
 // DataPtr, Allocator and the per-DeviceType allocator registry.
 //
-// Why a registry instead of hard-wired malloc: the library is header-only and
+// Why a registry instead of hard-wired malloc: the library is
 // device-agnostic; a CUDA (or PrivateUse1) backend plugs its allocator in
 // with set_allocator() at start-up and every factory (empty, resize_) picks
 // it up by the tensor's device type. CPU and Meta come pre-registered.
@@ -16,6 +16,7 @@
 #include <new>
 #include <utility>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
 
@@ -86,7 +87,7 @@ class DataPtr {
   Device device_;
 };
 
-class Allocator {
+class OPD_API Allocator {
  public:
   virtual ~Allocator() = default;
   // Must return a DataPtr for `nbytes` bytes on `device` (null data is fine
@@ -101,7 +102,7 @@ class Allocator {
 };
 
 // 64-byte aligned host memory: a cache line, and enough for AVX-512 loads.
-class CPUAllocator final : public Allocator {
+class OPD_API CPUAllocator final : public Allocator {
  public:
   static constexpr std::size_t kAlignment = 64;
 
@@ -123,29 +124,17 @@ class CPUAllocator final : public Allocator {
 };
 
 // Meta tensors carry shapes only: the storage records nbytes, data is null.
-class MetaAllocator final : public Allocator {
+class OPD_API MetaAllocator final : public Allocator {
  public:
   DataPtr allocate(std::size_t, Device device) override { return DataPtr(nullptr, nullptr, nullptr, device); }
   void copy_data(void*, const void*, std::size_t) const override {}
 };
 
 namespace detail {
-struct AllocatorTable {
-  std::atomic<Allocator*> slots[kNumDeviceTypes];
-  AllocatorTable() noexcept {
-    static CPUAllocator cpu;
-    static MetaAllocator meta;
-    for (auto& slot : slots) slot.store(nullptr, std::memory_order_relaxed);
-    slots[static_cast<int>(DeviceType::CPU)].store(&cpu, std::memory_order_relaxed);
-    slots[static_cast<int>(DeviceType::Meta)].store(&meta, std::memory_order_relaxed);
-  }
-};
-// Function-local static: initialised on first use, so registering from
-// another translation unit's static initialiser is safe.
-inline std::atomic<Allocator*>* allocator_table() noexcept {
-  static AllocatorTable table;
-  return table.slots;
-}
+// The process's one table, a slot per DeviceType (allocator-inl.hpp):
+// initialised on first use, so registering from another translation unit's
+// static initialiser is safe.
+OPD_API std::atomic<Allocator*>* allocator_table() noexcept;
 }  // namespace detail
 
 // Registers (or, with nullptr, unregisters) the allocator for a device type.
@@ -172,3 +161,7 @@ inline Allocator* get_allocator(DeviceType type) {
 }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/allocator-inl.hpp"
+#endif

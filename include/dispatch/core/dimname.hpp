@@ -5,11 +5,9 @@
 // IValue never dangles. In an IValue it travels as a String, as in PyTorch.
 #pragma once
 
-#include <mutex>
-#include <string>
 #include <string_view>
-#include <unordered_set>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/ivalue.hpp"
 
 namespace opd {
@@ -19,12 +17,8 @@ struct Dimname {
   friend constexpr bool operator==(const Dimname&, const Dimname&) = default;
 
   // The Dimname for `name`, its characters stored once per process.
-  static Dimname intern(std::string_view name) {
-    static std::mutex mutex;
-    static std::unordered_set<std::string> names;  // node-based: element addresses are stable
-    const std::lock_guard<std::mutex> lock(mutex);
-    return Dimname{*names.emplace(name).first};
-  }
+  // One table per process (dimname-inl.hpp).
+  OPD_API static Dimname intern(std::string_view name);
 };
 
 template <>
@@ -34,3 +28,7 @@ struct ivalue_converter<Dimname> {
 };
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/dimname-inl.hpp"
+#endif

@@ -29,6 +29,7 @@
 #include "dispatch/dispatcher/dispatcher.hpp"
 #include "dispatch/dispatcher/make_kernel.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/dispatcher/tensor_args.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
 #include "dispatch/schema/cpp_types.hpp"
 #include "dispatch/schema/fixed_string.hpp"
@@ -38,13 +39,9 @@ namespace opd {
 
 namespace detail {
 // Declares a compile-time operator's schema text (permanently) and returns its
-// entry. Out of line: each entry_for<Op> only passes constants to it.
-[[gnu::noinline]] inline OperatorEntry& declare_compiled(std::string_view text, std::string_view ns,
-                                                        std::string_view name, std::string_view overload) {
-  Dispatcher& d = Dispatcher::singleton();
-  d.declare(text, /*permanent=*/true);
-  return d.entry(schema::operator_name(ns, name, overload));
-}
+// entry. Out of line (call-inl.hpp): each entry_for<Op> only passes constants to it.
+OPD_API OperatorEntry& declare_compiled(std::string_view text, std::string_view ns, std::string_view name,
+                                        std::string_view overload);
 }  // namespace detail
 
 // The operator's entry in the Dispatcher, declared with Op's schema on first
@@ -93,47 +90,22 @@ struct named_info<T> {
   static constexpr std::string_view name = T::keyword;
 };
 
-// ---- dispatch-key extraction ---------------------------------------------
+// ---- dispatch-key extraction (which arguments bear tensors: tensor_args.hpp)
 inline DispatchKeySet keys_of(const Tensor& t) noexcept { return t.defined() ? t.key_set() : DispatchKeySet(); }
-inline DispatchKeySet keys_of(const std::optional<Tensor>& t) noexcept { return t ? keys_of(*t) : DispatchKeySet(); }
-inline DispatchKeySet keys_of(std::span<const Tensor> ts) noexcept {
+template <class P>
+[[gnu::always_inline]] inline DispatchKeySet tensor_keys(const P& p) noexcept {
   DispatchKeySet ks;
-  for (const auto& t : ts) ks = ks | keys_of(t);
+  for_each_tensor([&](const Tensor& t) { ks = ks | t.key_set(); }, p);
   return ks;
 }
-inline DispatchKeySet keys_of(std::span<const std::optional<Tensor>> ts) noexcept {
-  DispatchKeySet ks;
-  for (const auto& t : ts) ks = ks | keys_of(t);
-  return ks;
-}
-inline DispatchKeySet keys_of(const std::optional<std::span<const Tensor>>& ts) noexcept {
-  return ts ? keys_of(*ts) : DispatchKeySet();
-}
-
-template <class P>
-inline constexpr bool bears_tensor =
-    std::is_same_v<P, Tensor> || std::is_same_v<P, std::optional<Tensor>> || std::is_same_v<P, std::span<const Tensor>> ||
-    std::is_same_v<P, std::span<const std::optional<Tensor>>> || std::is_same_v<P, std::optional<std::span<const Tensor>>>;
-template <class P>
-inline constexpr bool is_device_param = std::is_same_v<P, Device> || std::is_same_v<P, std::optional<Device>>;
-
-template <class P>
-using is_device_param_t = std::bool_constant<is_device_param<std::remove_cvref_t<P>>>;
 
 inline DispatchKeySet keys_of_device(Device d) noexcept { return DispatchKeySet(backend_key_for(d.type())); }
 inline DispatchKeySet keys_of_device(const std::optional<Device>& d) noexcept {
   return keys_of_device(d ? *d : Device(DeviceType::CPU));
 }
-
-// What one parameter contributes: nothing (at compile time) unless it bears tensors.
-template <class P>
-DispatchKeySet tensor_keys(const P& p) noexcept {
-  if constexpr (bears_tensor<P>) return keys_of(p);
-  else return {};
-}
 template <class P>
 DispatchKeySet device_keys(const P& p) noexcept {
-  if constexpr (is_device_param<P>) return keys_of_device(p);
+  if constexpr (is_device_param_v<P>) return keys_of_device(p);
   else return {};
 }
 
@@ -142,8 +114,8 @@ DispatchKeySet device_keys(const P& p) noexcept {
 // BackendSelect, resolved at compile time.
 template <class... Args>
 DispatchKeySet extract_keys(const Args&... args) noexcept {
-  if constexpr ((bears_tensor<Args> || ...)) return (tensor_keys(args) | ... | DispatchKeySet());
-  else if constexpr ((is_device_param<Args> || ...)) return (device_keys(args) | ... | DispatchKeySet());
+  if constexpr ((bears_tensor_v<Args> || ...)) return (tensor_keys(args) | ... | DispatchKeySet());
+  else if constexpr ((is_device_param_v<Args> || ...)) return (device_keys(args) | ... | DispatchKeySet());
   else return DispatchKeySet(DispatchKey::CPU);
 }
 
@@ -369,15 +341,11 @@ decltype(auto) redispatch(DispatchKeySet ks, A&&... a) {
 }
 
 namespace detail {
-// What one stack value contributes to the key set: a Tensor, or the defined
-// tensors of a list. Anything else (None, or a value of the wrong type, which
-// the kernel's unboxing then reports) contributes nothing.
+// What one stack value contributes to the key set (for_each_tensor's
+// IValue overload): a Tensor inline, the tensors of a list out of line.
 [[gnu::noinline]] inline DispatchKeySet keys_of_tensor_list(const IValue& v) noexcept {
   DispatchKeySet ks;
-  if (v.is_tensor_list())
-    for (const auto& t : v.to_tensor_list()) ks = ks | keys_of(t);
-  else if (v.is_optional_tensor_list())
-    for (const auto& t : v.to_optional_tensor_list()) ks = ks | keys_of(t);
+  for_each_tensor([&](const Tensor& t) { ks = ks | t.key_set(); }, v);
   return ks;
 }
 inline DispatchKeySet keys_of(const IValue& v) noexcept {
@@ -395,9 +363,9 @@ inline DispatchKeySet keys_of_device(const IValue& v) noexcept {
 template <class Params, std::size_t... I>
 DispatchKeySet boxed_keys(const IValue* base, std::index_sequence<I...>) noexcept {
   using namespace boost::mp11;
-  if constexpr ((bears_tensor<std::remove_cvref_t<mp_at_c<Params, I>>> || ...)) {
+  if constexpr ((bears_tensor_v<mp_at_c<Params, I>> || ...)) {
     DispatchKeySet ks;
-    ((bears_tensor<std::remove_cvref_t<mp_at_c<Params, I>>> ? (void)(ks = ks | keys_of(base[I])) : (void)0), ...);
+    ((bears_tensor_v<mp_at_c<Params, I>> ? (void)(ks = ks | keys_of(base[I])) : (void)0), ...);
     return ks;
   } else {
     constexpr std::size_t first = mp_find_if<Params, is_device_param_t>::value;
@@ -468,3 +436,7 @@ decltype(auto) call_fallback(A&&... a) {
 }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/dispatcher/call-inl.hpp"
+#endif

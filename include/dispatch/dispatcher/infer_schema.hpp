@@ -17,6 +17,7 @@
 #include "dispatch/core/ivalue.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/schema/kernel_signature.hpp"
+#include "dispatch/schema/runtime.hpp"
 
 namespace opd::detail {
 

@@ -4,15 +4,14 @@
 // registered from a typed callable, an unboxed entry point whose type is the
 // operator's kernel signature with (void* functor, DispatchKeySet) in front.
 // Typed calls use the unboxed pointer directly; boxed calls the boxed one.
+//
+// Light: Stack and OperatorEntry are only named here (dispatch/fwd.hpp).
 #include <memory>
-#include <string>
 
-#include "dispatch/core/ivalue.hpp"
+#include "dispatch/fwd.hpp"
 #include "dispatch/keys/dispatch_key_set.hpp"
 
 namespace opd {
-
-class OperatorEntry;
 
 using BoxedKernelFn = void (*)(void* functor, const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
 

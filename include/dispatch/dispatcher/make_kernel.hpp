@@ -26,28 +26,14 @@ namespace opd {
 
 namespace detail {
 
-// Renders an argument's schema type for error messages ("Tensor?", "int[]").
-template <class S>
-std::string schema_type_text(const S& s, std::int16_t t) {
-  schema::string_sink sink;
-  schema::print_type(s, t, sink);
-  return std::move(sink.out);
-}
-
-[[noreturn]] inline void throw_boxed_argument_error(const OperatorEntry& op, std::size_t position, const IValue& got,
-                                                    const std::string& detail) {
-  const auto& s = op.schema().value();
-  const auto& arg = s.arguments[position];
-  throw TypeError(op.name() + ": argument '" + std::string(arg.name) + "' (position " + std::to_string(position) +
-                  ") expected " + schema_type_text(s, arg.type) + " but got " + std::string(tag_name(got.tag())) +
-                  " (" + detail + ")");
-}
-
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
-                                                                        std::size_t n) {
-  throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
-                  std::to_string(stack.size()));
-}
+// The boxed path's errors, out of line (make_kernel-inl.hpp): "op: argument
+// 'x' (position 1) expected Tensor but got Int (...)".
+[[noreturn, gnu::cold]] OPD_API void throw_boxed_argument_error(const OperatorEntry& op,
+                                                                             std::size_t position,
+                                                                             const IValue& got,
+                                                                             const std::string& detail);
+[[noreturn, gnu::cold]] OPD_API void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
+                                                                        std::size_t n);
 inline void check_stack_size(const OperatorEntry& op, const Stack& stack, std::size_t n) {
   if (stack.size() < n) [[unlikely]]
     throw_stack_too_small(op, stack, n);
@@ -261,3 +247,7 @@ KernelFunction make_kernel() {
 }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/dispatcher/make_kernel-inl.hpp"
+#endif

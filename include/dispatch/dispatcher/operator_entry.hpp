@@ -6,38 +6,57 @@
 // Dispatcher, under its mutex) publish new KernelFunction objects; replaced
 // ones are retired but kept until the entry dies, so a reader that loaded a
 // pointer just before a deregistration still calls a live kernel.
+//
+// Only the hot path is inline here; computing the table, analysing the
+// schema and the error texts are in operator_entry-inl.hpp (compiled once).
 #include <array>
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "dispatch/core/error.hpp"
+#include "dispatch/config.hpp"
 #include "dispatch/dispatcher/kernel_function.hpp"
 #include "dispatch/keys/dispatch_key.hpp"
 #include "dispatch/keys/dispatch_key_set.hpp"
-#include "dispatch/schema/runtime.hpp"
 
 namespace opd {
+
+namespace schema {
+class runtime_schema;
+}
 
 // Backend fallbacks, one per runtime key (null: none registered), as the
 // Dispatcher keeps them; indexed by the key's value.
 using FallbackTable = std::array<const KernelFunction*, kNumDispatchKeys>;
+// Where each backend fallback was registered ("file.cpp:12"), for diagnostics.
+using FallbackProvenance = std::array<std::string, kNumDispatchKeys>;
 
-class OperatorEntry {
+// Why a runtime key's table entry is what it is (see dump_computed_table).
+enum class TableEntrySource : std::uint8_t {
+  kernel,           // a kernel registered at this very key
+  alias,            // a kernel registered at an alias key (CompositeExplicitAutograd, ...)
+  fallback,         // the backend fallback of this key
+  fallthrough,      // a fallthrough, registered or by default for a layer with no kernel
+  missing,          // nothing: a call that reaches this key fails
+};
+
+class OPD_API OperatorEntry {
  public:
-  explicit OperatorEntry(std::string name) : name_(std::move(name)) {
-    for (auto& slot : table_) slot.store(&missing_kernel(), std::memory_order_relaxed);
-  }
+  explicit OperatorEntry(std::string name);
+  ~OperatorEntry();
   OperatorEntry(const OperatorEntry&) = delete;
   OperatorEntry& operator=(const OperatorEntry&) = delete;
 
   const std::string& name() const { return name_; }
-  bool has_schema() const { return schema_.has_value(); }
+  bool has_schema() const { return schema_ != nullptr; }
   // The schema; throws when only kernels were registered so far.
   const schema::runtime_schema& schema() const {
-    if (!schema_) throw Error("operator '" + name_ + "' has kernels but no schema was declared");
+    if (schema_ == nullptr) [[unlikely]]
+      report_missing_schema();
     return *schema_;
   }
 
@@ -74,125 +93,59 @@ class OperatorEntry {
   // ---- introspection -----------------------------------------------------
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
   // "CPU, CompositeExplicitAutograd" : every key with a registered kernel.
-  std::string registered_keys() const {
-    std::string out;
-    for (std::size_t i = 0; i < registered_.size(); ++i)
-      if (const KernelFunction* k = registered_[i].load(std::memory_order_acquire); k != nullptr && !k->fallthrough) {
-        if (!out.empty()) out += ", ";
-        out += to_string(static_cast<DispatchKey>(i));
-      }
-    return out.empty() ? std::string("(none)") : out;
-  }
+  std::string registered_keys() const;
+  // Where the kernel registered at k came from ("file.cpp:12"), empty if none.
+  std::string registered_at(DispatchKey k) const;
+  // Every runtime key's computed table entry and why, one line each, as
+  // c10's dumpComputedTable: "CPU: kernel [registered at ops.cpp:12]".
+  // Keys whose entry is a default fallthrough are left out unless `all`.
+  // Not concurrently with registration: Dispatcher::dump_computed_table locks.
+  std::string dump_computed_table(const FallbackProvenance& fallbacks_at, bool all = false) const;
 
   // ---- registration (called by the Dispatcher under its mutex) ----------
-  void set_schema(schema::runtime_schema s) {
-    schema_ = std::move(s);
-    analyse_schema();
-  }
-  void clear_schema() { schema_.reset(); }
+  void set_schema(schema::runtime_schema s);
+  void clear_schema();
   // Registrations are atomic too: the "no kernel" error lists them without
   // the Dispatcher's mutex, while a writer may be changing them.
   const KernelFunction* registered(DispatchKey k) const {
     return registered_[static_cast<std::size_t>(k)].load(std::memory_order_acquire);
   }
-  void set_registered(DispatchKey k, KernelFunction kernel) {
-    owned_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
-    registered_[static_cast<std::size_t>(k)].store(owned_.back().get(), std::memory_order_release);
-  }
-  void clear_registered(DispatchKey k) { registered_[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_release); }
+  void set_registered(DispatchKey k, KernelFunction kernel, std::string where);
+  void clear_registered(DispatchKey k);
 
   // Recomputes every runtime key's table entry from the registrations and the
   // backend fallbacks; c10's precedence (see docs/dispatcher.md).
-  void update_table(const FallbackTable& fallbacks) {
-    std::uint64_t mask = 0;
-    for (std::uint8_t i = kFirstRuntimeKey; i < static_cast<std::uint8_t>(DispatchKey::EndOfRuntimeKeys); ++i) {
-      const auto k = static_cast<DispatchKey>(i);
-      const KernelFunction* kernel = compute_entry(k, fallbacks);
-      if (!kernel->fallthrough) mask |= DispatchKeySet(k).raw_bits();
-      table_[i].store(kernel, std::memory_order_release);
-    }
-    non_fallthrough_.store(mask, std::memory_order_release);
-  }
+  void update_table(const FallbackTable& fallbacks);
 
   // The sentinel in every empty slot: its boxed entry throws the "no kernel" error.
-  static const KernelFunction& missing_kernel() {
-    static const KernelFunction k = [] {
-      KernelFunction f;
-      f.boxed = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack*) { op.report_missing_kernel(ks); };
-      return f;
-    }();
-    return k;
-  }
-  [[noreturn]] void report_missing_kernel(DispatchKeySet ks) const {
-    const DispatchKey k = (ks & non_fallthrough_keys()).highest_priority_key();
-    throw NotImplementedError("operator '" + name_ + "' has no kernel for dispatch key " + std::string(to_string(k)) +
-                              " (dispatch key set " + ks.str() + "); it has kernels for: " + registered_keys());
-  }
+  static const KernelFunction& missing_kernel();
+  [[noreturn]] void report_missing_kernel(DispatchKeySet ks) const;
 
  private:
-  static const KernelFunction& fallthrough_kernel() {
-    static const KernelFunction k = KernelFunction::make_fallthrough();
-    return k;
-  }
-
-  const KernelFunction* compute_entry(DispatchKey k, const FallbackTable& fallbacks) const {
-    if (auto* direct = registered(k)) return direct;
-    const bool backend = is_backend_key(k);
-    const bool autograd = is_autograd_key(k);
-    if (backend) {
-      if (auto* cea = registered(DispatchKey::CompositeExplicitAutograd)) return cea;
-    }
-    if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd); cia && (backend || autograd)) {
-      // An autograd key takes the composite kernel only while its backend has no
-      // kernel of its own: otherwise autograd would bypass that backend kernel.
-      const bool backend_has_own = autograd && k != DispatchKey::AutogradOther &&
-                                   (registered(backend_key_for_autograd(k)) ||
-                                    registered(DispatchKey::CompositeExplicitAutograd));
-      if (!backend_has_own) return cia;
-    }
-    if (autograd) {
-      if (auto* ag = registered(DispatchKey::Autograd)) return ag;
-    }
-    if (auto* fb = fallbacks[static_cast<std::size_t>(k)]) return fb;
-    // Layers this library does not implement by default pass calls through.
-    return backend ? &missing_kernel() : &fallthrough_kernel();
-  }
-
-  void analyse_schema() {
-    tensor_positions_.clear();
-    factory_device_ = -1;
-    const auto& s = schema_->value();
-    num_arguments_ = s.arguments.size();
-    std::ptrdiff_t device = -1;
-    for (std::size_t i = 0; i < s.arguments.size(); ++i) {
-      if (bears_tensor(s, s.arguments[i].type)) tensor_positions_.push_back(i);
-      const auto& t = s.type_of(s.arguments[i]);
-      const auto& inner = t.kind == schema::type_kind::optional ? s.type(t.child) : t;
-      if (inner.kind == schema::type_kind::base && inner.base == schema::base_type::Device && device < 0)
-        device = static_cast<std::ptrdiff_t>(i);
-    }
-    if (tensor_positions_.empty()) factory_device_ = device;
-  }
-  template <class S>
-  static bool bears_tensor(const S& s, std::int16_t t) {
-    const auto& n = s.type(t);
-    switch (n.kind) {
-      case schema::type_kind::base: return n.base == schema::base_type::Tensor;
-      case schema::type_kind::list:
-      case schema::type_kind::optional: return bears_tensor(s, n.child);
-      default: return false;
-    }
-  }
+  struct computed_entry {
+    const KernelFunction* kernel;
+    TableEntrySource source;
+    DispatchKey from;  // the key the kernel was registered at (alias or fallback key)
+  };
+  computed_entry compute_entry(DispatchKey k, const FallbackTable& fallbacks) const;
+  void analyse_schema();
+  [[noreturn]] void report_missing_schema() const;
 
   std::string name_;
-  std::optional<schema::runtime_schema> schema_;
+  std::unique_ptr<const schema::runtime_schema> schema_;
   std::vector<std::size_t> tensor_positions_;
   std::ptrdiff_t factory_device_ = -1;
   std::size_t num_arguments_ = 0;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
+  std::array<std::string, kNumDispatchKeys> registered_where_{};  // guarded by the Dispatcher's mutex
   std::vector<std::unique_ptr<KernelFunction>> owned_;  // every kernel ever registered here (see top)
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> table_{};
+  std::array<computed_entry, kNumDispatchKeys> table_why_{};  // for dump_computed_table
   std::atomic<std::uint64_t> non_fallthrough_{0};
 };
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/dispatcher/operator_entry-inl.hpp"
+#endif

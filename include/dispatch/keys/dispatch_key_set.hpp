@@ -14,7 +14,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <ostream>
-#include <sstream>
 #include <string>
 
 #include "dispatch/core/error.hpp"

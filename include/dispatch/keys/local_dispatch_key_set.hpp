@@ -8,8 +8,11 @@
 //
 // The state is one constant-initialised thread_local POD (two 64-bit words),
 // so reading it is a TLS load with no guard variable or constructor call.
+// It is defined once per process (in libopdispatch, or as an exported inline
+// variable under OPD_HEADER_ONLY): a plugin's guards affect its host's calls.
 #pragma once
 
+#include "dispatch/config.hpp"
 #include "dispatch/keys/dispatch_key_set.hpp"
 
 namespace opd {
@@ -23,7 +26,11 @@ struct LocalDispatchKeySet {
 
 namespace detail {
 // constinit: guaranteed static initialisation, hence no TLS init wrapper.
-inline thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set{};
+#ifdef OPD_HEADER_ONLY
+OPD_API inline thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set{};
+#else
+OPD_API extern thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set;  // src/keys.cpp
+#endif
 }  // namespace detail
 
 // Snapshot of this thread's state (e.g. to carry into a worker thread).

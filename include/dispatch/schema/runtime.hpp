@@ -9,17 +9,16 @@
 #include <string_view>
 #include <vector>
 
+#include "dispatch/config.hpp"
 #include "error.hpp"
 #include "model.hpp"
-#include "parser.hpp"
-#include "printer.hpp"
 
 namespace opd::schema {
 
 using dynamic_schema = basic_schema<std::vector<argument>, std::vector<type_node>, std::vector<alias_info>>;
 
 // Thrown by parse_or_throw: "column 17: unknown type near 'Tensr'".
-class syntax_error : public std::invalid_argument {
+class OPD_API syntax_error : public std::invalid_argument {
  public:
   syntax_error(schema_error code, std::size_t column, const std::string& what)
       : std::invalid_argument(what), code_(code), column_(column) {}
@@ -32,9 +31,9 @@ class syntax_error : public std::invalid_argument {
 };
 
 struct parse_result;
-parse_result parse(std::string_view text);
+OPD_API parse_result parse(std::string_view text);
 
-class runtime_schema {
+class OPD_API runtime_schema {
  public:
   const dynamic_schema& value() const { return value_; }
   const dynamic_schema* operator->() const { return &value_; }
@@ -54,34 +53,16 @@ struct parse_result {
   std::string near;
 
   explicit operator bool() const { return schema.has_value(); }
-  std::string message() const {
-    if (schema) return "ok";
-    std::string m = "column " + std::to_string(column) + ": " + std::string(schema_error_message(code));
-    if (code != schema_error::empty_schema) m += near.empty() ? std::string(" at the end of the schema") : " near '" + near + "'";
-    return m;
-  }
+  OPD_API std::string message() const;
 };
 
-inline parse_result parse(std::string_view text) {
-  parse_result r;
-  runtime_schema s;
-  s.text_ = std::make_shared<const std::string>(text);
-  const parse_error e = parse_into(*s.text_, s.value_);
-  if (e) {
-    r.code = e.code;
-    r.column = e.column;
-    // Keep the message one line and printable, whatever the input held.
-    for (char c : e.near.substr(0, 32)) r.near += (c >= 32 && c < 127) ? c : '?';
-    return r;
-  }
-  r.schema = std::move(s);
-  return r;
-}
-
-inline runtime_schema parse_or_throw(std::string_view text) {
-  parse_result r = parse(text);
-  if (!r) throw syntax_error(r.code, r.column, r.message());
-  return std::move(*r.schema);
-}
+// Out of line (runtime-inl.hpp): the parser is instantiated for run-time
+// schemas once, in libopdispatch.
+OPD_API parse_result parse(std::string_view text);
+OPD_API runtime_schema parse_or_throw(std::string_view text);
 
 }  // namespace opd::schema
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/schema/runtime-inl.hpp"
+#endif

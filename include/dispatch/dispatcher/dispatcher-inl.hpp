@@ -1,0 +1,151 @@
+#pragma once
+// Out-of-line part of dispatcher.hpp (compiled once, or inline under
+// OPD_HEADER_ONLY): the registry's one instance and its registration logic.
+#include <cstring>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/schema/printer.hpp"
+#include "dispatch/schema/runtime.hpp"
+
+namespace opd {
+
+OPD_FUNC std::string where_text(const std::source_location& where) {
+  std::string_view file = where.file_name();
+  if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  return std::string(file) + ":" + std::to_string(where.line());
+}
+
+OPD_FUNC Dispatcher& Dispatcher::singleton() {
+  // Never destroyed: registration handles in static storage (of this module
+  // or of a plugin) may still unregister during exit.
+  static Dispatcher* const d = new Dispatcher();
+  return *d;
+}
+
+OPD_FUNC Dispatcher::Dispatcher() = default;
+OPD_FUNC Dispatcher::~Dispatcher() = default;
+
+OPD_FUNC OperatorEntry& Dispatcher::entry(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  return entry_locked(name);
+}
+
+OPD_FUNC OperatorEntry* Dispatcher::find_schema(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(std::string(name));
+  return it != entries_.end() && it->second->has_schema() ? it->second.get() : nullptr;
+}
+
+OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) {
+  if (auto* e = find_schema(name)) return *e;
+  throw Error("no operator named '" + std::string(name) + "' has been declared");
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bool permanent) {
+  schema::runtime_schema s = schema::parse_or_throw(schema_text);
+  const std::string name = schema::name_of(*s);
+  std::lock_guard lock(mutex_);
+  OperatorEntry& e = entry_locked(name);
+  if (e.has_schema()) {
+    const std::string old = schema::to_string(e.schema().value()), now = schema::to_string(*s);
+    if (old != now)
+      throw Error("operator '" + name + "' is already declared with schema '" + old + "', which conflicts with '" + now +
+                  "'");
+    if (permanent || permanent_.count(name)) {
+      if (permanent) permanent_[name] = true;
+      return {};
+    }
+    throw Error("operator '" + name + "' is already declared with schema '" + old + "'");
+  }
+  e.set_schema(std::move(s));
+  e.update_table(fallbacks_);
+  if (permanent) {
+    permanent_[name] = true;
+    return {};
+  }
+  return RegistrationHandle([this, &e, name] {
+    std::lock_guard l(mutex_);
+    if (!permanent_.count(name)) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
+  });
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                                        const std::source_location& where) {
+  OPD_CHECK(key != DispatchKey::Undefined && key != DispatchKey::EndOfRuntimeKeys && key != DispatchKey::EndOfAliasKeys,
+            "cannot register a kernel for dispatch key ", to_string(key));
+  OPD_CHECK(kernel.is_valid(), "registering an empty kernel for ", e.name(), " at ", to_string(key));
+  std::string at = where_text(where);
+  std::lock_guard lock(mutex_);
+  if (e.registered(key) != nullptr)
+    throw Error("operator '" + e.name() + "' already has a kernel for dispatch key " + std::string(to_string(key)) +
+                " (registered at " + e.registered_at(key) + "; this one at " + at + ")");
+  e.set_registered(key, std::move(kernel), std::move(at));
+  e.update_table(fallbacks_);
+  return RegistrationHandle([this, &e, key] {
+    std::lock_guard l(mutex_);
+    e.clear_registered(key);
+    e.update_table(fallbacks_);
+  });
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
+                                                        const std::source_location& where) {
+  return register_kernel(entry(op_name), key, std::move(kernel), where);
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::register_fallback(DispatchKey key, KernelFunction kernel,
+                                                          const std::source_location& where) {
+  OPD_CHECK(is_runtime_key(key), "a backend fallback needs a runtime dispatch key, not ", to_string(key));
+  std::string at = where_text(where);
+  std::lock_guard lock(mutex_);
+  const auto i = static_cast<std::size_t>(key);
+  if (fallbacks_[i] != nullptr)
+    throw Error("dispatch key " + std::string(to_string(key)) + " already has a fallback (registered at " +
+                fallback_where_[i] + "; this one at " + at + ")");
+  fallback_storage_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
+  fallbacks_[i] = fallback_storage_.back().get();
+  fallback_where_[i] = std::move(at);
+  update_all_tables();
+  return RegistrationHandle([this, i] {
+    std::lock_guard l(mutex_);
+    fallbacks_[i] = nullptr;
+    fallback_where_[i].clear();
+    update_all_tables();
+  });
+}
+
+OPD_FUNC bool Dispatcher::has_fallback(DispatchKey key) {
+  std::lock_guard lock(mutex_);
+  return fallbacks_[static_cast<std::size_t>(key)] != nullptr;
+}
+
+OPD_FUNC std::vector<std::string> Dispatcher::operator_names() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (auto& [n, e] : entries_)
+    if (e->has_schema()) out.push_back(n);
+  return out;
+}
+
+OPD_FUNC std::string Dispatcher::dump_computed_table(std::string_view op_name, bool all) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(std::string(op_name));
+  if (it == entries_.end()) throw Error("no operator named '" + std::string(op_name) + "' has been declared");
+  return it->second->dump_computed_table(fallback_where_, all);
+}
+
+OPD_FUNC OperatorEntry& Dispatcher::entry_locked(std::string_view name) {
+  auto [it, inserted] = entries_.try_emplace(std::string(name));
+  if (inserted) {
+    it->second = std::make_unique<OperatorEntry>(std::string(name));
+    it->second->update_table(fallbacks_);
+  }
+  return *it->second;
+}
+
+OPD_FUNC void Dispatcher::update_all_tables() {
+  for (auto& [n, e] : entries_) e->update_table(fallbacks_);
+}
+
+}  // namespace opd

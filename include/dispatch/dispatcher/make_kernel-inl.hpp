@@ -1,0 +1,31 @@
+#pragma once
+// Out-of-line part of make_kernel.hpp: the boxed path's error texts.
+#include "dispatch/dispatcher/make_kernel.hpp"
+#include "dispatch/schema/printer.hpp"
+#include "dispatch/schema/runtime.hpp"
+
+namespace opd::detail {
+
+// Renders an argument's schema type for error messages ("Tensor?", "int[]").
+template <class S>
+std::string schema_type_text(const S& s, std::int16_t t) {
+  schema::string_sink sink;
+  schema::print_type(s, t, sink);
+  return std::move(sink.out);
+}
+
+OPD_FUNC void throw_boxed_argument_error(const OperatorEntry& op, std::size_t position, const IValue& got,
+                                                    const std::string& detail) {
+  const auto& s = op.schema().value();
+  const auto& arg = s.arguments[position];
+  throw TypeError(op.name() + ": argument '" + std::string(arg.name) + "' (position " + std::to_string(position) +
+                  ") expected " + schema_type_text(s, arg.type) + " but got " + std::string(tag_name(got.tag())) +
+                  " (" + detail + ")");
+}
+
+OPD_FUNC void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
+                                                                        std::size_t n) {
+  throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
+                  std::to_string(stack.size()));
+}
+}  // namespace opd::detail

@@ -1,0 +1,160 @@
+#pragma once
+// Out-of-line part of operator_entry.hpp: the table computation, schema
+// analysis and error texts, compiled once (or inline under OPD_HEADER_ONLY).
+#include "dispatch/core/error.hpp"
+#include "dispatch/dispatcher/tensor_args.hpp"
+#include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/schema/runtime.hpp"
+
+namespace opd {
+
+namespace detail {
+OPD_FUNC const KernelFunction& fallthrough_kernel() {
+  static const KernelFunction k = KernelFunction::make_fallthrough();
+  return k;
+}
+}  // namespace detail
+
+OPD_FUNC OperatorEntry::OperatorEntry(std::string name) : name_(std::move(name)) {
+  for (auto& slot : table_) slot.store(&missing_kernel(), std::memory_order_relaxed);
+  table_why_.fill({&missing_kernel(), TableEntrySource::missing, DispatchKey::Undefined});
+}
+OPD_FUNC OperatorEntry::~OperatorEntry() = default;
+
+OPD_FUNC void OperatorEntry::report_missing_schema() const {
+  throw Error("operator '" + name_ + "' has kernels but no schema was declared");
+}
+
+OPD_FUNC std::string OperatorEntry::registered_keys() const {
+  std::string out;
+  for (std::size_t i = 0; i < registered_.size(); ++i)
+    if (const KernelFunction* k = registered_[i].load(std::memory_order_acquire); k != nullptr && !k->fallthrough) {
+      if (!out.empty()) out += ", ";
+      out += to_string(static_cast<DispatchKey>(i));
+    }
+  return out.empty() ? std::string("(none)") : out;
+}
+
+OPD_FUNC std::string OperatorEntry::registered_at(DispatchKey k) const {
+  return registered(k) != nullptr ? registered_where_[static_cast<std::size_t>(k)] : std::string();
+}
+
+OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
+  schema_ = std::make_unique<const schema::runtime_schema>(std::move(s));
+  analyse_schema();
+}
+OPD_FUNC void OperatorEntry::clear_schema() { schema_.reset(); }
+
+OPD_FUNC void OperatorEntry::set_registered(DispatchKey k, KernelFunction kernel, std::string where) {
+  owned_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
+  registered_where_[static_cast<std::size_t>(k)] = std::move(where);
+  registered_[static_cast<std::size_t>(k)].store(owned_.back().get(), std::memory_order_release);
+}
+OPD_FUNC void OperatorEntry::clear_registered(DispatchKey k) {
+  registered_[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_release);
+  registered_where_[static_cast<std::size_t>(k)].clear();
+}
+
+OPD_FUNC void OperatorEntry::update_table(const FallbackTable& fallbacks) {
+  std::uint64_t mask = 0;
+  for (std::uint8_t i = kFirstRuntimeKey; i < static_cast<std::uint8_t>(DispatchKey::EndOfRuntimeKeys); ++i) {
+    const auto k = static_cast<DispatchKey>(i);
+    const computed_entry entry = compute_entry(k, fallbacks);
+    if (!entry.kernel->fallthrough) mask |= DispatchKeySet(k).raw_bits();
+    table_why_[i] = entry;
+    table_[i].store(entry.kernel, std::memory_order_release);
+  }
+  non_fallthrough_.store(mask, std::memory_order_release);
+}
+
+OPD_FUNC const KernelFunction& OperatorEntry::missing_kernel() {
+  static const KernelFunction k = [] {
+    KernelFunction f;
+    f.boxed = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack*) { op.report_missing_kernel(ks); };
+    return f;
+  }();
+  return k;
+}
+
+OPD_FUNC void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
+  const DispatchKey k = (ks & non_fallthrough_keys()).highest_priority_key();
+  throw NotImplementedError("operator '" + name_ + "' has no kernel for dispatch key " + std::string(to_string(k)) +
+                            " (dispatch key set " + ks.str() + "); it has kernels for: " + registered_keys());
+}
+
+OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey k, const FallbackTable& fallbacks) const {
+  if (auto* direct = registered(k))
+    return {direct, direct->fallthrough ? TableEntrySource::fallthrough : TableEntrySource::kernel, k};
+  const bool backend = is_backend_key(k);
+  const bool autograd = is_autograd_key(k);
+  if (backend) {
+    if (auto* cea = registered(DispatchKey::CompositeExplicitAutograd))
+      return {cea, TableEntrySource::alias, DispatchKey::CompositeExplicitAutograd};
+  }
+  if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd); cia && (backend || autograd)) {
+    // An autograd key takes the composite kernel only while its backend has no
+    // kernel of its own: otherwise autograd would bypass that backend kernel.
+    const bool backend_has_own = autograd && k != DispatchKey::AutogradOther &&
+                                 (registered(backend_key_for_autograd(k)) ||
+                                  registered(DispatchKey::CompositeExplicitAutograd));
+    if (!backend_has_own) return {cia, TableEntrySource::alias, DispatchKey::CompositeImplicitAutograd};
+  }
+  if (autograd) {
+    if (auto* ag = registered(DispatchKey::Autograd)) return {ag, TableEntrySource::alias, DispatchKey::Autograd};
+  }
+  if (auto* fb = fallbacks[static_cast<std::size_t>(k)])
+    return {fb, fb->fallthrough ? TableEntrySource::fallthrough : TableEntrySource::fallback, k};
+  // Layers this library does not implement by default pass calls through.
+  if (backend) return {&missing_kernel(), TableEntrySource::missing, DispatchKey::Undefined};
+  return {&detail::fallthrough_kernel(), TableEntrySource::fallthrough, DispatchKey::Undefined};
+}
+
+OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance& fallbacks_at, bool all) const {
+  std::string out;
+  for (std::uint8_t i = kFirstRuntimeKey; i < static_cast<std::uint8_t>(DispatchKey::EndOfRuntimeKeys); ++i) {
+    const auto k = static_cast<DispatchKey>(i);
+    const computed_entry& e = table_why_[i];
+    const bool default_fallthrough = e.source == TableEntrySource::fallthrough && e.from == DispatchKey::Undefined;
+    if (default_fallthrough && !all) continue;
+    out += to_string(k);
+    out += ": ";
+    switch (e.source) {
+      case TableEntrySource::kernel:
+        out += "kernel [registered at " + registered_where_[i] + "]";
+        break;
+      case TableEntrySource::alias:
+        out += "kernel from " + std::string(to_string(e.from)) + " [registered at " +
+               registered_where_[static_cast<std::size_t>(e.from)] + "]";
+        break;
+      case TableEntrySource::fallback:
+        out += "backend fallback [registered at " + fallbacks_at[i] + "]";
+        break;
+      case TableEntrySource::fallthrough:
+        if (e.from == DispatchKey::Undefined) out += "fallthrough (no kernel at this layer)";
+        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_where_[i] + "]";
+        else out += "fallthrough (backend fallback) [registered at " + fallbacks_at[i] + "]";
+        break;
+      case TableEntrySource::missing:
+        out += "missing";
+        break;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+OPD_FUNC void OperatorEntry::analyse_schema() {
+  tensor_positions_.clear();
+  factory_device_ = -1;
+  const auto& s = schema_->value();
+  num_arguments_ = s.arguments.size();
+  std::ptrdiff_t device = -1;
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const argument_kind kind = schema::classify_argument(s, s.arguments[i].type);
+    if (bears_tensor(kind)) tensor_positions_.push_back(i);
+    if (kind == argument_kind::device && device < 0) device = static_cast<std::ptrdiff_t>(i);
+  }
+  if (tensor_positions_.empty()) factory_device_ = device;
+}
+
+}  // namespace opd

@@ -1,0 +1,11 @@
+// libopdispatch: values and their process-wide state (one instance per
+// process: the allocator table, interned dimension names, the thread's
+// dispatch keys).
+#include "dispatch/core/allocator-inl.hpp"
+#include "dispatch/core/dimname-inl.hpp"
+#include "dispatch/core/error-inl.hpp"
+#include "dispatch/keys/local_dispatch_key_set.hpp"
+
+namespace opd::detail {
+constinit thread_local LocalDispatchKeySet tls_local_dispatch_key_set{};
+}  // namespace opd::detail
