@@ -1,9 +1,12 @@
 // libopdispatch: values and their process-wide state (one instance per
 // process: the allocator table, interned dimension names, the thread's
-// dispatch keys).
+// dispatch keys, the default generator).
 #include "dispatch/core/allocator-inl.hpp"
 #include "dispatch/core/dimname-inl.hpp"
 #include "dispatch/core/error-inl.hpp"
+#include "dispatch/core/generator-inl.hpp"
+#include "dispatch/core/tensor-inl.hpp"
+#include "dispatch/core/tensor_impl-inl.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
 
 namespace opd::detail {

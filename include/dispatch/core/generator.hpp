@@ -2,16 +2,15 @@
 //
 // Why a handle: random ops take `Generator? generator` arguments; callers
 // pass the same generator to several calls and expect them to advance one
-// shared stream, exactly as with torch.Generator. Kernels lock mutex()
+// shared stream, exactly as with torch.Generator. Kernels lock the mutex
 // while drawing, since one generator may be used from several threads.
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <ostream>
-#include <random>
 #include <utility>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/intrusive_ptr.hpp"
@@ -21,22 +20,27 @@ namespace opd {
 // PyTorch's default_rng_seed_val.
 inline constexpr uint64_t kDefaultRngSeed = 67280421310721ULL;
 
-class GeneratorImpl final : public intrusive_target {
+// The engine and its lock live behind a pointer (generator_engine.hpp, for
+// the kernels that draw numbers), so that this header needs neither <random>
+// nor <mutex>: every operator's schema can name a Generator.
+struct GeneratorEngine;
+
+class OPD_API GeneratorImpl final : public intrusive_target {
  public:
-  explicit GeneratorImpl(uint64_t seed, Device device) : engine_(seed), seed_(seed), device_(device) {}
+  GeneratorImpl(uint64_t seed, Device device);
+  ~GeneratorImpl() override;
 
   uint64_t seed() const noexcept { return seed_; }
-  void set_seed(uint64_t seed) {
-    engine_.seed(seed);
-    seed_ = seed;
-  }
   Device device() const noexcept { return device_; }
-  std::mt19937_64& engine() noexcept { return engine_; }
-  std::mutex& mutex() noexcept { return mutex_; }
+  // Re-seeds (takes the lock).
+  void set_seed(uint64_t seed);
+  // Next 64 random bits (takes the lock).
+  uint64_t random64();
+  // The engine and its lock, for kernels that draw many numbers.
+  GeneratorEngine& engine() noexcept { return *engine_; }
 
  private:
-  std::mutex mutex_;
-  std::mt19937_64 engine_;
+  GeneratorEngine* engine_;
   uint64_t seed_;
   Device device_;
 };
@@ -51,19 +55,13 @@ class Generator {
   bool defined() const noexcept { return impl_.defined(); }
   uint64_t seed() const { return impl().seed(); }
   // Re-seeds the shared state (takes the lock).
-  void set_seed(uint64_t seed) const {
-    std::lock_guard<std::mutex> lock(impl().mutex());
-    impl().set_seed(seed);
-  }
+  void set_seed(uint64_t seed) const { impl().set_seed(seed); }
   Device device() const { return impl().device(); }
   // Next 64 random bits (takes the lock).
-  uint64_t random64() const {
-    std::lock_guard<std::mutex> lock(impl().mutex());
-    return impl().engine()();
-  }
-  // Raw access for kernels that draw many numbers: lock mutex() around use.
-  std::mt19937_64& engine() const { return impl().engine(); }
-  std::mutex& mutex() const { return impl().mutex(); }
+  uint64_t random64() const { return impl().random64(); }
+  // Raw access for kernels that draw many numbers (generator_engine.hpp):
+  // lock engine().mutex around the use of engine().engine.
+  GeneratorEngine& engine() const { return impl().engine(); }
 
   std::size_t use_count() const noexcept { return impl_.use_count(); }
   GeneratorImpl* unsafe_get_impl() const noexcept { return impl_.get(); }
@@ -85,10 +83,12 @@ class Generator {
   intrusive_ptr<GeneratorImpl> impl_;
 };
 
-// The process-wide CPU generator used when an op gets `generator=None`.
-inline const Generator& default_cpu_generator() {
-  static const Generator gen(kDefaultRngSeed, Device::cpu());
-  return gen;
-}
+// The process-wide CPU generator used when an op gets `generator=None`
+// (one per process: defined in libopdispatch).
+OPD_API const Generator& default_cpu_generator();
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/generator-inl.hpp"
+#endif

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
@@ -120,45 +121,16 @@ class Tensor {
 
 // Uninitialised tensor. Memory comes from the device type's registered
 // allocator (throws if none); Meta allocates nothing.
-inline Tensor empty(IntArrayRef sizes, ScalarType dtype = ScalarType::Float, Device device = Device::cpu(),
-                    MemoryFormat format = MemoryFormat::Contiguous) {
-  detail::check_sizes(sizes);
-  const int64_t numel = detail::checked_numel(sizes);
-  OPD_CHECK_TYPE(element_size(dtype) > 0, "empty: dtype ", dtype, " cannot be allocated");
-  const int64_t nbytes = detail::checked_mul(numel, static_cast<int64_t>(element_size(dtype)), "empty: nbytes");
-  Storage storage = Storage::allocate(static_cast<std::size_t>(nbytes), device);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), key_set_for_device_type(device.type()), dtype);
-  impl->set_sizes_contiguous(sizes, format);
-  return Tensor(std::move(impl));
-}
+OPD_API Tensor empty(IntArrayRef sizes, ScalarType dtype = ScalarType::Float, Device device = Device::cpu(),
+                    MemoryFormat format = MemoryFormat::Contiguous);
 
 // Uninitialised tensor with explicit strides (storage sized to fit them).
-inline Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype = ScalarType::Float,
-                            Device device = Device::cpu()) {
-  OPD_CHECK(sizes.size() == strides.size(), "empty_strided: sizes ", sizes, " and strides ", strides,
-            " must have the same length");
-  detail::check_sizes(sizes);
-  for (int64_t s : strides) OPD_CHECK(s >= 0, "empty_strided: negative strides are not supported, got ", strides);
-  OPD_CHECK_TYPE(element_size(dtype) > 0, "empty_strided: dtype ", dtype, " cannot be allocated");
-  const int64_t nbytes = detail::required_storage_bytes(sizes, strides, 0, element_size(dtype));
-  Storage storage = Storage::allocate(static_cast<std::size_t>(nbytes), device);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), key_set_for_device_type(device.type()), dtype);
-  impl->set_sizes_and_strides(sizes, strides, 0);
-  return Tensor(std::move(impl));
-}
+OPD_API Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype = ScalarType::Float,
+                            Device device = Device::cpu());
 
 // A tensor over existing CPU (or other) memory; not resizable.
-inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
-                        Device device = Device::cpu(), std::function<void(void*)> on_free = {}) {
-  OPD_CHECK(sizes.size() == strides.size(), "from_blob: sizes ", sizes, " and strides ", strides,
-            " must have the same length");
-  detail::check_sizes(sizes);
-  const int64_t nbytes = detail::required_storage_bytes(sizes, strides, 0, element_size(dtype));
-  Storage storage = Storage::from_blob(data, static_cast<std::size_t>(nbytes), device, std::move(on_free));
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), key_set_for_device_type(device.type()), dtype);
-  impl->set_sizes_and_strides(sizes, strides, 0);
-  return Tensor(std::move(impl));
-}
+OPD_API Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, ScalarType dtype,
+                        Device device = Device::cpu(), std::function<void(void*)> on_free = {});
 
 namespace detail {
 
@@ -229,3 +201,7 @@ std::vector<T> to_vector(const Tensor& t) {
 }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/tensor-inl.hpp"
+#endif

@@ -13,6 +13,7 @@
 #include <optional>
 #include <utility>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
@@ -56,86 +57,23 @@ inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
   return a + b;
 }
 
-inline void check_sizes(IntArrayRef sizes) {
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] < 0) {
-      throw Error(detail::str_cat("Trying to create tensor with negative dimension ", sizes[i], ": ", sizes));
-    }
-  }
-}
+OPD_API void check_sizes(IntArrayRef sizes);
 
 // Product of sizes, checked (sizes already validated non-negative).
-inline int64_t checked_numel(IntArrayRef sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n = checked_mul(n, s, "numel");
-  return n;
-}
+OPD_API int64_t checked_numel(IntArrayRef sizes);
 
 // Row-major strides (size-1 and size-0 dims count as 1, like PyTorch).
-inline SizesVector contiguous_strides(IntArrayRef sizes) {
-  SizesVector strides(sizes.size());
-  int64_t running = 1;
-  for (std::size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = running;
-    running = checked_mul(running, sizes[i] > 1 ? sizes[i] : 1, "stride");
-  }
-  return strides;
-}
+OPD_API SizesVector contiguous_strides(IntArrayRef sizes);
 
 // Strides for a memory format: ChannelsLast needs 4 dims (NCHW laid out as
 // NHWC), ChannelsLast3d needs 5 (NCDHW as NDHWC).
-inline SizesVector strides_for_memory_format(IntArrayRef sizes, MemoryFormat format) {
-  switch (format) {
-    case MemoryFormat::Contiguous: return contiguous_strides(sizes);
-    case MemoryFormat::ChannelsLast:
-    case MemoryFormat::ChannelsLast3d: {
-      const std::size_t want = format == MemoryFormat::ChannelsLast ? 4 : 5;
-      OPD_CHECK(sizes.size() == want, "required rank ", want, " tensor to use ", format, " format, got rank ",
-                sizes.size());
-      // Fastest to slowest: C, then the spatial dims from last to first, then N.
-      SizesVector strides(want);
-      int64_t running = 1;
-      auto place = [&](std::size_t d) {
-        strides[d] = running;
-        running = checked_mul(running, sizes[d] > 1 ? sizes[d] : 1, "stride");
-      };
-      place(1);
-      for (std::size_t d = want - 1; d >= 2; --d) place(d);
-      place(0);
-      return strides;
-    }
-    case MemoryFormat::Preserve:
-    case MemoryFormat::NumOptions: break;
-  }
-  throw Error(detail::str_cat("unsupported memory format for a new tensor: ", format));
-}
+OPD_API SizesVector strides_for_memory_format(IntArrayRef sizes, MemoryFormat format);
 
 // Bytes a tensor with these sizes/strides/offset needs from its storage:
 // (offset + 1 + sum((size-1)*stride)) * itemsize, or 0 if it has no elements.
-inline int64_t required_storage_bytes(IntArrayRef sizes, IntArrayRef strides, int64_t offset, std::size_t itemsize) {
-  for (int64_t s : sizes) {
-    if (s == 0) return 0;
-  }
-  int64_t last = 0;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    last = checked_add(last, checked_mul(sizes[i] - 1, strides[i], "storage size"), "storage size");
-  }
-  const int64_t elements = checked_add(checked_add(last, 1, "storage size"), offset, "storage size");
-  return checked_mul(elements, static_cast<int64_t>(itemsize), "storage size in bytes");
-}
+OPD_API int64_t required_storage_bytes(IntArrayRef sizes, IntArrayRef strides, int64_t offset, std::size_t itemsize);
 
-inline bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides) {
-  int64_t expected = 1;
-  for (std::size_t i = sizes.size(); i-- > 0;) {
-    if (sizes[i] == 0) return true;
-  }
-  for (std::size_t i = sizes.size(); i-- > 0;) {
-    if (sizes[i] == 1) continue;
-    if (strides[i] != expected) return false;
-    expected *= sizes[i];
-  }
-  return true;
-}
+OPD_API bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides);
 
 // `order` lists dims from fastest to slowest varying.
 template <std::size_t N>
@@ -163,7 +101,8 @@ inline int64_t wrap_dim(int64_t dim, int64_t ndim) {
 
 }  // namespace detail
 
-class TensorImpl : public intrusive_target {
+// Non-trivial members are out of line (tensor_impl-inl.hpp).
+class OPD_API TensorImpl : public intrusive_target {
  public:
   // A contiguous 0-elements-so-far tensor over `storage`: sizes [0]. Callers
   // normally follow with set_sizes_contiguous / set_sizes_and_strides.
@@ -171,18 +110,7 @@ class TensorImpl : public intrusive_target {
       : TensorImpl(std::move(storage), key_set, dtype, make_intrusive<VersionCounter>()) {}
 
   // Same, sharing an existing version counter (views, detach-like aliases).
-  TensorImpl(Storage storage, DispatchKeySet key_set, ScalarType dtype, intrusive_ptr<VersionCounter> version_counter)
-      : storage_(std::move(storage)),
-        version_counter_(std::move(version_counter)),
-        key_set_(key_set),
-        dtype_(dtype),
-        device_(checked_storage(storage_).device()) {
-    OPD_CHECK(version_counter_.defined(), "TensorImpl: version counter must be defined");
-    OPD_CHECK(element_size(dtype) > 0, "TensorImpl: dtype ", dtype, " has no element size");
-    sizes_.assign(1, 0);
-    strides_.assign(1, 1);
-    refresh_numel_and_contiguity();
-  }
+  TensorImpl(Storage storage, DispatchKeySet key_set, ScalarType dtype, intrusive_ptr<VersionCounter> version_counter);
 
   // ---- metadata -------------------------------------------------------
   IntArrayRef sizes() const noexcept { return sizes_; }
@@ -230,49 +158,16 @@ class TensorImpl : public intrusive_target {
   // ---- mutation (all validated) ---------------------------------------
   // Sets sizes, strides and (optionally) the offset; the result must lie
   // inside the storage. Strides must be non-negative.
-  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset = std::nullopt) {
-    OPD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape: sizes ", sizes,
-              " has length ", sizes.size(), " but strides ", strides, " has length ", strides.size());
-    detail::check_sizes(sizes);
-    for (int64_t s : strides) {
-      OPD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", strides);
-    }
-    const int64_t new_offset = offset.value_or(storage_offset_);
-    OPD_CHECK(new_offset >= 0, "Tensor: invalid storage offset ", new_offset);
-    detail::checked_numel(sizes);  // overflow check before anything is committed
-    check_fits_storage(sizes, strides, new_offset);
-    sizes_.assign(sizes);
-    strides_.assign(strides);
-    storage_offset_ = new_offset;
-    refresh_numel_and_contiguity();
-  }
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset = std::nullopt);
 
   // Contiguous strides for `sizes`; the storage must already be big enough
   // (use resize() to grow it).
-  void set_sizes_contiguous(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous) {
-    detail::check_sizes(sizes);
-    detail::checked_numel(sizes);
-    const SizesVector strides = detail::strides_for_memory_format(sizes, format);
-    set_sizes_and_strides(sizes, strides, storage_offset_);
-  }
+  void set_sizes_contiguous(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous);
 
   // resize_: contiguous strides for `sizes`, growing the storage (keeping
   // its bytes) if it is too small. Never shrinks the storage. A no-op when
   // sizes are unchanged (strides are then left alone, as in PyTorch).
-  void resize(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous) {
-    if (sizes == sizes_.ref() && format == MemoryFormat::Contiguous) return;
-    detail::check_sizes(sizes);
-    const int64_t numel = detail::checked_numel(sizes);
-    const SizesVector strides = detail::strides_for_memory_format(sizes, format);
-    if (numel > 0) {
-      const int64_t needed = detail::checked_mul(detail::checked_add(storage_offset_, numel, "resize_ storage size"),
-                                                 static_cast<int64_t>(itemsize()), "resize_ storage size in bytes");
-      if (static_cast<uint64_t>(needed) > storage_.nbytes()) storage_.resize(static_cast<std::size_t>(needed));
-    }
-    sizes_.assign(sizes);
-    strides_.assign(strides);
-    refresh_numel_and_contiguity();
-  }
+  void resize(IntArrayRef sizes, MemoryFormat format = MemoryFormat::Contiguous);
 
   void set_storage_offset(int64_t offset) { set_sizes_and_strides(sizes_, strides_, offset); }
 
@@ -282,13 +177,7 @@ class TensorImpl : public intrusive_target {
   void set_is_view(bool v) noexcept { is_view_ = v; }
 
   // A new TensorImpl over the same storage and version counter (a view).
-  intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) const {
-    auto view = make_intrusive<TensorImpl>(storage_, key_set_, dtype_, version_counter_);
-    view->storage_offset_ = storage_offset_;
-    view->set_sizes_and_strides(sizes, strides, offset.value_or(storage_offset_));
-    view->is_view_ = true;
-    return view;
-  }
+  intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) const;
 
  private:
   std::size_t checked_dim(int64_t d) const {
@@ -301,21 +190,9 @@ class TensorImpl : public intrusive_target {
     return s;
   }
 
-  void check_fits_storage(IntArrayRef sizes, IntArrayRef strides, int64_t offset) const {
-    const int64_t needed = detail::required_storage_bytes(sizes, strides, offset, itemsize());
-    OPD_CHECK(static_cast<uint64_t>(needed) <= storage_.nbytes(), "setStorage: sizes ", sizes, ", strides ", strides,
-              ", storage offset ", offset, ", and itemsize ", itemsize(), " requiring a storage size of ", needed,
-              " are out of bounds for storage of size ", storage_.nbytes());
-  }
+  void check_fits_storage(IntArrayRef sizes, IntArrayRef strides, int64_t offset) const;
 
-  void refresh_numel_and_contiguity() {
-    numel_ = detail::checked_numel(sizes_);
-    is_contiguous_ = detail::compute_contiguous(sizes_, strides_);
-    static constexpr std::size_t cl2d[] = {1, 3, 2, 0};
-    static constexpr std::size_t cl3d[] = {1, 4, 3, 2, 0};
-    is_channels_last_contiguous_ = detail::compute_contiguous_in_order(sizes_, strides_, cl2d);
-    is_channels_last_3d_contiguous_ = detail::compute_contiguous_in_order(sizes_, strides_, cl3d);
-  }
+  void refresh_numel_and_contiguity();
 
   Storage storage_;
   intrusive_ptr<VersionCounter> version_counter_;
@@ -333,3 +210,7 @@ class TensorImpl : public intrusive_target {
 };
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/tensor_impl-inl.hpp"
+#endif

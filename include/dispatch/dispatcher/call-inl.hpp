@@ -6,11 +6,11 @@
 
 namespace opd::detail {
 
-OPD_FUNC OperatorEntry& declare_compiled(std::string_view text, std::string_view ns, std::string_view name,
-                                         std::string_view overload) {
+OPD_FUNC OperatorEntry& declare_compiled(schema::runtime_schema s) {
   Dispatcher& d = Dispatcher::singleton();
-  (void)d.declare(text, /*permanent=*/true);  // a permanent declaration has nothing to undo
-  return d.entry(schema::operator_name(ns, name, overload));
+  std::string name = schema::operator_name(s->ns, s->name, s->overload);
+  (void)d.declare(std::move(s), /*permanent=*/true);  // a permanent declaration has nothing to undo
+  return d.entry(name);
 }
 
 }  // namespace opd::detail

@@ -34,26 +34,22 @@
 #include "dispatch/schema/cpp_types.hpp"
 #include "dispatch/schema/fixed_string.hpp"
 #include "dispatch/schema/printer.hpp"
+#include "dispatch/schema/runtime.hpp"
 
 namespace opd {
 
 namespace detail {
 // Declares a compile-time operator's schema text (permanently) and returns its
 // entry. Out of line (call-inl.hpp): each entry_for<Op> only passes constants to it.
-OPD_API OperatorEntry& declare_compiled(std::string_view text, std::string_view ns, std::string_view name,
-                                        std::string_view overload);
+OPD_API OperatorEntry& declare_compiled(schema::runtime_schema s);
 }  // namespace detail
 
 // The operator's entry in the Dispatcher, declared with Op's schema on first
 // use and cached: after that, one initialised-static check per call.
 template <schema::schema_holder Op>
 OperatorEntry& entry_for() {
-  // The schema's own text (declare parses it and compares schemas by their
-  // printed form): printing Op::schema here would instantiate the printer, and
-  // emit the parsed schema, for every operator.
-  constexpr std::string_view text = Op::schema.text, ns = Op::schema.ns, name = Op::schema.name,
-                             overload = Op::schema.overload;
-  static OperatorEntry& e = detail::declare_compiled(text, ns, name, overload);
+  // The compile-time schema copied, not parsed again from its text.
+  static OperatorEntry& e = detail::declare_compiled(schema::runtime_schema::from_static(Op::schema));
   return e;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Out-of-line part of dispatcher.hpp (compiled once, or inline under
 // OPD_HEADER_ONLY): the registry's one instance and its registration logic.
-#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "dispatch/core/error.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"
@@ -23,18 +25,27 @@ OPD_FUNC Dispatcher& Dispatcher::singleton() {
   return *d;
 }
 
-OPD_FUNC Dispatcher::Dispatcher() = default;
-OPD_FUNC Dispatcher::~Dispatcher() = default;
+struct Dispatcher::state {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> entries;
+  std::unordered_map<std::string, bool> permanent;
+  FallbackTable fallbacks{};
+  FallbackProvenance fallback_where{};
+  std::vector<std::unique_ptr<KernelFunction>> fallback_storage;  // kept alive for in-flight calls
+};
+
+OPD_FUNC Dispatcher::Dispatcher() : s_(new state()) {}
+OPD_FUNC Dispatcher::~Dispatcher() { delete s_; }
 
 OPD_FUNC OperatorEntry& Dispatcher::entry(std::string_view name) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(s_->mutex);
   return entry_locked(name);
 }
 
 OPD_FUNC OperatorEntry* Dispatcher::find_schema(std::string_view name) {
-  std::lock_guard lock(mutex_);
-  auto it = entries_.find(std::string(name));
-  return it != entries_.end() && it->second->has_schema() ? it->second.get() : nullptr;
+  std::lock_guard lock(s_->mutex);
+  auto it = s_->entries.find(std::string(name));
+  return it != s_->entries.end() && it->second->has_schema() ? it->second.get() : nullptr;
 }
 
 OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) {
@@ -43,30 +54,33 @@ OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) 
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bool permanent) {
-  schema::runtime_schema s = schema::parse_or_throw(schema_text);
-  const std::string name = schema::name_of(*s);
-  std::lock_guard lock(mutex_);
+  return declare(schema::parse_or_throw(schema_text), permanent);
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent) {
+  const std::string name = schema::operator_name(s->ns, s->name, s->overload);
+  std::lock_guard lock(s_->mutex);
   OperatorEntry& e = entry_locked(name);
   if (e.has_schema()) {
-    const std::string old = schema::to_string(e.schema().value()), now = schema::to_string(*s);
-    if (old != now)
+    const std::string old = e.schema().text(), now = s.text();
+    if (!schema::same_schema(e.schema().value(), *s))
       throw Error("operator '" + name + "' is already declared with schema '" + old + "', which conflicts with '" + now +
                   "'");
-    if (permanent || permanent_.count(name)) {
-      if (permanent) permanent_[name] = true;
+    if (permanent || s_->permanent.count(name)) {
+      if (permanent) s_->permanent[name] = true;
       return {};
     }
     throw Error("operator '" + name + "' is already declared with schema '" + old + "'");
   }
   e.set_schema(std::move(s));
-  e.update_table(fallbacks_);
+  e.update_table(s_->fallbacks);
   if (permanent) {
-    permanent_[name] = true;
+    s_->permanent[name] = true;
     return {};
   }
   return RegistrationHandle([this, &e, name] {
-    std::lock_guard l(mutex_);
-    if (!permanent_.count(name)) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
+    std::lock_guard l(s_->mutex);
+    if (!s_->permanent.count(name)) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
   });
 }
 
@@ -76,16 +90,16 @@ OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, Dispat
             "cannot register a kernel for dispatch key ", to_string(key));
   OPD_CHECK(kernel.is_valid(), "registering an empty kernel for ", e.name(), " at ", to_string(key));
   std::string at = where_text(where);
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(s_->mutex);
   if (e.registered(key) != nullptr)
     throw Error("operator '" + e.name() + "' already has a kernel for dispatch key " + std::string(to_string(key)) +
                 " (registered at " + e.registered_at(key) + "; this one at " + at + ")");
   e.set_registered(key, std::move(kernel), std::move(at));
-  e.update_table(fallbacks_);
+  e.update_table(s_->fallbacks);
   return RegistrationHandle([this, &e, key] {
-    std::lock_guard l(mutex_);
+    std::lock_guard l(s_->mutex);
     e.clear_registered(key);
-    e.update_table(fallbacks_);
+    e.update_table(s_->fallbacks);
   });
 }
 
@@ -98,54 +112,54 @@ OPD_FUNC RegistrationHandle Dispatcher::register_fallback(DispatchKey key, Kerne
                                                           const std::source_location& where) {
   OPD_CHECK(is_runtime_key(key), "a backend fallback needs a runtime dispatch key, not ", to_string(key));
   std::string at = where_text(where);
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(s_->mutex);
   const auto i = static_cast<std::size_t>(key);
-  if (fallbacks_[i] != nullptr)
+  if (s_->fallbacks[i] != nullptr)
     throw Error("dispatch key " + std::string(to_string(key)) + " already has a fallback (registered at " +
-                fallback_where_[i] + "; this one at " + at + ")");
-  fallback_storage_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
-  fallbacks_[i] = fallback_storage_.back().get();
-  fallback_where_[i] = std::move(at);
+                s_->fallback_where[i] + "; this one at " + at + ")");
+  s_->fallback_storage.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
+  s_->fallbacks[i] = s_->fallback_storage.back().get();
+  s_->fallback_where[i] = std::move(at);
   update_all_tables();
   return RegistrationHandle([this, i] {
-    std::lock_guard l(mutex_);
-    fallbacks_[i] = nullptr;
-    fallback_where_[i].clear();
+    std::lock_guard l(s_->mutex);
+    s_->fallbacks[i] = nullptr;
+    s_->fallback_where[i].clear();
     update_all_tables();
   });
 }
 
 OPD_FUNC bool Dispatcher::has_fallback(DispatchKey key) {
-  std::lock_guard lock(mutex_);
-  return fallbacks_[static_cast<std::size_t>(key)] != nullptr;
+  std::lock_guard lock(s_->mutex);
+  return s_->fallbacks[static_cast<std::size_t>(key)] != nullptr;
 }
 
 OPD_FUNC std::vector<std::string> Dispatcher::operator_names() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(s_->mutex);
   std::vector<std::string> out;
-  for (auto& [n, e] : entries_)
+  for (auto& [n, e] : s_->entries)
     if (e->has_schema()) out.push_back(n);
   return out;
 }
 
 OPD_FUNC std::string Dispatcher::dump_computed_table(std::string_view op_name, bool all) {
-  std::lock_guard lock(mutex_);
-  auto it = entries_.find(std::string(op_name));
-  if (it == entries_.end()) throw Error("no operator named '" + std::string(op_name) + "' has been declared");
-  return it->second->dump_computed_table(fallback_where_, all);
+  std::lock_guard lock(s_->mutex);
+  auto it = s_->entries.find(std::string(op_name));
+  if (it == s_->entries.end()) throw Error("no operator named '" + std::string(op_name) + "' has been declared");
+  return it->second->dump_computed_table(s_->fallback_where, all);
 }
 
 OPD_FUNC OperatorEntry& Dispatcher::entry_locked(std::string_view name) {
-  auto [it, inserted] = entries_.try_emplace(std::string(name));
+  auto [it, inserted] = s_->entries.try_emplace(std::string(name));
   if (inserted) {
     it->second = std::make_unique<OperatorEntry>(std::string(name));
-    it->second->update_table(fallbacks_);
+    it->second->update_table(s_->fallbacks);
   }
   return *it->second;
 }
 
 OPD_FUNC void Dispatcher::update_all_tables() {
-  for (auto& [n, e] : entries_) e->update_table(fallbacks_);
+  for (auto& [n, e] : s_->entries) e->update_table(s_->fallbacks);
 }
 
 }  // namespace opd

@@ -9,12 +9,9 @@
 // (in libopdispatch, or under OPD_HEADER_ONLY with default visibility), so a
 // plugin loaded with dlopen registers into its host's registry
 // (docs/building.md says under which conditions for header-only use).
-#include <memory>
-#include <mutex>
 #include <source_location>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "dispatch/config.hpp"
@@ -41,6 +38,8 @@ class OPD_API Dispatcher {
   // struct) are never removed; the handle of any other one removes it.
   // Declaring a different schema under an existing name is an error.
   [[nodiscard]] RegistrationHandle declare(std::string_view schema_text, bool permanent = false);
+  // The same for a schema parsed already (a compile-time operator's).
+  [[nodiscard]] RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
   // A second kernel for the same key of the same operator is an error that
@@ -70,12 +69,10 @@ class OPD_API Dispatcher {
   OperatorEntry& entry_locked(std::string_view name);
   void update_all_tables();
 
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> entries_;
-  std::unordered_map<std::string, bool> permanent_;
-  FallbackTable fallbacks_{};
-  FallbackProvenance fallback_where_{};
-  std::vector<std::unique_ptr<KernelFunction>> fallback_storage_;  // kept alive for in-flight calls
+  // The registry's state (dispatcher-inl.hpp), behind a pointer so that
+  // this header needs neither <mutex> nor <unordered_map>.
+  struct state;
+  state* const s_;
 };
 
 }  // namespace opd

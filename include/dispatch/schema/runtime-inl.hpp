@@ -35,4 +35,46 @@ OPD_FUNC runtime_schema parse_or_throw(std::string_view text) {
   return std::move(*r.schema);
 }
 
+namespace detail {
+OPD_FUNC bool same_alias_set(const alias_set& a, const alias_set& b) {
+  if (a.count != b.count) return false;
+  for (std::size_t i = 0; i < a.count; ++i)
+    if (a.names[i] != b.names[i]) return false;
+  return true;
+}
+OPD_FUNC bool same_type(const dynamic_schema& sa, std::int16_t a, const dynamic_schema& sb, std::int16_t b) {
+  if ((a == no_index) != (b == no_index)) return false;
+  if (a == no_index) return true;
+  const type_node& x = sa.type(a);
+  const type_node& y = sb.type(b);
+  if (x.kind != y.kind || x.base != y.base || x.fixed_size != y.fixed_size || x.name != y.name) return false;
+  if ((x.alias == no_index) != (y.alias == no_index)) return false;
+  if (x.alias != no_index) {
+    const alias_info& p = sa.alias(x.alias);
+    const alias_info& q = sb.alias(y.alias);
+    if (p.is_write != q.is_write || !same_alias_set(p.before, q.before) || !same_alias_set(p.after, q.after))
+      return false;
+  }
+  return same_type(sa, x.child, sb, y.child) && same_type(sa, x.next, sb, y.next);
+}
+OPD_FUNC bool same_arguments(const dynamic_schema& sa, const std::vector<argument>& a, const dynamic_schema& sb,
+                             const std::vector<argument>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const argument& x = a[i];
+    const argument& y = b[i];
+    if (x.name != y.name || x.kwarg_only != y.kwarg_only || x.has_default != y.has_default ||
+        (x.has_default && x.def.text != y.def.text) || !same_type(sa, x.type, sb, y.type))
+      return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+OPD_FUNC bool same_schema(const dynamic_schema& a, const dynamic_schema& b) {
+  return a.ns == b.ns && a.name == b.name && a.overload == b.overload && a.kwarg_marker == b.kwarg_marker &&
+         a.is_vararg == b.is_vararg && a.is_varret == b.is_varret &&
+         detail::same_arguments(a, a.arguments, b, b.arguments) && detail::same_arguments(a, a.returns, b, b.returns);
+}
+
 }  // namespace opd::schema

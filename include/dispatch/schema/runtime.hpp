@@ -40,6 +40,29 @@ class OPD_API runtime_schema {
   const dynamic_schema& operator*() const { return value_; }
   const std::string& text() const { return *text_; }
 
+  // A run-time copy of a compile-time schema (opd::op<"...">::schema),
+  // without parsing again: its string_views point into the schema literal,
+  // which has static storage.
+  template <class S>
+  static runtime_schema from_static(const S& s) {
+    runtime_schema r;
+    r.text_ = std::make_shared<const std::string>(s.text);
+    auto& v = r.value_;
+    v.text = s.text;
+    v.ns = s.ns;
+    v.name = s.name;
+    v.overload = s.overload;
+    v.arguments.assign(s.arguments.begin(), s.arguments.end());
+    v.returns.assign(s.returns.begin(), s.returns.end());
+    v.types.assign(s.types.begin(), s.types.end());
+    v.aliases.assign(s.aliases.begin(), s.aliases.end());
+    v.kwarg_marker = s.kwarg_marker;
+    v.is_vararg = s.is_vararg;
+    v.is_varret = s.is_varret;
+    v.returns_parenthesized = s.returns_parenthesized;
+    return r;
+  }
+
  private:
   friend parse_result parse(std::string_view text);
   std::shared_ptr<const std::string> text_;
@@ -60,6 +83,11 @@ struct parse_result {
 // schemas once, in libopdispatch.
 OPD_API parse_result parse(std::string_view text);
 OPD_API runtime_schema parse_or_throw(std::string_view text);
+
+// Do a and b declare the same operator (names, types, alias annotations,
+// defaults), whatever their spacing? (No printer needed, so that comparing
+// costs a header-only user little.)
+OPD_API bool same_schema(const dynamic_schema& a, const dynamic_schema& b);
 
 }  // namespace opd::schema
 

@@ -1,0 +1,2 @@
+// compile_cost: the dispatcher's headers alone.
+#include <dispatch/dispatcher.hpp>
