@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Full test run: g++ (build/gcc, everything including the sanitizer builds
-# and the benchmark programs),
-# then clang++-14 (build/clang, without the sanitizer tests).
-# Env: OPD_BUILD_TYPE (default Debug), OPD_JOBS (default 2),
-#      OPD_FAIL_FAST=1 to stop after the first failing compiler.
+# Full test run, three builds that between them cover both compilers, both
+# ways of consuming the library and both build types:
+#   gcc          g++, Debug, against the compiled library (libopdispatch):
+#                every test, the sanitizer sub-builds (ASan+UBSan, TSan) and
+#                the benchmark programs (run once, briefly);
+#   clang        clang++-14, Debug, against the header-only target
+#                (OPD_HEADER_ONLY_TESTS=ON): every test but the sanitizers;
+#   gcc-release  g++, Release: everything builds warning-free (-Werror) and
+#                the runtime tests pass (compile-only tests are not repeated).
+# Env: OPD_BUILD_TYPE (Debug: the first two builds' type), OPD_JOBS (default 2),
+#      OPD_FAIL_FAST=1 to stop after the first failing build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -14,14 +20,14 @@ JOBS=${OPD_JOBS:-2}
 status=0
 summaries=()
 
-run_one() {  # <label> <build dir> <c++ compiler> <extra cmake options> [ctest args...]
-  local label=$1 dir=$2 cxx=$3 options=$4
-  shift 4
+run_one() {  # <label> <build dir> <c++ compiler> <build type> <extra cmake options> [ctest args...]
+  local label=$1 dir=$2 cxx=$3 type=$4 options=$5
+  shift 5
   local log="$dir/ctest.log"
   echo "=== [$label] configure ($cxx, $dir)"
   # shellcheck disable=SC2086
   if ! cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
-         -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $options; then
+         -DCMAKE_BUILD_TYPE="$type" $options; then
     summaries+=("[$label] configure FAILED"); return 1
   fi
   echo "=== [$label] build"
@@ -39,14 +45,10 @@ run_one() {  # <label> <build dir> <c++ compiler> <extra cmake options> [ctest a
 }
 
 start=$SECONDS
-# The g++ build also builds the benchmark programs and runs each once,
-# briefly (the bench.* CTests), so that they keep compiling and working.
-run_one gcc build/gcc g++ "-DOPD_BUILD_BENCH=ON" || status=1
-if [ "$status" -ne 0 ] && [ "${OPD_FAIL_FAST:-0}" = 1 ]; then
-  :
-else
-  run_one clang build/clang clang++-14 "" -LE sanitizer || status=1
-fi
+failed() { [ "$status" -ne 0 ] && [ "${OPD_FAIL_FAST:-0}" = 1 ]; }
+run_one gcc build/gcc g++ "$BUILD_TYPE" "-DOPD_BUILD_BENCH=ON" || status=1
+failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "-DOPD_HEADER_ONLY_TESTS=ON" -LE sanitizer || status=1
+failed || run_one gcc-release build/gcc-release g++ Release "-DOPD_SANITIZER_TESTS=OFF" -L runtime || status=1
 
 echo
 echo "=== summary ($((SECONDS - start)) s)"

@@ -16,7 +16,9 @@
 // every module of a process reaches the same instance (docs/building.md).
 #if !defined(__cplusplus) || __cplusplus < 202002L
 #if !defined(_MSVC_LANG) || _MSVC_LANG < 202002L
-#error "opdispatch needs C++20: compile with -std=c++20 (CMake: cxx_std_20, and cuda_std_20 for .cu files)"
+#error "opdispatch needs C++20: compile with -std=c++20 (CMake: link opdispatch::opdispatch or opdispatch::header_only, which ask for it, nvcc included)"
+// Stop here rather than after a hundred errors from C++20 code below.
+#include <opdispatch_stops_here_compile_with_std_cxx20>
 #endif
 #endif
 

@@ -1,5 +1,6 @@
 #pragma once
 // The dispatcher: operators, kernels per dispatch key, typed and boxed calls.
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "dispatch/dispatcher/boxing.hpp"
 #include "dispatch/dispatcher/call.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"

@@ -2,6 +2,7 @@
 // Forward declarations of the library's main types, for headers and user
 // code that only name them (as c10's KernelFunction.h names Stack without
 // including ivalue.h). Includes nothing heavier than <vector> and <cstdint>.
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include <cstdint>
 #include <vector>
 

@@ -13,6 +13,7 @@
 // machinery on top (as further members here, or as free functions taking the
 // op type); a derived struct such as my_add is the operator's identity
 // everywhere (opd::schema::arg_type_t<my_add, 0>, check_kernel<my_add, F>()).
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include <cstddef>
 #include <string_view>
 

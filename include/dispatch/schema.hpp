@@ -1,6 +1,7 @@
 #pragma once
 // The schema language: parse at compile time (schema_of<"...">) or run time
 // (schema::parse), print, query, and derive variants (out=, functional).
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "schema/error.hpp"
 #include "schema/fixed_string.hpp"
 #include "schema/literal.hpp"

@@ -8,6 +8,7 @@
 //
 //   auto kernels = opd::kernels::register_cpu();   // a RegistrationSet
 //   opd::Tensor c = opd::call<opd::kernels::ops::add::functional>(a, b);
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include <optional>
 #include <span>
 

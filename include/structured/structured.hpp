@@ -20,6 +20,7 @@
 // (in-place). Where the caller's tensor does not fit that (an out= or self of
 // another dtype or with other strides), impl() writes a temporary that is
 // then copied back. See docs/structured.md.
+#include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include <cstddef>
 #include <string>
 #include <string_view>

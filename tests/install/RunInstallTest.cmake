@@ -50,7 +50,7 @@ if(OPD_MODE STREQUAL "package")
   write_init_cache("${OPD_WORK_DIR}/init-lib.cmake" "")
   run(configure-lib ${CMAKE_COMMAND} -S "${OPD_SOURCE_DIR}" -B "${lib_build}"
       -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-lib.cmake"
-      -DOPD_BUILD_TESTS=OFF -DOPD_BUILD_EXAMPLES=OFF -DOPD_BUILD_TOOLS=OFF
+      -DOPD_BUILD_TESTS=OFF -DOPD_BUILD_EXAMPLES=OFF -DOPD_BUILD_TOOLS=ON
       -DOPD_BUILD_BENCH=OFF -DOPD_INSTALL=ON)
   run(build-lib ${CMAKE_COMMAND} --build "${lib_build}")
   run(install ${CMAKE_COMMAND} --install "${lib_build}" --prefix "${prefix}")
@@ -58,6 +58,22 @@ if(OPD_MODE STREQUAL "package")
   file(GLOB_RECURSE ver "${prefix}/*/opdispatchConfigVersion.cmake")
   if(NOT cfg OR NOT ver)
     message(FATAL_ERROR "install did not produce opdispatchConfig.cmake + opdispatchConfigVersion.cmake under ${prefix}")
+  endif()
+  # Headers live under include/opdispatch/: no generic directory names land
+  # directly in the include directory.
+  if(NOT EXISTS "${prefix}/include/opdispatch/dispatch/dispatcher.hpp" OR EXISTS "${prefix}/include/dispatch")
+    message(FATAL_ERROR "headers must be installed under ${prefix}/include/opdispatch/")
+  endif()
+  # The installed opd-schema runs.
+  find_program(opd_schema opd-schema PATHS "${prefix}/bin" NO_DEFAULT_PATH NO_CACHE)
+  if(NOT opd_schema)
+    message(FATAL_ERROR "opd-schema was not installed into ${prefix}/bin")
+  endif()
+  file(WRITE "${OPD_WORK_DIR}/schemas.txt" "ns::f(Tensor self) -> Tensor\n")
+  execute_process(COMMAND "${opd_schema}" INPUT_FILE "${OPD_WORK_DIR}/schemas.txt"
+                  OUTPUT_VARIABLE schema_out RESULT_VARIABLE schema_rc)
+  if(NOT schema_rc EQUAL 0 OR NOT schema_out MATCHES "^ok")
+    message(FATAL_ERROR "installed opd-schema: exit ${schema_rc}, output '${schema_out}'")
   endif()
   # The source tree must not leak in: the consumer sees only the prefix.
   write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "${prefix}")
@@ -75,13 +91,16 @@ endif()
 run(configure-consumer ${CMAKE_COMMAND} -S "${OPD_CONSUMER_DIR}" -B "${consumer_build}"
     -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-consumer.cmake" ${consumer_args})
 run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}")
-find_program(exe opd_consumer PATHS "${consumer_build}" "${consumer_build}/bin"
-             NO_DEFAULT_PATH NO_CACHE)
-if(NOT exe)
-  message(FATAL_ERROR "opd_consumer executable not found in ${consumer_build}")
-endif()
-run(run-consumer "${exe}")
-message(STATUS "${run_output}")
-if(NOT run_output MATCHES "opd_consumer OK")
-  message(FATAL_ERROR "unexpected consumer output:\n${run_output}")
-endif()
+foreach(consumer IN ITEMS opd_consumer opd_consumer_header_only)
+  find_program(exe ${consumer} PATHS "${consumer_build}" "${consumer_build}/bin"
+               NO_DEFAULT_PATH NO_CACHE)
+  if(NOT exe)
+    message(FATAL_ERROR "${consumer} executable not found in ${consumer_build}")
+  endif()
+  run(run-${consumer} "${exe}")
+  message(STATUS "${run_output}")
+  if(NOT run_output MATCHES "opd_consumer OK")
+    message(FATAL_ERROR "unexpected ${consumer} output:\n${run_output}")
+  endif()
+  unset(exe)
+endforeach()

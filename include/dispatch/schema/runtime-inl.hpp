@@ -35,6 +35,25 @@ OPD_FUNC runtime_schema parse_or_throw(std::string_view text) {
   return std::move(*r.schema);
 }
 
+OPD_FUNC runtime_schema runtime_schema::copy_of(const parts& p) {
+  runtime_schema r;
+  r.text_ = std::make_shared<const std::string>(p.text);
+  auto& v = r.value_;
+  v.text = p.text;
+  v.ns = p.ns;
+  v.name = p.name;
+  v.overload = p.overload;
+  if (!p.arguments.empty()) v.arguments.assign(p.arguments.begin(), p.arguments.end());  // (no null source for an empty one)
+  if (!p.returns.empty()) v.returns.assign(p.returns.begin(), p.returns.end());  // (no null source for an empty one)
+  if (!p.types.empty()) v.types.assign(p.types.begin(), p.types.end());  // (no null source for an empty one)
+  if (!p.aliases.empty()) v.aliases.assign(p.aliases.begin(), p.aliases.end());  // (no null source for an empty one)
+  v.kwarg_marker = p.kwarg_marker;
+  v.is_vararg = p.is_vararg;
+  v.is_varret = p.is_varret;
+  v.returns_parenthesized = p.returns_parenthesized;
+  return r;
+}
+
 namespace detail {
 OPD_FUNC bool same_alias_set(const alias_set& a, const alias_set& b) {
   if (a.count != b.count) return false;

@@ -4,6 +4,7 @@
 // so the string_views inside stay valid).
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,26 +43,33 @@ class OPD_API runtime_schema {
 
   // A run-time copy of a compile-time schema (opd::op<"...">::schema),
   // without parsing again: its string_views point into the schema literal,
-  // which has static storage.
+  // which has static storage. (The copy itself is out of line.)
   template <class S>
   static runtime_schema from_static(const S& s) {
-    runtime_schema r;
-    r.text_ = std::make_shared<const std::string>(s.text);
-    auto& v = r.value_;
-    v.text = s.text;
-    v.ns = s.ns;
-    v.name = s.name;
-    v.overload = s.overload;
-    v.arguments.assign(s.arguments.begin(), s.arguments.end());
-    v.returns.assign(s.returns.begin(), s.returns.end());
-    v.types.assign(s.types.begin(), s.types.end());
-    v.aliases.assign(s.aliases.begin(), s.aliases.end());
-    v.kwarg_marker = s.kwarg_marker;
-    v.is_vararg = s.is_vararg;
-    v.is_varret = s.is_varret;
-    v.returns_parenthesized = s.returns_parenthesized;
-    return r;
+    parts p;  // (member by member: nvcc's front end rejects the nested braced form)
+    p.text = s.text;
+    p.ns = s.ns;
+    p.name = s.name;
+    p.overload = s.overload;
+    p.arguments = std::span<const argument>(s.arguments.begin(), s.arguments.size());
+    p.returns = std::span<const argument>(s.returns.begin(), s.returns.size());
+    p.types = std::span<const type_node>(s.types.begin(), s.types.size());
+    p.aliases = std::span<const alias_info>(s.aliases.begin(), s.aliases.size());
+    p.kwarg_marker = s.kwarg_marker;
+    p.is_vararg = s.is_vararg;
+    p.is_varret = s.is_varret;
+    p.returns_parenthesized = s.returns_parenthesized;
+    return copy_of(p);
   }
+  struct parts {
+    std::string_view text, ns, name, overload;
+    std::span<const argument> arguments, returns;
+    std::span<const type_node> types;
+    std::span<const alias_info> aliases;
+    std::int16_t kwarg_marker = no_index;
+    bool is_vararg = false, is_varret = false, returns_parenthesized = false;
+  };
+  static runtime_schema copy_of(const parts& p);
 
  private:
   friend parse_result parse(std::string_view text);
