@@ -303,3 +303,55 @@ TEST(DispatcherHandles, RuntimeDeclareHandleDoesNotRemoveACompileTimeSchema) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------- provenance --
+
+struct prov_op : opd::op<"t_reg_prov::op(Tensor self) -> Tensor"> {};
+struct prov_composite : opd::op<"t_reg_prov::composite(Tensor self) -> Tensor"> {};
+Tensor prov_kernel(const Tensor& t) { return t; }
+
+TEST(DispatcherProvenance, SecondKernelErrorSaysWhereTheFirstWasRegistered) {
+  const int line = __LINE__ + 1;
+  auto first = opd::register_kernel<prov_op, &prov_kernel>(DispatchKey::CPU);
+  const std::string msg = message_of([] { (void)opd::register_kernel<prov_op, &prov_kernel>(DispatchKey::CPU); });
+  EXPECT_NE(msg.find("already has a kernel for dispatch key CPU (registered at registration_test.cpp:" +
+                     std::to_string(line) + "; this one at registration_test.cpp:"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(opd::Dispatcher::singleton().entry("t_reg_prov::op").registered_at(DispatchKey::CPU),
+            "registration_test.cpp:" + std::to_string(line));
+}
+
+TEST(DispatcherProvenance, DumpComputedTableGivesTheReasonForEachEntry) {
+  const int kernel_line = __LINE__ + 1;
+  auto cpu = opd::register_kernel<prov_composite, &prov_kernel>(DispatchKey::CPU);
+  const int composite_line = __LINE__ + 1;
+  auto cea = opd::register_kernel<prov_composite, &prov_kernel>(DispatchKey::CompositeExplicitAutograd);
+  auto tracer = opd::register_fallthrough<prov_composite>(DispatchKey::Tracer);
+  const int fallback_line = __LINE__ + 1;
+  auto fallback = opd::register_fallback(DispatchKey::PrivateUse2, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {});
+  const std::string table = opd::Dispatcher::singleton().dump_computed_table("t_reg_prov::composite");
+  const auto has_line = [&](const std::string& line) { return table.find(line + "\n") != std::string::npos; };
+  EXPECT_TRUE(has_line("CPU: kernel [registered at registration_test.cpp:" + std::to_string(kernel_line) + "]")) << table;
+  // A backend without its own kernel takes the CompositeExplicitAutograd one...
+  EXPECT_TRUE(has_line("CUDA: kernel from CompositeExplicitAutograd [registered at registration_test.cpp:" +
+                       std::to_string(composite_line) + "]"))
+      << table;
+  // ... even where it has a backend fallback: the operator's own kernel wins.
+  EXPECT_TRUE(has_line("PrivateUse2: kernel from CompositeExplicitAutograd [registered at registration_test.cpp:" +
+                       std::to_string(composite_line) + "]"))
+      << table;
+  EXPECT_NE(table.find("Tracer: fallthrough [registered at registration_test.cpp:"), std::string::npos) << table;
+  // Layers with nothing registered pass through, listed only when asked for.
+  EXPECT_EQ(table.find("AutogradCPU:"), std::string::npos) << table;
+  const std::string all = opd::Dispatcher::singleton().dump_computed_table("t_reg_prov::composite", true);
+  EXPECT_NE(all.find("AutogradCPU: fallthrough (no kernel at this layer)\n"), std::string::npos) << all;
+
+  // An operator with no kernel: backends are missing, or reach a backend fallback.
+  const std::string bare = opd::Dispatcher::singleton().dump_computed_table("t_reg_prov::op");
+  EXPECT_TRUE(bare.find("CPU: missing\n") != std::string::npos) << bare;
+  EXPECT_TRUE(bare.find("PrivateUse2: backend fallback [registered at registration_test.cpp:" +
+                        std::to_string(fallback_line) + "]\n") != std::string::npos)
+      << bare;
+  EXPECT_THROW(opd::Dispatcher::singleton().dump_computed_table("t_reg_prov::nope"), opd::Error);
+}

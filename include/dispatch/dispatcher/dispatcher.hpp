@@ -37,20 +37,20 @@ class OPD_API Dispatcher {
   // Declares a schema. `permanent` schemas (those of a compile-time operator
   // struct) are never removed; the handle of any other one removes it.
   // Declaring a different schema under an existing name is an error.
-  [[nodiscard]] RegistrationHandle declare(std::string_view schema_text, bool permanent = false);
+  RegistrationHandle declare(std::string_view schema_text, bool permanent = false);
   // The same for a schema parsed already (a compile-time operator's).
-  [[nodiscard]] RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
+  RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
   // A second kernel for the same key of the same operator is an error that
   // says where the first one was registered.
-  [[nodiscard]] RegistrationHandle register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+  RegistrationHandle register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
                                                    const std::source_location& where = std::source_location::current());
-  [[nodiscard]] RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
+  RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
                                                    const std::source_location& where = std::source_location::current());
 
   // One boxed kernel for every operator at a runtime key (or a fallthrough).
-  [[nodiscard]] RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
+  RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
                                                      const std::source_location& where = std::source_location::current());
   bool has_fallback(DispatchKey key);
 

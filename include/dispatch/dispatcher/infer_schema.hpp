@@ -15,6 +15,7 @@
 
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/ivalue.hpp"
+#include "dispatch/dispatcher/boxing.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/schema/kernel_signature.hpp"
 #include "dispatch/schema/runtime.hpp"
