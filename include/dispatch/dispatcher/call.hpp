@@ -388,7 +388,7 @@ inline DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack)
   return compute_dispatch_key_set(ks);
 }
 template <schema::schema_holder Op>
-DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
+[[gnu::always_inline]] inline DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack) {
   using Params = schema::arg_types_t<Op>;
   constexpr std::size_t n = boost::mp11::mp_size<Params>::value;
   detail::check_stack_size(op, stack, n);

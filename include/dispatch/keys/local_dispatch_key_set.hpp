@@ -29,7 +29,7 @@ namespace detail {
 #ifdef OPD_HEADER_ONLY
 OPD_API inline thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set{};
 #else
-OPD_API extern thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set;  // src/keys.cpp
+OPD_API extern thread_local constinit LocalDispatchKeySet tls_local_dispatch_key_set;  // src/core.cpp
 #endif
 }  // namespace detail
 
