@@ -12,7 +12,7 @@
 
 namespace opd {
 
-OPD_FUNC std::string where_text(const std::source_location& where) {
+OPD_FUNC std::string where_text(const source_location& where) {
   std::string_view file = where.file_name();
   if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
   return std::string(file) + ":" + std::to_string(where.line());
@@ -85,7 +85,7 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool p
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
-                                                        const std::source_location& where) {
+                                                        const source_location& where) {
   OPD_CHECK(key != DispatchKey::Undefined && key != DispatchKey::EndOfRuntimeKeys && key != DispatchKey::EndOfAliasKeys,
             "cannot register a kernel for dispatch key ", to_string(key));
   OPD_CHECK(kernel.is_valid(), "registering an empty kernel for ", e.name(), " at ", to_string(key));
@@ -104,12 +104,12 @@ OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, Dispat
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
-                                                        const std::source_location& where) {
+                                                        const source_location& where) {
   return register_kernel(entry(op_name), key, std::move(kernel), where);
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::register_fallback(DispatchKey key, KernelFunction kernel,
-                                                          const std::source_location& where) {
+                                                          const source_location& where) {
   OPD_CHECK(is_runtime_key(key), "a backend fallback needs a runtime dispatch key, not ", to_string(key));
   std::string at = where_text(where);
   std::lock_guard lock(s_->mutex);

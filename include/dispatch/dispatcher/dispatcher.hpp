@@ -9,7 +9,7 @@
 // (in libopdispatch, or under OPD_HEADER_ONLY with default visibility), so a
 // plugin loaded with dlopen registers into its host's registry
 // (docs/building.md says under which conditions for header-only use).
-#include <source_location>
+#include "dispatch/dispatcher/source_location.hpp"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +22,7 @@
 namespace opd {
 
 // "file.cpp:12" for a registration's provenance.
-OPD_API std::string where_text(const std::source_location& where);
+OPD_API std::string where_text(const source_location& where);
 
 class OPD_API Dispatcher {
  public:
@@ -45,13 +45,13 @@ class OPD_API Dispatcher {
   // A second kernel for the same key of the same operator is an error that
   // says where the first one was registered.
   RegistrationHandle register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
-                                                   const std::source_location& where = std::source_location::current());
+                                                   const source_location& where = source_location::current());
   RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
-                                                   const std::source_location& where = std::source_location::current());
+                                                   const source_location& where = source_location::current());
 
   // One boxed kernel for every operator at a runtime key (or a fallthrough).
   RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
-                                                     const std::source_location& where = std::source_location::current());
+                                                     const source_location& where = source_location::current());
   bool has_fallback(DispatchKey key);
 
   // Every declared operator's name (for tools and tests).

@@ -9,9 +9,9 @@
 //   auto h5 = opd::register_fallback(opd::DispatchKey::PrivateUse1, boxed_fallback);
 //
 // Typed kernels are checked against the schema at compile time. Each
-// registration records where it was made (a defaulted std::source_location):
+// registration records where it was made (a defaulted source_location):
 // "already has a kernel" errors and Dispatcher::dump_computed_table name it.
-#include <source_location>
+#include "dispatch/dispatcher/source_location.hpp"
 #include <string_view>
 #include <utility>
 
@@ -23,11 +23,11 @@
 namespace opd {
 
 template <schema::schema_holder Op, auto Fn>
-RegistrationHandle register_kernel(DispatchKey key, const std::source_location& where = std::source_location::current()) {
+RegistrationHandle register_kernel(DispatchKey key, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_kernel<Op, Fn>(), where);
 }
 template <schema::schema_holder Op, class F>
-RegistrationHandle register_kernel(DispatchKey key, F&& kernel, const std::source_location& where = std::source_location::current()) {
+RegistrationHandle register_kernel(DispatchKey key, F&& kernel, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_kernel<Op>(std::forward<F>(kernel)), where);
 }
 
@@ -45,13 +45,13 @@ KernelFunction make_boxed_kernel(F&& kernel) {
   }
 }
 template <schema::schema_holder Op, class F>
-RegistrationHandle register_boxed_kernel(DispatchKey key, F&& kernel, const std::source_location& where = std::source_location::current()) {
+RegistrationHandle register_boxed_kernel(DispatchKey key, F&& kernel, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, make_boxed_kernel(std::forward<F>(kernel)), where);
 }
 // For an operator declared at run time (opd::Dispatcher::declare) by name.
 template <class F>
 RegistrationHandle register_boxed_kernel(std::string_view op_name, DispatchKey key, F&& kernel,
-                                                       const std::source_location& where = std::source_location::current()) {
+                                                       const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_kernel(op_name, key, make_boxed_kernel(std::forward<F>(kernel)), where);
 }
 
@@ -59,22 +59,22 @@ RegistrationHandle register_boxed_kernel(std::string_view op_name, DispatchKey k
 // checked against the declared schema when registered (opd::TypeError if not).
 template <class F>
 RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, F&& kernel,
-                                                 const std::source_location& where = std::source_location::current()) {
+                                                 const source_location& where = source_location::current()) {
   OperatorEntry& e = Dispatcher::singleton().find_schema_or_throw(op_name);
   detail::check_kernel_at_run_time<std::decay_t<F>>(e);
   return Dispatcher::singleton().register_kernel(e, key, make_runtime_kernel(std::forward<F>(kernel)), where);
 }
 
 template <schema::schema_holder Op>
-RegistrationHandle register_fallthrough(DispatchKey key, const std::source_location& where = std::source_location::current()) {
+RegistrationHandle register_fallthrough(DispatchKey key, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_kernel(entry_for<Op>(), key, KernelFunction::make_fallthrough(), where);
 }
 
 template <class F>
-RegistrationHandle register_fallback(DispatchKey key, F&& boxed_kernel, const std::source_location& where = std::source_location::current()) {
+RegistrationHandle register_fallback(DispatchKey key, F&& boxed_kernel, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_fallback(key, make_boxed_kernel(std::forward<F>(boxed_kernel)), where);
 }
-inline RegistrationHandle register_fallthrough_fallback(DispatchKey key, const std::source_location& where = std::source_location::current()) {
+inline RegistrationHandle register_fallthrough_fallback(DispatchKey key, const source_location& where = source_location::current()) {
   return Dispatcher::singleton().register_fallback(key, KernelFunction::make_fallthrough(), where);
 }
 
