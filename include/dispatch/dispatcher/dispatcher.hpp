@@ -9,6 +9,7 @@
 // (in libopdispatch, or under OPD_HEADER_ONLY with default visibility), so a
 // plugin loaded with dlopen registers into its host's registry
 // (docs/building.md says under which conditions for header-only use).
+#include <cstdint>
 #include <source_location>
 #include <string>
 #include <string_view>
@@ -23,6 +24,16 @@ namespace opd {
 
 // "file.cpp:12" for a registration's provenance.
 OPD_API std::string where_text(const std::source_location& where);
+
+// What registering a second kernel for the same operator and key does.
+enum class DuplicateKernel : std::uint8_t {
+  warn,   // c10's behaviour (the default): warn, stack it; it is in effect until its handle dies
+  error,  // strict: throw opd::Error saying where the first one was registered
+};
+
+// Receives the dispatcher's warnings (today: a kernel overriding another).
+// The default (a null handler) writes "Warning: <message>" to stderr.
+using WarningHandler = void (*)(std::string_view message);
 
 class OPD_API Dispatcher {
  public:
@@ -42,12 +53,24 @@ class OPD_API Dispatcher {
   RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
-  // A second kernel for the same key of the same operator is an error that
-  // says where the first one was registered.
+  // A second kernel for the same key of the same operator is, as in c10,
+  // accepted with a warning (see set_warning_handler) and stacked: the newest
+  // is called, and destroying either handle restores the other. Under
+  // DuplicateKernel::error (set_duplicate_kernel_policy) it throws instead.
   RegistrationHandle register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
                                                    const std::source_location& where = std::source_location::current());
   RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
                                                    const std::source_location& where = std::source_location::current());
+
+  // Always strict: a second kernel for the key throws opd::Error naming where
+  // the first one was registered, whatever the policy.
+  RegistrationHandle register_kernel_strict(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                            const std::source_location& where = std::source_location::current());
+
+  // The process-wide policy for duplicate kernels; returns the previous one.
+  DuplicateKernel set_duplicate_kernel_policy(DuplicateKernel policy);
+  // Installs a warning handler (null: the default, stderr); returns the previous one.
+  WarningHandler set_warning_handler(WarningHandler handler);
 
   // One boxed kernel for every operator at a runtime key (or a fallthrough).
   RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
@@ -67,6 +90,8 @@ class OPD_API Dispatcher {
   ~Dispatcher();
 
   OperatorEntry& entry_locked(std::string_view name);
+  RegistrationHandle register_kernel_impl(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                          const std::source_location& where, bool strict);
   void update_all_tables();
 
   // The registry's state (dispatcher-inl.hpp), behind a pointer so that

@@ -36,7 +36,14 @@ OPD_FUNC std::string OperatorEntry::registered_keys() const {
 }
 
 OPD_FUNC std::string OperatorEntry::registered_at(DispatchKey k) const {
-  return registered(k) != nullptr ? registered_where_[static_cast<std::size_t>(k)] : std::string();
+  const auto& stack = stacks_[static_cast<std::size_t>(k)];
+  return stack.empty() ? std::string() : stack.back().where;
+}
+
+OPD_FUNC std::vector<std::string> OperatorEntry::registrations_at(DispatchKey k) const {
+  std::vector<std::string> out;
+  for (const stacked_kernel& s : stacks_[static_cast<std::size_t>(k)]) out.push_back(s.where);
+  return out;
 }
 
 OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
@@ -45,14 +52,23 @@ OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
 }
 OPD_FUNC void OperatorEntry::clear_schema() { schema_.reset(); }
 
-OPD_FUNC void OperatorEntry::set_registered(DispatchKey k, KernelFunction kernel, std::string where) {
+OPD_FUNC std::uint64_t OperatorEntry::push_registered(DispatchKey k, KernelFunction kernel, std::string where) {
   owned_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
-  registered_where_[static_cast<std::size_t>(k)] = std::move(where);
+  const std::uint64_t id = next_id_++;
+  auto& stack = stacks_[static_cast<std::size_t>(k)];
+  stack.push_back({id, owned_.back().get(), std::move(where)});
   registered_[static_cast<std::size_t>(k)].store(owned_.back().get(), std::memory_order_release);
+  return id;
 }
-OPD_FUNC void OperatorEntry::clear_registered(DispatchKey k) {
-  registered_[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_release);
-  registered_where_[static_cast<std::size_t>(k)].clear();
+OPD_FUNC void OperatorEntry::remove_registered(DispatchKey k, std::uint64_t id) {
+  auto& stack = stacks_[static_cast<std::size_t>(k)];
+  for (auto it = stack.begin(); it != stack.end(); ++it)
+    if (it->id == id) {
+      stack.erase(it);
+      break;
+    }
+  registered_[static_cast<std::size_t>(k)].store(stack.empty() ? nullptr : stack.back().kernel,
+                                                  std::memory_order_release);
 }
 
 OPD_FUNC void OperatorEntry::update_table(const FallbackTable& fallbacks) {
@@ -120,18 +136,18 @@ OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance
     out += ": ";
     switch (e.source) {
       case TableEntrySource::kernel:
-        out += "kernel [registered at " + registered_where_[i] + "]";
+        out += "kernel [registered at " + registered_at(k) + "]";
         break;
       case TableEntrySource::alias:
         out += "kernel from " + std::string(to_string(e.from)) + " [registered at " +
-               registered_where_[static_cast<std::size_t>(e.from)] + "]";
+               registered_at(e.from) + "]";
         break;
       case TableEntrySource::fallback:
         out += "backend fallback [registered at " + fallbacks_at[i] + "]";
         break;
       case TableEntrySource::fallthrough:
         if (e.from == DispatchKey::Undefined) out += "fallthrough (no kernel at this layer)";
-        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_where_[i] + "]";
+        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_at(k) + "]";
         else out += "fallthrough (backend fallback) [registered at " + fallbacks_at[i] + "]";
         break;
       case TableEntrySource::missing:

@@ -92,10 +92,14 @@ class OPD_API OperatorEntry {
 
   // ---- introspection -----------------------------------------------------
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
+  // How many kernels are stacked at k (the newest one is in effect, see push_registered).
+  std::size_t num_registered(DispatchKey k) const { return stacks_[static_cast<std::size_t>(k)].size(); }
   // "CPU, CompositeExplicitAutograd" : every key with a registered kernel.
   std::string registered_keys() const;
-  // Where the kernel registered at k came from ("file.cpp:12"), empty if none.
+  // Where the kernel in effect at k was registered ("file.cpp:12"), empty if none.
   std::string registered_at(DispatchKey k) const;
+  // Where every kernel stacked at k was registered, oldest first.
+  std::vector<std::string> registrations_at(DispatchKey k) const;
   // Every runtime key's computed table entry and why, one line each, as
   // c10's dumpComputedTable: "CPU: kernel [registered at ops.cpp:12]".
   // Keys whose entry is a default fallthrough are left out unless `all`.
@@ -110,8 +114,11 @@ class OPD_API OperatorEntry {
   const KernelFunction* registered(DispatchKey k) const {
     return registered_[static_cast<std::size_t>(k)].load(std::memory_order_acquire);
   }
-  void set_registered(DispatchKey k, KernelFunction kernel, std::string where);
-  void clear_registered(DispatchKey k);
+  // Kernels stack per key, as c10's list of AnnotatedKernels: the newest one
+  // is in effect; removing it (by the id push_registered returned) brings the
+  // previous one back, removing an older one changes nothing visible.
+  std::uint64_t push_registered(DispatchKey k, KernelFunction kernel, std::string where);
+  void remove_registered(DispatchKey k, std::uint64_t id);
 
   // Recomputes every runtime key's table entry from the registrations and the
   // backend fallbacks; c10's precedence (see docs/dispatcher.md).
@@ -137,7 +144,13 @@ class OPD_API OperatorEntry {
   std::ptrdiff_t factory_device_ = -1;
   std::size_t num_arguments_ = 0;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
-  std::array<std::string, kNumDispatchKeys> registered_where_{};  // guarded by the Dispatcher's mutex
+  struct stacked_kernel {
+    std::uint64_t id;
+    const KernelFunction* kernel;
+    std::string where;
+  };
+  std::array<std::vector<stacked_kernel>, kNumDispatchKeys> stacks_{};  // guarded by the Dispatcher's mutex
+  std::uint64_t next_id_ = 1;
   std::vector<std::unique_ptr<KernelFunction>> owned_;  // every kernel ever registered here (see top)
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> table_{};
   std::array<computed_entry, kNumDispatchKeys> table_why_{};  // for dump_computed_table

@@ -10,7 +10,9 @@
 //
 // Typed kernels are checked against the schema at compile time. Each
 // registration records where it was made (a defaulted std::source_location):
-// "already has a kernel" errors and Dispatcher::dump_computed_table name it.
+// duplicate-kernel warnings, strict "already has a kernel" errors and
+// Dispatcher::dump_computed_table name it. A second kernel for a key stacks
+// on the first (c10's behaviour, docs/dispatcher.md).
 #include <source_location>
 #include <string_view>
 #include <utility>
