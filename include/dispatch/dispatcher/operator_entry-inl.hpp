@@ -73,6 +73,11 @@ OPD_FUNC void OperatorEntry::remove_registered(DispatchKey k, std::uint64_t id) 
 
 OPD_FUNC void OperatorEntry::update_table(const FallbackTable& fallbacks) {
   std::uint64_t mask = 0;
+  // The Undefined slot is what a call with an empty key set reaches (an op
+  // whose only tensor is an absent Tensor?): c10 fills it from the
+  // composite kernels; it is never a fallthrough and has no mask bit.
+  table_why_[0] = compute_undefined_entry();
+  table_[0].store(table_why_[0].kernel, std::memory_order_release);
   for (std::uint8_t i = kFirstRuntimeKey; i < static_cast<std::uint8_t>(DispatchKey::EndOfRuntimeKeys); ++i) {
     const auto k = static_cast<DispatchKey>(i);
     const computed_entry entry = compute_entry(k, fallbacks);
@@ -98,6 +103,15 @@ OPD_FUNC void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
                             " (dispatch key set " + ks.str() + "); it has kernels for: " + registered_keys());
 }
 
+OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_undefined_entry() const {
+  // c10: CompositeExplicitAutograd first, then CompositeImplicitAutograd.
+  if (auto* cea = registered(DispatchKey::CompositeExplicitAutograd))
+    return {cea, TableEntrySource::alias, DispatchKey::CompositeExplicitAutograd};
+  if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd))
+    return {cia, TableEntrySource::alias, DispatchKey::CompositeImplicitAutograd};
+  return {&missing_kernel(), TableEntrySource::missing, DispatchKey::Undefined};
+}
+
 OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey k, const FallbackTable& fallbacks) const {
   if (auto* direct = registered(k))
     return {direct, direct->fallthrough ? TableEntrySource::fallthrough : TableEntrySource::kernel, k};
@@ -109,10 +123,15 @@ OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey 
   }
   if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd); cia && (backend || autograd)) {
     // An autograd key takes the composite kernel only while its backend has no
-    // kernel of its own: otherwise autograd would bypass that backend kernel.
-    const bool backend_has_own = autograd && k != DispatchKey::AutogradOther &&
-                                 (registered(backend_key_for_autograd(k)) ||
-                                  registered(DispatchKey::CompositeExplicitAutograd));
+    // kernel of its own (or a CompositeExplicitAutograd one): otherwise
+    // autograd would bypass that backend kernel. AutogradOther serves the
+    // backends with no autograd key of their own; this library has none (each
+    // backend key has its Autograd* key), so for it only the explicit kernel
+    // counts, and c10's "ambiguous AutogradOther" case cannot arise.
+    const DispatchKey own_backend = backend_key_for_autograd(k);
+    const bool backend_has_own =
+        autograd && ((own_backend != DispatchKey::Undefined && registered(own_backend)) ||
+                     registered(DispatchKey::CompositeExplicitAutograd));
     if (!backend_has_own) return {cia, TableEntrySource::alias, DispatchKey::CompositeImplicitAutograd};
   }
   if (autograd) {

@@ -72,7 +72,11 @@ class OPD_API OperatorEntry {
   // A writer republishes slots before the mask, so a slot read with an older
   // mask may already be a fallthrough: then the next key is tried, as the new
   // mask would have done (the Undefined slot is never a fallthrough).
-  const KernelFunction& lookup(DispatchKeySet ks) const {
+  const KernelFunction& lookup(DispatchKeySet ks) const { return lookup_and_mask(ks); }
+  // The same, leaving in ks the set the kernel receives: as in c10, the call's
+  // set masked with the non-fallthrough keys (so a kernel never sees the
+  // default-included BackendSelect / ADInplaceOrView unless they have kernels).
+  const KernelFunction& lookup_and_mask(DispatchKeySet& ks) const {
     ks = ks & non_fallthrough_keys();
     for (;;) {
       const DispatchKey k = ks.highest_priority_key();
@@ -135,6 +139,7 @@ class OPD_API OperatorEntry {
     DispatchKey from;  // the key the kernel was registered at (alias or fallback key)
   };
   computed_entry compute_entry(DispatchKey k, const FallbackTable& fallbacks) const;
+  computed_entry compute_undefined_entry() const;
   void analyse_schema();
   [[noreturn]] void report_missing_schema() const;
 
