@@ -2,6 +2,7 @@
 // ADInplaceOrView in every thread's default included set, the Undefined slot
 // filled from composite kernels, AutogradOther with both composite kernels.
 // Each test names the c10 source whose behaviour it asserts.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -140,6 +141,36 @@ TEST(C10ParityAutogradOther, ExplicitKernelKeepsTheImplicitOneOffAutogradOther) 
   EXPECT_EQ(s[0].to_int(), 2);
   EXPECT_EQ(opd::call<ao_op>(tensor_with_keys(DispatchKey::AutogradOther)), 2)
       << "AutogradOther alone (no backend key): falls through to Undefined, which c10 fills from the explicit kernel";
+}
+
+// ---- kernels without a schema (c10: Dispatcher::findDanglingImpls) -------
+
+// c10 accepts an impl before its def (static initialisation order across
+// files) and lists impls still without a def; a boxed call names the problem.
+TEST(C10ParityDangling, KernelsWithoutASchemaAreListedAndBecomeCallableOnceDeclared) {
+  auto& d = opd::Dispatcher::singleton();
+  auto noop = [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {};
+  const int line = __LINE__ + 1;
+  auto k = opd::register_boxed_kernel("t_par_dangling::op", DispatchKey::CPU, noop);
+  const std::string listed =
+      "t_par_dangling::op: CPU [registered at c10_parity_test.cpp:" + std::to_string(line) + "]";
+  auto dangling = d.dangling_registrations();
+  EXPECT_NE(std::find(dangling.begin(), dangling.end(), listed), dangling.end());
+  Stack s{cpu_floats({1.f})};
+  expect_throw_containing([&] { opd::call_boxed("t_par_dangling::op", s); },
+                          {"operator 't_par_dangling::op' has kernels (CPU) but no schema was declared"});
+  {
+    auto def = opd::declare("t_par_dangling::op(Tensor self) -> ()");
+    dangling = d.dangling_registrations();
+    EXPECT_EQ(std::find(dangling.begin(), dangling.end(), listed), dangling.end());
+    Stack s2{cpu_floats({1.f})};
+    EXPECT_NO_THROW(opd::call_boxed("t_par_dangling::op", s2));
+  }
+  dangling = d.dangling_registrations();  // the schema's handle died: dangling again
+  EXPECT_NE(std::find(dangling.begin(), dangling.end(), listed), dangling.end());
+  k.release();
+  dangling = d.dangling_registrations();
+  EXPECT_EQ(std::find(dangling.begin(), dangling.end(), listed), dangling.end());
 }
 
 }  // namespace

@@ -230,6 +230,19 @@ TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
 TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
   EXPECT_THROW(opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
   EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
+  // Every registration failure is an opd::Error, a malformed schema too; code and column stay.
+  try {
+    opd::declare("t_reg_bad::op(Tensr self) -> Tensor");
+    ADD_FAILURE() << "expected a syntax error";
+  } catch (const opd::Error& e) {
+    const auto* syntax = dynamic_cast<const opd::schema::syntax_error*>(&e);
+    ASSERT_NE(syntax, nullptr);
+    EXPECT_EQ(syntax->code(), opd::schema_error::unknown_type);
+    EXPECT_EQ(syntax->column(), 15u);
+    EXPECT_NE(std::string(e.what()).find("Tensr"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::ValueError);
+  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), std::exception);
   EXPECT_EQ(opd::Dispatcher::singleton().find_schema("t_reg_bad::op"), nullptr);
 }
 
@@ -282,7 +295,7 @@ TEST(DispatcherSchemas, KernelCanBeRegisteredBeforeOrAfterTheSchema) {
     auto k = opd::register_boxed_kernel("t_reg_order::second", DispatchKey::CPU, echo);
     Stack s{cpu_floats({1.f})};
     expect_throw_containing([&] { opd::call_boxed("t_reg_order::second", s); },
-                            {"no operator named 't_reg_order::second' has been declared"});
+                            {"operator 't_reg_order::second' has kernels (CPU) but no schema was declared"});
     // A kernel without a schema is visible (PyTorch: a dangling impl).
     auto& e = opd::Dispatcher::singleton().entry("t_reg_order::second");
     EXPECT_FALSE(e.has_schema());

@@ -1,6 +1,7 @@
 #pragma once
 // Out-of-line part of dispatcher.hpp (compiled once, or inline under
 // OPD_HEADER_ONLY): the registry's one instance and its registration logic.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -52,7 +53,12 @@ OPD_FUNC OperatorEntry* Dispatcher::find_schema(std::string_view name) {
 }
 
 OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) {
-  if (auto* e = find_schema(name)) return *e;
+  std::lock_guard lock(s_->mutex);
+  auto it = s_->entries.find(std::string(name));
+  if (it != s_->entries.end() && it->second->has_schema()) return *it->second;
+  if (it != s_->entries.end() && it->second->has_registrations())
+    throw Error("operator '" + std::string(name) + "' has kernels (" + it->second->registered_keys() +
+                ") but no schema was declared");
   throw Error("no operator named '" + std::string(name) + "' has been declared");
 }
 
@@ -182,6 +188,21 @@ OPD_FUNC std::vector<std::string> Dispatcher::operator_names() {
   std::vector<std::string> out;
   for (auto& [n, e] : s_->entries)
     if (e->has_schema()) out.push_back(n);
+  return out;
+}
+
+OPD_FUNC std::vector<std::string> Dispatcher::dangling_registrations() {
+  std::lock_guard lock(s_->mutex);
+  std::vector<std::string> out;
+  for (auto& [n, e] : s_->entries) {
+    if (e->has_schema()) continue;
+    for (std::uint8_t i = 1; i < kNumDispatchKeys; ++i) {
+      const auto k = static_cast<DispatchKey>(i);
+      for (const std::string& where : e->registrations_at(k))
+        out.push_back(n + ": " + std::string(to_string(k)) + " [registered at " + where + "]");
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

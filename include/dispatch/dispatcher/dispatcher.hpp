@@ -80,6 +80,14 @@ class OPD_API Dispatcher {
   // Every declared operator's name (for tools and tests).
   std::vector<std::string> operator_names();
 
+  // Operators that have kernels but no schema ("ns::op: CPU [registered at
+  // a.cpp:12]", one per registered key), c10's findDanglingImpls: a kernel
+  // may be registered before its schema is declared (static initialisation
+  // order across files), so registering it is not an error, but it cannot be
+  // called until the schema comes. A program can check this list once its
+  // registrations are done.
+  std::vector<std::string> dangling_registrations();
+
   // The operator's computed dispatch table, a line per runtime key with the
   // reason for its entry (kernel, alias key, fallback, fallthrough, missing)
   // and where the kernel was registered: c10's dumpComputedTable.

@@ -25,6 +25,12 @@ OPD_FUNC void OperatorEntry::report_missing_schema() const {
   throw Error("operator '" + name_ + "' has kernels but no schema was declared");
 }
 
+OPD_FUNC bool OperatorEntry::has_registrations() const {
+  for (const auto& stack : stacks_)
+    if (!stack.empty()) return true;
+  return false;
+}
+
 OPD_FUNC std::string OperatorEntry::registered_keys() const {
   std::string out;
   for (std::size_t i = 0; i < registered_.size(); ++i)

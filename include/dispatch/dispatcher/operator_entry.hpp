@@ -98,6 +98,8 @@ class OPD_API OperatorEntry {
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
   // How many kernels are stacked at k (the newest one is in effect, see push_registered).
   std::size_t num_registered(DispatchKey k) const { return stacks_[static_cast<std::size_t>(k)].size(); }
+  // Whether any kernel (fallthroughs included) is registered at any key.
+  bool has_registrations() const;
   // "CPU, CompositeExplicitAutograd" : every key with a registered kernel.
   std::string registered_keys() const;
   // Where the kernel in effect at k was registered ("file.cpp:12"), empty if none.
