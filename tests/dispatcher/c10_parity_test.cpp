@@ -173,4 +173,28 @@ TEST(C10ParityDangling, KernelsWithoutASchemaAreListedAndBecomeCallableOnceDecla
   EXPECT_EQ(std::find(dangling.begin(), dangling.end(), listed), dangling.end());
 }
 
+// ---- deliberate divergences (docs/dispatcher.md) ---------------------------
+
+// c10 rejects the overload names `default` and `__name__` (they clash with
+// Python's torch.ops attribute access); without Python there is no clash, and
+// this library accepts them.
+TEST(C10Divergence, OverloadNamesDefaultAndDunderNameAreAccepted) {
+  auto a = opd::declare("t_par_ovl::op.default(Tensor self) -> Tensor");
+  auto b = opd::declare("t_par_ovl::op.__name__(Tensor self) -> Tensor");
+  EXPECT_NE(opd::Dispatcher::singleton().find_schema("t_par_ovl::op.default"), nullptr);
+  EXPECT_NE(opd::Dispatcher::singleton().find_schema("t_par_ovl::op.__name__"), nullptr);
+}
+
+// The flat DispatchKeySet: exactly the keys put in (c10's functionality x
+// backend product would also contain CUDA and AutogradCPU here), iterated
+// highest priority first (c10: lowest first), equal only to the same keys.
+TEST(C10Divergence, FlatKeySetHasNoCrossProductAndIteratesHighestFirst) {
+  const DispatchKeySet ks{DispatchKey::CPU, DispatchKey::AutogradCUDA};
+  EXPECT_FALSE(ks.has(DispatchKey::CUDA));
+  EXPECT_FALSE(ks.has(DispatchKey::AutogradCPU));
+  EXPECT_NE(ks, (DispatchKeySet{DispatchKey::CPU, DispatchKey::CUDA, DispatchKey::AutogradCPU, DispatchKey::AutogradCUDA}));
+  std::vector<DispatchKey> order(ks.begin(), ks.end());
+  EXPECT_EQ(order, (std::vector<DispatchKey>{DispatchKey::AutogradCUDA, DispatchKey::CPU}));
+}
+
 }  // namespace
