@@ -17,9 +17,9 @@
 //
 // Each returns a RegistrationSet owning what it registered. Only the variants
 // with no kernel registered directly at `key` are derived, so a kernel the
-// backend provides itself always wins; register those first (a kernel
-// registered at a key that already has one, derived or not, is an error of
-// the dispatcher). The derived kernels call the backend's own kernels at
+// backend provides itself always wins; register those first (one registered
+// later overrides the derived one with the dispatcher's duplicate-kernel
+// warning: kernels stack per key). The derived kernels call the backend's own kernels at
 // `key` (redispatch on {key}), and copy with structured_detail::copy_into.
 //
 // Without a spec, functional-from-out= allocates a 0-element output of the

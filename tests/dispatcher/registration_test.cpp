@@ -1,4 +1,5 @@
-// Registration: errors for missing and duplicate kernels, schemas declared at
+// Registration: errors for missing kernels, duplicate kernels (stacked, as
+// in c10, or refused on request), schemas declared at
 // run time (and their conflicts with compile-time ones), and RAII handles
 // that remove exactly what they registered.
 #include <algorithm>
@@ -59,25 +60,125 @@ TEST(DispatcherErrors, KernelForTheWrongBackendCannotBeCalled) {
 struct dup_op : opd::op<"t_reg_dup::op(Tensor self) -> Tensor"> {};
 Tensor dup_kernel(const Tensor& t) { return t; }
 
-TEST(DispatcherErrors, SecondKernelForTheSameKeyIsAnError) {
-  auto h = opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU);
-  expect_throw_containing([] { opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU); },
-                          {"t_reg_dup::op", "already has a kernel for dispatch key CPU"});
-  // Whatever the form of the second kernel.
+// Captures the dispatcher's warnings for a scope (and restores the handler).
+std::vector<std::string>& captured_warnings() {
+  static std::vector<std::string> w;
+  return w;
+}
+struct capture_warnings {
+  opd::WarningHandler saved;
+  capture_warnings()
+      : saved(opd::Dispatcher::singleton().set_warning_handler(
+            [](std::string_view m) { captured_warnings().emplace_back(m); })) {
+    captured_warnings().clear();
+  }
+  ~capture_warnings() { opd::Dispatcher::singleton().set_warning_handler(saved); }
+};
+
+// c10 (op_registration_test: OverwritingKernel / OverwritingKernelsDeregistering,
+// OperatorEntry::registerKernel): a second kernel for the same key is
+// accepted with a warning, the newest is called, and when either handle dies
+// the other one is in effect.
+Tensor dup_first(const Tensor&) { return cpu_floats({1.f}); }
+Tensor dup_second(const Tensor&) { return cpu_floats({2.f}); }
+float dup_value(const Tensor& t) { return opd::to_vector<float>(t)[0]; }
+
+TEST(DispatcherDuplicates, SecondKernelWarnsAndOverridesTheFirst) {
+  capture_warnings w;
+  const int first_line = __LINE__ + 1;
+  auto h1 = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CPU);
+  EXPECT_TRUE(captured_warnings().empty());
+  const int second_line = __LINE__ + 1;
+  auto h2 = opd::register_kernel<dup_op, &dup_second>(DispatchKey::CPU);
+  ASSERT_EQ(captured_warnings().size(), 1u);
+  const std::string& msg = captured_warnings()[0];
+  for (const std::string& part : {std::string("overriding a previously registered kernel"), std::string("t_reg_dup::op"),
+                                 std::string("dispatch key: CPU"),
+                                 "registered at registration_test.cpp:" + std::to_string(first_line),
+                                 "registered at registration_test.cpp:" + std::to_string(second_line)})
+    EXPECT_NE(msg.find(part), std::string::npos) << part << " in " << msg;
+  const Tensor x = cpu_floats({0.f});
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 2.f);
+  Stack s{x};
+  opd::call_boxed<dup_op>(s);
+  EXPECT_EQ(dup_value(s[0].to_tensor()), 2.f);
+  // Provenance is kept per stacked kernel.
+  const auto& e = opd::Dispatcher::singleton().entry("t_reg_dup::op");
+  EXPECT_EQ(e.num_registered(DispatchKey::CPU), 2u);
+  EXPECT_EQ(e.registered_at(DispatchKey::CPU), "registration_test.cpp:" + std::to_string(second_line));
+  EXPECT_EQ(e.registrations_at(DispatchKey::CPU),
+            (std::vector<std::string>{"registration_test.cpp:" + std::to_string(first_line),
+                                      "registration_test.cpp:" + std::to_string(second_line)}));
+  // The newer one dies: the older one is back.
+  h2.release();
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 1.f);
+  EXPECT_EQ(e.registered_at(DispatchKey::CPU), "registration_test.cpp:" + std::to_string(first_line));
+  h1.release();
+  EXPECT_FALSE(e.has_kernel_for(DispatchKey::CPU));
+  EXPECT_THROW(opd::call<dup_op>(x), opd::NotImplementedError);
+}
+
+TEST(DispatcherDuplicates, OlderHandleDyingLeavesTheNewerKernel) {
+  capture_warnings w;
+  const Tensor x = cpu_floats({0.f});
+  auto h1 = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CPU);
+  auto h2 = opd::register_kernel<dup_op, &dup_second>(DispatchKey::CPU);
+  h1.release();
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 2.f);
+  h2.release();
+  EXPECT_THROW(opd::call<dup_op>(x), opd::NotImplementedError);
+}
+
+TEST(DispatcherDuplicates, EveryKernelFormAndAliasKeysStack) {
+  capture_warnings w;
+  const Tensor x = cpu_floats({0.f});
+  auto h = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CPU);
+  {
+    auto l = opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return dup_second(t); });
+    EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 2.f);
+    auto b = opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack* st) {
+      (*st)[0] = IValue(cpu_floats({3.f}));
+    });
+    EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 3.f);
+    // A fallthrough stacked on top: the key passes the call on (nothing below CPU here).
+    auto f = opd::register_fallthrough<dup_op>(DispatchKey::CPU);
+    EXPECT_THROW(opd::call<dup_op>(x), opd::NotImplementedError);
+  }
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 1.f);
+  EXPECT_EQ(captured_warnings().size(), 3u);
+  h.release();
+  // Alias keys too.
+  auto c1 = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CompositeImplicitAutograd);
+  auto c2 = opd::register_kernel<dup_op, &dup_second>(DispatchKey::CompositeImplicitAutograd);
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 2.f);
+  c2.release();
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 1.f);
+}
+
+// Strictness on request: "already has a kernel" as before.
+TEST(DispatcherDuplicates, StrictRegistrationRefusesASecondKernel) {
+  capture_warnings w;
+  auto& d = opd::Dispatcher::singleton();
+  auto h = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CPU);
+  expect_throw_containing(
+      [&] { d.register_kernel_strict(opd::entry_for<dup_op>(), DispatchKey::CPU, opd::make_kernel<dup_op, &dup_second>()); },
+      {"t_reg_dup::op", "already has a kernel for dispatch key CPU"});
+  // The process-wide policy makes every form strict.
+  const opd::DuplicateKernel old = d.set_duplicate_kernel_policy(opd::DuplicateKernel::error);
+  EXPECT_EQ(old, opd::DuplicateKernel::warn);
   EXPECT_THROW(opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
   EXPECT_THROW(opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {}),
                opd::Error);
   EXPECT_THROW(opd::register_fallthrough<dup_op>(DispatchKey::CPU), opd::Error);
+  d.set_duplicate_kernel_policy(old);
+  EXPECT_TRUE(captured_warnings().empty());
   // The failed attempts changed nothing.
-  const Tensor x = cpu_floats({1.f});
-  EXPECT_TRUE(opd::call<dup_op>(x).is_same(x));
-  // Alias keys too.
-  auto c = opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CompositeImplicitAutograd);
-  expect_throw_containing([] { opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CompositeImplicitAutograd); },
-                          {"already has a kernel for dispatch key CompositeImplicitAutograd"});
+  const Tensor x = cpu_floats({0.f});
+  EXPECT_EQ(dup_value(opd::call<dup_op>(x)), 1.f);
+  EXPECT_EQ(opd::Dispatcher::singleton().entry("t_reg_dup::op").num_registered(DispatchKey::CPU), 1u);
   // Once released, the key is free again.
   h.release();
-  auto h2 = opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU);
+  auto h2 = d.register_kernel_strict(opd::entry_for<dup_op>(), DispatchKey::CPU, opd::make_kernel<dup_op, &dup_second>());
   EXPECT_TRUE(h2);
 }
 
@@ -129,6 +230,19 @@ TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
 TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
   EXPECT_THROW(opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
   EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
+  // Every registration failure is an opd::Error, a malformed schema too; code and column stay.
+  try {
+    opd::declare("t_reg_bad::op(Tensr self) -> Tensor");
+    ADD_FAILURE() << "expected a syntax error";
+  } catch (const opd::Error& e) {
+    const auto* syntax = dynamic_cast<const opd::schema::syntax_error*>(&e);
+    ASSERT_NE(syntax, nullptr);
+    EXPECT_EQ(syntax->code(), opd::schema_error::unknown_type);
+    EXPECT_EQ(syntax->column(), 15u);
+    EXPECT_NE(std::string(e.what()).find("Tensr"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::ValueError);
+  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), std::exception);
   EXPECT_EQ(opd::Dispatcher::singleton().find_schema("t_reg_bad::op"), nullptr);
 }
 
@@ -181,7 +295,7 @@ TEST(DispatcherSchemas, KernelCanBeRegisteredBeforeOrAfterTheSchema) {
     auto k = opd::register_boxed_kernel("t_reg_order::second", DispatchKey::CPU, echo);
     Stack s{cpu_floats({1.f})};
     expect_throw_containing([&] { opd::call_boxed("t_reg_order::second", s); },
-                            {"no operator named 't_reg_order::second' has been declared"});
+                            {"operator 't_reg_order::second' has kernels (CPU) but no schema was declared"});
     // A kernel without a schema is visible (PyTorch: a dangling impl).
     auto& e = opd::Dispatcher::singleton().entry("t_reg_order::second");
     EXPECT_FALSE(e.has_schema());
@@ -310,10 +424,13 @@ struct prov_op : opd::op<"t_reg_prov::op(Tensor self) -> Tensor"> {};
 struct prov_composite : opd::op<"t_reg_prov::composite(Tensor self) -> Tensor"> {};
 Tensor prov_kernel(const Tensor& t) { return t; }
 
-TEST(DispatcherProvenance, SecondKernelErrorSaysWhereTheFirstWasRegistered) {
+TEST(DispatcherProvenance, StrictSecondKernelErrorSaysWhereTheFirstWasRegistered) {
   const int line = __LINE__ + 1;
   auto first = opd::register_kernel<prov_op, &prov_kernel>(DispatchKey::CPU);
-  const std::string msg = message_of([] { (void)opd::register_kernel<prov_op, &prov_kernel>(DispatchKey::CPU); });
+  const std::string msg = message_of([] {
+    (void)opd::Dispatcher::singleton().register_kernel_strict(opd::entry_for<prov_op>(), DispatchKey::CPU,
+                                                               opd::make_kernel<prov_op, &prov_kernel>());
+  });
   EXPECT_NE(msg.find("already has a kernel for dispatch key CPU (registered at registration_test.cpp:" +
                      std::to_string(line) + "; this one at registration_test.cpp:"),
             std::string::npos)
@@ -348,7 +465,7 @@ TEST(DispatcherProvenance, DumpComputedTableGivesTheReasonForEachEntry) {
   EXPECT_NE(all.find("AutogradCPU: fallthrough (no kernel at this layer)\n"), std::string::npos) << all;
 
   // An operator with no kernel: backends are missing, or reach a backend fallback.
-  (void)opd::entry_for<prov_op>();  // declared (each test may run alone)
+  (void)opd::entry_for<prov_op>();  // declared here too: ctest runs each test in a process of its own
   const std::string bare = opd::Dispatcher::singleton().dump_computed_table("t_reg_prov::op");
   EXPECT_TRUE(bare.find("CPU: missing\n") != std::string::npos) << bare;
   EXPECT_TRUE(bare.find("PrivateUse2: backend fallback [registered at registration_test.cpp:" +

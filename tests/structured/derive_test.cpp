@@ -297,13 +297,21 @@ TEST(DerivedPlainFamily, NothingToDeriveFromIsAnError) {
   EXPECT_THROW((opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::Autograd)), opd::Error);
 }
 
-TEST(DerivedPlainFamily, RegisteringAfterDerivingIsTheDispatchersDuplicateError) {
+// A kernel registered after deriving overrides the derived one (the
+// dispatcher stacks kernels per key, with a warning); strictly, it is refused.
+TEST(DerivedPlainFamily, RegisteringAfterDerivingOverridesTheDerivedKernel) {
+  auto& d = opd::Dispatcher::singleton();
+  const opd::WarningHandler saved = d.set_warning_handler([](std::string_view) {});
   auto f = opd::register_kernel<neg, &neg_cpu>(DispatchKey::CPU);
   auto set = opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::CPU);
-  EXPECT_THROW((opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU)), opd::Error);
-  set = opd::RegistrationSet();  // release the derived kernels: now the own one can go in
+  EXPECT_THROW((d.register_kernel_strict(opd::entry_for<neg_out>(), DispatchKey::CPU, opd::make_kernel<neg_out, &neg_out_cpu>())),
+               opd::Error);
   auto own = opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU);
+  EXPECT_EQ(opd::entry_for<neg_out>().num_registered(DispatchKey::CPU), 2u);
+  set = opd::RegistrationSet();  // release the derived kernels: the own one stays
+  EXPECT_EQ(opd::entry_for<neg_out>().num_registered(DispatchKey::CPU), 1u);
   EXPECT_TRUE(own);
+  d.set_warning_handler(saved);
 }
 
 }  // namespace

@@ -212,7 +212,7 @@ struct typed_caller<Op, R(Args...)> {
 
   static R dispatch(DispatchKeySet ks, Args... args) {
     const OperatorEntry& e = entry_for<Op>();
-    const KernelFunction& k = e.lookup(ks);
+    const KernelFunction& k = e.lookup_and_mask(ks);
     if (k.unboxed != nullptr) [[likely]]
       return reinterpret_cast<unboxed_fn>(k.unboxed)(k.functor, ks, std::forward<Args>(args)...);
     return call_through_boxed<Op, R>(k.boxed, k.functor, e, ks, std::forward<Args>(args)...);
@@ -399,7 +399,7 @@ template <schema::schema_holder Op>
 // Calls the operator's kernel for key set ks on the stack's last N values,
 // which it replaces by the results.
 inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& stack) {
-  const KernelFunction& k = op.lookup(ks);
+  const KernelFunction& k = op.lookup_and_mask(ks);
   k.boxed(k.functor, op, ks, &stack);
 }
 // The same on the key set the stack's arguments give.

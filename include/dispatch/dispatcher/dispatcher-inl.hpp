@@ -1,6 +1,8 @@
 #pragma once
 // Out-of-line part of dispatcher.hpp (compiled once, or inline under
 // OPD_HEADER_ONLY): the registry's one instance and its registration logic.
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -32,6 +34,8 @@ struct Dispatcher::state {
   FallbackTable fallbacks{};
   FallbackProvenance fallback_where{};
   std::vector<std::unique_ptr<KernelFunction>> fallback_storage;  // kept alive for in-flight calls
+  DuplicateKernel duplicate_policy = DuplicateKernel::warn;
+  WarningHandler warning_handler = nullptr;
 };
 
 OPD_FUNC Dispatcher::Dispatcher() : s_(new state()) {}
@@ -49,7 +53,12 @@ OPD_FUNC OperatorEntry* Dispatcher::find_schema(std::string_view name) {
 }
 
 OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) {
-  if (auto* e = find_schema(name)) return *e;
+  std::lock_guard lock(s_->mutex);
+  auto it = s_->entries.find(std::string(name));
+  if (it != s_->entries.end() && it->second->has_schema()) return *it->second;
+  if (it != s_->entries.end() && it->second->has_registrations())
+    throw Error("operator '" + std::string(name) + "' has kernels (" + it->second->registered_keys() +
+                ") but no schema was declared");
   throw Error("no operator named '" + std::string(name) + "' has been declared");
 }
 
@@ -86,19 +95,59 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool p
 
 OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
                                                         const source_location& where) {
+  return register_kernel_impl(e, key, std::move(kernel), where, false);
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::register_kernel_strict(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                                               const source_location& where) {
+  return register_kernel_impl(e, key, std::move(kernel), where, true);
+}
+
+OPD_FUNC DuplicateKernel Dispatcher::set_duplicate_kernel_policy(DuplicateKernel policy) {
+  std::lock_guard lock(s_->mutex);
+  const DuplicateKernel old = s_->duplicate_policy;
+  s_->duplicate_policy = policy;
+  return old;
+}
+
+OPD_FUNC WarningHandler Dispatcher::set_warning_handler(WarningHandler handler) {
+  std::lock_guard lock(s_->mutex);
+  const WarningHandler old = s_->warning_handler;
+  s_->warning_handler = handler;
+  return old;
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::register_kernel_impl(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                                             const source_location& where, bool strict) {
   OPD_CHECK(key != DispatchKey::Undefined && key != DispatchKey::EndOfRuntimeKeys && key != DispatchKey::EndOfAliasKeys,
             "cannot register a kernel for dispatch key ", to_string(key));
   OPD_CHECK(kernel.is_valid(), "registering an empty kernel for ", e.name(), " at ", to_string(key));
   std::string at = where_text(where);
-  std::lock_guard lock(s_->mutex);
-  if (e.registered(key) != nullptr)
-    throw Error("operator '" + e.name() + "' already has a kernel for dispatch key " + std::string(to_string(key)) +
-                " (registered at " + e.registered_at(key) + "; this one at " + at + ")");
-  e.set_registered(key, std::move(kernel), std::move(at));
-  e.update_table(s_->fallbacks);
-  return RegistrationHandle([this, &e, key] {
+  std::string warning;
+  WarningHandler handler = nullptr;
+  std::uint64_t id = 0;
+  {
+    std::lock_guard lock(s_->mutex);
+    if (e.registered(key) != nullptr) {
+      if (strict || s_->duplicate_policy == DuplicateKernel::error)
+        throw Error("operator '" + e.name() + "' already has a kernel for dispatch key " + std::string(to_string(key)) +
+                    " (registered at " + e.registered_at(key) + "; this one at " + at + ")");
+      // c10's text, in substance: which operator, which key, both provenances.
+      warning = "overriding a previously registered kernel for the same operator and the same dispatch key\n"
+                "  operator: " + e.name() + "\n  dispatch key: " + std::string(to_string(key)) +
+                "\n  previous kernel: registered at " + e.registered_at(key) + "\n       new kernel: registered at " + at;
+      handler = s_->warning_handler;
+    }
+    id = e.push_registered(key, std::move(kernel), std::move(at));
+    e.update_table(s_->fallbacks);
+  }
+  if (!warning.empty()) {  // outside the lock: a handler may register or call operators
+    if (handler != nullptr) handler(warning);
+    else std::fprintf(stderr, "Warning: %s\n", warning.c_str());
+  }
+  return RegistrationHandle([this, &e, key, id] {
     std::lock_guard l(s_->mutex);
-    e.clear_registered(key);
+    e.remove_registered(key, id);
     e.update_table(s_->fallbacks);
   });
 }
@@ -139,6 +188,21 @@ OPD_FUNC std::vector<std::string> Dispatcher::operator_names() {
   std::vector<std::string> out;
   for (auto& [n, e] : s_->entries)
     if (e->has_schema()) out.push_back(n);
+  return out;
+}
+
+OPD_FUNC std::vector<std::string> Dispatcher::dangling_registrations() {
+  std::lock_guard lock(s_->mutex);
+  std::vector<std::string> out;
+  for (auto& [n, e] : s_->entries) {
+    if (e->has_schema()) continue;
+    for (std::uint8_t i = 1; i < kNumDispatchKeys; ++i) {
+      const auto k = static_cast<DispatchKey>(i);
+      for (const std::string& where : e->registrations_at(k))
+        out.push_back(n + ": " + std::string(to_string(k)) + " [registered at " + where + "]");
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

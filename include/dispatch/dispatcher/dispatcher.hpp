@@ -9,7 +9,7 @@
 // (in libopdispatch, or under OPD_HEADER_ONLY with default visibility), so a
 // plugin loaded with dlopen registers into its host's registry
 // (docs/building.md says under which conditions for header-only use).
-#include "dispatch/dispatcher/source_location.hpp"
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,11 +18,22 @@
 #include "dispatch/dispatcher/kernel_function.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/dispatcher/registration_handle.hpp"
+#include "dispatch/dispatcher/source_location.hpp"
 
 namespace opd {
 
 // "file.cpp:12" for a registration's provenance.
 OPD_API std::string where_text(const source_location& where);
+
+// What registering a second kernel for the same operator and key does.
+enum class DuplicateKernel : std::uint8_t {
+  warn,   // c10's behaviour (the default): warn, stack it; it is in effect until its handle dies
+  error,  // strict: throw opd::Error saying where the first one was registered
+};
+
+// Receives the dispatcher's warnings (today: a kernel overriding another).
+// The default (a null handler) writes "Warning: <message>" to stderr.
+using WarningHandler = void (*)(std::string_view message);
 
 class OPD_API Dispatcher {
  public:
@@ -42,12 +53,24 @@ class OPD_API Dispatcher {
   RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
-  // A second kernel for the same key of the same operator is an error that
-  // says where the first one was registered.
+  // A second kernel for the same key of the same operator is, as in c10,
+  // accepted with a warning (see set_warning_handler) and stacked: the newest
+  // is called, and destroying either handle restores the other. Under
+  // DuplicateKernel::error (set_duplicate_kernel_policy) it throws instead.
   RegistrationHandle register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
                                                    const source_location& where = source_location::current());
   RegistrationHandle register_kernel(std::string_view op_name, DispatchKey key, KernelFunction kernel,
                                                    const source_location& where = source_location::current());
+
+  // Always strict: a second kernel for the key throws opd::Error naming where
+  // the first one was registered, whatever the policy.
+  RegistrationHandle register_kernel_strict(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                            const source_location& where = source_location::current());
+
+  // The process-wide policy for duplicate kernels; returns the previous one.
+  DuplicateKernel set_duplicate_kernel_policy(DuplicateKernel policy);
+  // Installs a warning handler (null: the default, stderr); returns the previous one.
+  WarningHandler set_warning_handler(WarningHandler handler);
 
   // One boxed kernel for every operator at a runtime key (or a fallthrough).
   RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
@@ -56,6 +79,14 @@ class OPD_API Dispatcher {
 
   // Every declared operator's name (for tools and tests).
   std::vector<std::string> operator_names();
+
+  // Operators that have kernels but no schema ("ns::op: CPU [registered at
+  // a.cpp:12]", one per registered key), c10's findDanglingImpls: a kernel
+  // may be registered before its schema is declared (static initialisation
+  // order across files), so registering it is not an error, but it cannot be
+  // called until the schema comes. A program can check this list once its
+  // registrations are done.
+  std::vector<std::string> dangling_registrations();
 
   // The operator's computed dispatch table, a line per runtime key with the
   // reason for its entry (kernel, alias key, fallback, fallthrough, missing)
@@ -67,6 +98,8 @@ class OPD_API Dispatcher {
   ~Dispatcher();
 
   OperatorEntry& entry_locked(std::string_view name);
+  RegistrationHandle register_kernel_impl(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
+                                          const source_location& where, bool strict);
   void update_all_tables();
 
   // The registry's state (dispatcher-inl.hpp), behind a pointer so that

@@ -25,6 +25,12 @@ OPD_FUNC void OperatorEntry::report_missing_schema() const {
   throw Error("operator '" + name_ + "' has kernels but no schema was declared");
 }
 
+OPD_FUNC bool OperatorEntry::has_registrations() const {
+  for (const auto& stack : stacks_)
+    if (!stack.empty()) return true;
+  return false;
+}
+
 OPD_FUNC std::string OperatorEntry::registered_keys() const {
   std::string out;
   for (std::size_t i = 0; i < registered_.size(); ++i)
@@ -36,7 +42,14 @@ OPD_FUNC std::string OperatorEntry::registered_keys() const {
 }
 
 OPD_FUNC std::string OperatorEntry::registered_at(DispatchKey k) const {
-  return registered(k) != nullptr ? registered_where_[static_cast<std::size_t>(k)] : std::string();
+  const auto& stack = stacks_[static_cast<std::size_t>(k)];
+  return stack.empty() ? std::string() : stack.back().where;
+}
+
+OPD_FUNC std::vector<std::string> OperatorEntry::registrations_at(DispatchKey k) const {
+  std::vector<std::string> out;
+  for (const stacked_kernel& s : stacks_[static_cast<std::size_t>(k)]) out.push_back(s.where);
+  return out;
 }
 
 OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
@@ -45,18 +58,32 @@ OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
 }
 OPD_FUNC void OperatorEntry::clear_schema() { schema_.reset(); }
 
-OPD_FUNC void OperatorEntry::set_registered(DispatchKey k, KernelFunction kernel, std::string where) {
+OPD_FUNC std::uint64_t OperatorEntry::push_registered(DispatchKey k, KernelFunction kernel, std::string where) {
   owned_.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
-  registered_where_[static_cast<std::size_t>(k)] = std::move(where);
+  const std::uint64_t id = next_id_++;
+  auto& stack = stacks_[static_cast<std::size_t>(k)];
+  stack.push_back({id, owned_.back().get(), std::move(where)});
   registered_[static_cast<std::size_t>(k)].store(owned_.back().get(), std::memory_order_release);
+  return id;
 }
-OPD_FUNC void OperatorEntry::clear_registered(DispatchKey k) {
-  registered_[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_release);
-  registered_where_[static_cast<std::size_t>(k)].clear();
+OPD_FUNC void OperatorEntry::remove_registered(DispatchKey k, std::uint64_t id) {
+  auto& stack = stacks_[static_cast<std::size_t>(k)];
+  for (auto it = stack.begin(); it != stack.end(); ++it)
+    if (it->id == id) {
+      stack.erase(it);
+      break;
+    }
+  registered_[static_cast<std::size_t>(k)].store(stack.empty() ? nullptr : stack.back().kernel,
+                                                  std::memory_order_release);
 }
 
 OPD_FUNC void OperatorEntry::update_table(const FallbackTable& fallbacks) {
   std::uint64_t mask = 0;
+  // The Undefined slot is what a call with an empty key set reaches (an op
+  // whose only tensor is an absent Tensor?): c10 fills it from the
+  // composite kernels; it is never a fallthrough and has no mask bit.
+  table_why_[0] = compute_undefined_entry();
+  table_[0].store(table_why_[0].kernel, std::memory_order_release);
   for (std::uint8_t i = kFirstRuntimeKey; i < static_cast<std::uint8_t>(DispatchKey::EndOfRuntimeKeys); ++i) {
     const auto k = static_cast<DispatchKey>(i);
     const computed_entry entry = compute_entry(k, fallbacks);
@@ -82,6 +109,15 @@ OPD_FUNC void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
                             " (dispatch key set " + ks.str() + "); it has kernels for: " + registered_keys());
 }
 
+OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_undefined_entry() const {
+  // c10: CompositeExplicitAutograd first, then CompositeImplicitAutograd.
+  if (auto* cea = registered(DispatchKey::CompositeExplicitAutograd))
+    return {cea, TableEntrySource::alias, DispatchKey::CompositeExplicitAutograd};
+  if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd))
+    return {cia, TableEntrySource::alias, DispatchKey::CompositeImplicitAutograd};
+  return {&missing_kernel(), TableEntrySource::missing, DispatchKey::Undefined};
+}
+
 OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey k, const FallbackTable& fallbacks) const {
   if (auto* direct = registered(k))
     return {direct, direct->fallthrough ? TableEntrySource::fallthrough : TableEntrySource::kernel, k};
@@ -93,10 +129,15 @@ OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey 
   }
   if (auto* cia = registered(DispatchKey::CompositeImplicitAutograd); cia && (backend || autograd)) {
     // An autograd key takes the composite kernel only while its backend has no
-    // kernel of its own: otherwise autograd would bypass that backend kernel.
-    const bool backend_has_own = autograd && k != DispatchKey::AutogradOther &&
-                                 (registered(backend_key_for_autograd(k)) ||
-                                  registered(DispatchKey::CompositeExplicitAutograd));
+    // kernel of its own (or a CompositeExplicitAutograd one): otherwise
+    // autograd would bypass that backend kernel. AutogradOther serves the
+    // backends with no autograd key of their own; this library has none (each
+    // backend key has its Autograd* key), so for it only the explicit kernel
+    // counts, and c10's "ambiguous AutogradOther" case cannot arise.
+    const DispatchKey own_backend = backend_key_for_autograd(k);
+    const bool backend_has_own =
+        autograd && ((own_backend != DispatchKey::Undefined && registered(own_backend)) ||
+                     registered(DispatchKey::CompositeExplicitAutograd));
     if (!backend_has_own) return {cia, TableEntrySource::alias, DispatchKey::CompositeImplicitAutograd};
   }
   if (autograd) {
@@ -120,18 +161,18 @@ OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance
     out += ": ";
     switch (e.source) {
       case TableEntrySource::kernel:
-        out += "kernel [registered at " + registered_where_[i] + "]";
+        out += "kernel [registered at " + registered_at(k) + "]";
         break;
       case TableEntrySource::alias:
         out += "kernel from " + std::string(to_string(e.from)) + " [registered at " +
-               registered_where_[static_cast<std::size_t>(e.from)] + "]";
+               registered_at(e.from) + "]";
         break;
       case TableEntrySource::fallback:
         out += "backend fallback [registered at " + fallbacks_at[i] + "]";
         break;
       case TableEntrySource::fallthrough:
         if (e.from == DispatchKey::Undefined) out += "fallthrough (no kernel at this layer)";
-        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_where_[i] + "]";
+        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_at(k) + "]";
         else out += "fallthrough (backend fallback) [registered at " + fallbacks_at[i] + "]";
         break;
       case TableEntrySource::missing:

@@ -72,7 +72,11 @@ class OPD_API OperatorEntry {
   // A writer republishes slots before the mask, so a slot read with an older
   // mask may already be a fallthrough: then the next key is tried, as the new
   // mask would have done (the Undefined slot is never a fallthrough).
-  const KernelFunction& lookup(DispatchKeySet ks) const {
+  const KernelFunction& lookup(DispatchKeySet ks) const { return lookup_and_mask(ks); }
+  // The same, leaving in ks the set the kernel receives: as in c10, the call's
+  // set masked with the non-fallthrough keys (so a kernel never sees the
+  // default-included BackendSelect / ADInplaceOrView unless they have kernels).
+  const KernelFunction& lookup_and_mask(DispatchKeySet& ks) const {
     ks = ks & non_fallthrough_keys();
     for (;;) {
       const DispatchKey k = ks.highest_priority_key();
@@ -92,10 +96,16 @@ class OPD_API OperatorEntry {
 
   // ---- introspection -----------------------------------------------------
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
+  // How many kernels are stacked at k (the newest one is in effect, see push_registered).
+  std::size_t num_registered(DispatchKey k) const { return stacks_[static_cast<std::size_t>(k)].size(); }
+  // Whether any kernel (fallthroughs included) is registered at any key.
+  bool has_registrations() const;
   // "CPU, CompositeExplicitAutograd" : every key with a registered kernel.
   std::string registered_keys() const;
-  // Where the kernel registered at k came from ("file.cpp:12"), empty if none.
+  // Where the kernel in effect at k was registered ("file.cpp:12"), empty if none.
   std::string registered_at(DispatchKey k) const;
+  // Where every kernel stacked at k was registered, oldest first.
+  std::vector<std::string> registrations_at(DispatchKey k) const;
   // Every runtime key's computed table entry and why, one line each, as
   // c10's dumpComputedTable: "CPU: kernel [registered at ops.cpp:12]".
   // Keys whose entry is a default fallthrough are left out unless `all`.
@@ -110,8 +120,11 @@ class OPD_API OperatorEntry {
   const KernelFunction* registered(DispatchKey k) const {
     return registered_[static_cast<std::size_t>(k)].load(std::memory_order_acquire);
   }
-  void set_registered(DispatchKey k, KernelFunction kernel, std::string where);
-  void clear_registered(DispatchKey k);
+  // Kernels stack per key, as c10's list of AnnotatedKernels: the newest one
+  // is in effect; removing it (by the id push_registered returned) brings the
+  // previous one back, removing an older one changes nothing visible.
+  std::uint64_t push_registered(DispatchKey k, KernelFunction kernel, std::string where);
+  void remove_registered(DispatchKey k, std::uint64_t id);
 
   // Recomputes every runtime key's table entry from the registrations and the
   // backend fallbacks; c10's precedence (see docs/dispatcher.md).
@@ -128,6 +141,7 @@ class OPD_API OperatorEntry {
     DispatchKey from;  // the key the kernel was registered at (alias or fallback key)
   };
   computed_entry compute_entry(DispatchKey k, const FallbackTable& fallbacks) const;
+  computed_entry compute_undefined_entry() const;
   void analyse_schema();
   [[noreturn]] void report_missing_schema() const;
 
@@ -137,7 +151,13 @@ class OPD_API OperatorEntry {
   std::ptrdiff_t factory_device_ = -1;
   std::size_t num_arguments_ = 0;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
-  std::array<std::string, kNumDispatchKeys> registered_where_{};  // guarded by the Dispatcher's mutex
+  struct stacked_kernel {
+    std::uint64_t id;
+    const KernelFunction* kernel;
+    std::string where;
+  };
+  std::array<std::vector<stacked_kernel>, kNumDispatchKeys> stacks_{};  // guarded by the Dispatcher's mutex
+  std::uint64_t next_id_ = 1;
   std::vector<std::unique_ptr<KernelFunction>> owned_;  // every kernel ever registered here (see top)
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> table_{};
   std::array<computed_entry, kNumDispatchKeys> table_why_{};  // for dump_computed_table

@@ -10,8 +10,9 @@
 //
 // Typed kernels are checked against the schema at compile time. Each
 // registration records where it was made (a defaulted source_location):
-// "already has a kernel" errors and Dispatcher::dump_computed_table name it.
-#include "dispatch/dispatcher/source_location.hpp"
+// duplicate-kernel warnings, strict "already has a kernel" errors and
+// Dispatcher::dump_computed_table name it. A second kernel for a key stacks
+// on the first (c10's behaviour, docs/dispatcher.md).
 #include <string_view>
 #include <utility>
 
@@ -19,6 +20,7 @@
 #include "dispatch/dispatcher/dispatcher.hpp"
 #include "dispatch/dispatcher/infer_schema.hpp"
 #include "dispatch/dispatcher/make_kernel.hpp"
+#include "dispatch/dispatcher/source_location.hpp"
 
 namespace opd {
 

@@ -17,8 +17,15 @@
 
 namespace opd {
 
+// Keys every thread includes by default, as c10's default_included_set:
+// their table entries are fallthroughs unless an operator has a kernel there
+// (masked out by the non-fallthrough keys, so they cost a call nothing), and
+// a kernel registered at BackendSelect or ADInplaceOrView runs for an
+// ordinary call without any guard.
+inline constexpr DispatchKeySet kDefaultIncludedKeys{DispatchKey::BackendSelect, DispatchKey::ADInplaceOrView};
+
 struct LocalDispatchKeySet {
-  DispatchKeySet included;
+  DispatchKeySet included = kDefaultIncludedKeys;
   DispatchKeySet excluded;
 
   friend constexpr bool operator==(const LocalDispatchKeySet&, const LocalDispatchKeySet&) noexcept = default;

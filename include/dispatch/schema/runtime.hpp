@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dispatch/config.hpp"
+#include "dispatch/core/error.hpp"
 #include "error.hpp"
 #include "model.hpp"
 
@@ -18,11 +19,15 @@ namespace opd::schema {
 
 using dynamic_schema = basic_schema<std::vector<argument>, std::vector<type_node>, std::vector<alias_info>>;
 
-// Thrown by parse_or_throw: "column 17: unknown type near 'Tensr'".
-class OPD_API syntax_error : public std::invalid_argument {
+// Thrown by parse_or_throw: "column 17: unknown type near 'Tensr'". An
+// opd::ValueError (hence opd::Error), so that catching opd::Error around a
+// registration catches every registration failure, a malformed schema too.
+// (Not also std::invalid_argument: two std::exception bases would make
+// `catch (const std::exception&)` miss it.)
+class OPD_API syntax_error : public ValueError {
  public:
   syntax_error(schema_error code, std::size_t column, const std::string& what)
-      : std::invalid_argument(what), code_(code), column_(column) {}
+      : ValueError(what), code_(code), column_(column) {}
   schema_error code() const { return code_; }
   std::size_t column() const { return column_; }
 
