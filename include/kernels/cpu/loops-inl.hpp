@@ -40,8 +40,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/mp11/algorithm.hpp>
-
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/memory_format.hpp"
