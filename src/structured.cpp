@@ -1,3 +1,5 @@
 // libopdispatch: structured kernels' out-of-line parts (the resize-out
-// warning's state, error texts).
+// warning's state, error texts, the built-in _structured_copy_ kernels and
+// their registration).
+#include "structured/copy-inl.hpp"
 #include "structured/out_semantics-inl.hpp"

@@ -9,9 +9,6 @@
 //   auto kernels = opd::kernels::register_cpu();   // a RegistrationSet
 //   opd::Tensor c = opd::call<opd::kernels::ops::add::functional>(a, b);
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
-#include <optional>
-#include <span>
-
 #include "dispatch/dispatcher.hpp"
 #include "kernels/cpu/kernels.hpp"
 #include "structured/structured.hpp"
@@ -69,32 +66,12 @@ struct ones : op<"opd::ones(int[] size, *, ScalarType? dtype=None, Device? devic
 
 }  // namespace ops
 
-namespace detail {
-template <Tensor (*Factory)(IntArrayRef, std::optional<ScalarType>, std::optional<Device>)>
-Tensor factory(std::span<const int64_t> size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return Factory(IntArrayRef(size.data(), size.size()), dtype, device);
-}
-inline Tensor& copy_kernel(Tensor& self, const Tensor& src, bool non_blocking) { return kernels::copy_(self, src, non_blocking); }
-inline Tensor& fill_kernel(Tensor& self, const Scalar& value) { return kernels::fill_(self, value); }
-}  // namespace detail
-
-// Registers every operator above for CPU (and the structured ones' Meta kernels).
-inline RegistrationSet register_cpu() {
-  RegistrationSet set;
-  set.add(register_structured<ops::add>());
-  set.add(register_structured<ops::add_scalar>());
-  set.add(register_structured<ops::sub>());
-  set.add(register_structured<ops::sub_scalar>());
-  set.add(register_structured<ops::mul>());
-  set.add(register_structured<ops::mul_scalar>());
-  set.add(register_structured<ops::div>());
-  set.add(register_structured<ops::div_scalar>());
-  set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::CPU));
-  set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::CPU));
-  set.add(register_kernel<ops::empty, &detail::factory<&kernels::empty>>(DispatchKey::CPU));
-  set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros>>(DispatchKey::CPU));
-  set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones>>(DispatchKey::CPU));
-  return set;
-}
+// Registers every operator above for CPU (and the structured ones' Meta
+// kernels). Compiled once, in libopdispatch (src/kernels/register_cpu.cpp).
+OPD_API RegistrationSet register_cpu();
 
 }  // namespace opd::kernels
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/ops-inl.hpp"
+#endif

@@ -17,12 +17,10 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 #include <vector>
 
-#include "dispatch/core/allocator.hpp"
-#include "dispatch/core/error.hpp"
+#include "dispatch/config.hpp"
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "dispatch/dispatcher.hpp"
@@ -92,73 +90,24 @@ void for_each_offset_pair(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef 
   }
 }
 
-inline void check_copy_shapes(const Tensor& self, const Tensor& src) {
-  if (!(self.sizes() == src.sizes()))
-    throw Error("_structured_copy_: destination of shape " + shape_str(self.sizes()) +
-                " and source of shape " + shape_str(src.sizes()) + " differ");
-}
+OPD_API void check_copy_shapes(const Tensor& self, const Tensor& src);
 
 // The built-in CPU kernel: strided on both sides, converting dtypes.
-inline Tensor& copy_cpu(Tensor& self, const Tensor& src) {
-  check_copy_shapes(self, src);
-  OPD_CHECK(self.is_cpu() && src.is_cpu(), "_structured_copy_ (CPU kernel): expected CPU tensors, got ",
-            self.device(), " and ", src.device());
-  if (self.numel() == 0) return self;
-  visit_scalar_type(self.dtype(), [&](auto dst_tag) {
-    using D = typename decltype(dst_tag)::type;
-    visit_scalar_type(src.dtype(), [&](auto src_tag) {
-      using S = typename decltype(src_tag)::type;
-      D* d = static_cast<D*>(self.data_ptr());
-      const S* s = static_cast<const S*>(src.data_ptr());
-      for_each_offset_pair(self.sizes(), self.strides(), src.strides(),
-                           [&](int64_t od, int64_t os) { d[od] = convert_element<D>(s[os]); });
-    });
-  });
-  return self;
-}
+OPD_API Tensor& copy_cpu(Tensor& self, const Tensor& src);
 
 // Meta tensors hold no data: check the shapes, copy nothing.
-inline Tensor& copy_meta(Tensor& self, const Tensor& src) {
-  check_copy_shapes(self, src);
-  return self;
-}
+OPD_API Tensor& copy_meta(Tensor& self, const Tensor& src);
 
 // Registers the CPU and Meta kernels of structured_copy_op once per process
 // (unless kernels for those keys are there already); they stay registered.
-// (Held through a static pointer and never destroyed: kernels may be called
-// until exit, and the Dispatcher they would deregister from may be gone first.)
-inline void ensure_builtin_copy_kernels() {
-  static RegistrationSet* const kept = [] {
-    auto* set = new RegistrationSet();
-    OperatorEntry& e = entry_for<structured_copy_op>();
-    if (!e.has_kernel_for(DispatchKey::CPU)) set->add(register_kernel<structured_copy_op, &copy_cpu>(DispatchKey::CPU));
-    if (!e.has_kernel_for(DispatchKey::Meta))
-      set->add(register_kernel<structured_copy_op, &copy_meta>(DispatchKey::Meta));
-    return set;
-  }();
-  (void)kept;
-}
-
-inline Allocator* allocator_of(const Tensor& t) { return t.storage().unsafe_get_impl()->allocator(); }
+OPD_API void ensure_builtin_copy_kernels();
 
 // dst <- src (same sizes), at the backend `key` (the copy kernel's key).
-inline void copy_into(const Tensor& dst, const Tensor& src, DispatchKey key) {
-  if (dst.is_same(src) || dst.numel() == 0 || dst.is_meta()) {
-    check_copy_shapes(dst, src);
-    return;
-  }
-  check_copy_shapes(dst, src);
-  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() && dst.device() == src.device()) {
-    if (dst.data_ptr() == src.data_ptr()) return;
-    Allocator* a = allocator_of(dst);
-    if (a != nullptr && a == allocator_of(src)) {
-      a->copy_data(dst.data_ptr(), src.data_ptr(), dst.nbytes());
-      return;
-    }
-  }
-  Tensor d = dst;
-  redispatch<structured_copy_op>(DispatchKeySet(key), d, src);
-}
+OPD_API void copy_into(const Tensor& dst, const Tensor& src, DispatchKey key);
 
 }  // namespace structured_detail
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "structured/copy-inl.hpp"
+#endif

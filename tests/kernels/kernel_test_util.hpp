@@ -11,6 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "kernels/cpu/kernels.hpp"
+// The engine's templates (dispatch_dtype, convert), which user code does not
+// see in compiled mode: the tests instantiate them directly.
+#include "kernels/cpu/loops-inl.hpp"
 
 namespace opd::kernels::test {
 

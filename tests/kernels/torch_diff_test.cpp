@@ -45,6 +45,7 @@ TEST(KernelsTorchDiff, RequiresLibtorch) {
 #include <vector>
 
 #include "kernels/cpu/kernels.hpp"
+#include "kernels/cpu/loops-inl.hpp"  // cpu_kernel, for the engine's own cases
 #include "kernels/ops.hpp"
 #include "torch_bridge.hpp"
 

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/error.hpp"
 
@@ -37,40 +38,20 @@ void infer_size_into(IntArrayRef a, IntArrayRef b, Sizes& out) {
     out[i] = size_a == 1 ? size_b : size_a;
   }
 }
-inline std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b) {
-  std::vector<int64_t> out;
-  infer_size_into(a, b, out);
-  return out;
-}
+OPD_API std::vector<int64_t> infer_size(IntArrayRef a, IntArrayRef b);
 
 // The broadcast of any number of shapes, folded left to right as
 // TensorIterator does (so "tensor a" in an error is the shape so far).
-inline std::vector<int64_t> broadcast_shapes(std::span<const IntArrayRef> shapes) {
-  std::vector<int64_t> out;
-  bool first = true;
-  for (IntArrayRef s : shapes) {
-    if (first) {
-      out.assign(s.begin(), s.end());
-      first = false;
-    } else if (!(IntArrayRef(out) == s)) {
-      out = infer_size(out, s);
-    }
-  }
-  return out;
-}
+OPD_API std::vector<int64_t> broadcast_shapes(std::span<const IntArrayRef> shapes);
 inline std::vector<int64_t> broadcast_shapes(std::initializer_list<IntArrayRef> shapes) {
   return broadcast_shapes(std::span<const IntArrayRef>(shapes.begin(), shapes.size()));
 }
 
 // True if `from` broadcasts to exactly `to` (what expand() accepts).
-inline bool is_expandable_to(IntArrayRef from, IntArrayRef to) {
-  if (from.size() > to.size()) return false;
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    const int64_t f = from[from.size() - 1 - i];
-    const int64_t t = to[to.size() - 1 - i];
-    if (f != t && f != 1) return false;
-  }
-  return true;
-}
+OPD_API bool is_expandable_to(IntArrayRef from, IntArrayRef to);
 
 }  // namespace opd::kernels
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/cpu/broadcast-inl.hpp"
+#endif

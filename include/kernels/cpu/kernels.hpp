@@ -1,10 +1,12 @@
-// All CPU kernels: the elementwise engine and the ops built on it.
+// All CPU kernels, as their users see them: the ops' meta and impl
+// functions and the engine's non-template entry points, declared (defined
+// in libopdispatch, src/kernels/, or inline under OPD_HEADER_ONLY). The
+// loops themselves (loops-inl.hpp, convert-inl.hpp) are for kernel sources.
 // See docs/kernels.md.
 #pragma once
 
 #include "kernels/cpu/binary_ops.hpp"
 #include "kernels/cpu/broadcast.hpp"
-#include "kernels/cpu/convert.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"

@@ -14,6 +14,7 @@
 // common dtype into the default dtype.
 #pragma once
 
+#include "dispatch/config.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/scalar.hpp"
 #include "dispatch/core/scalar_type.hpp"
@@ -45,11 +46,7 @@ constexpr bool is_kernel_dtype(ScalarType t) noexcept {
 }
 
 // promote_types, with Undefined meaning "nothing seen yet".
-inline ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
-  if (a == ScalarType::Undefined) return b;
-  if (b == ScalarType::Undefined) return a;
-  return promote_types(a, b);
-}
+OPD_API ScalarType promote_skip_undefined(ScalarType a, ScalarType b);
 
 constexpr ScalarType to_complex_type(ScalarType t) noexcept {
   switch (t) {
@@ -70,61 +67,26 @@ struct ResultTypeState {
 };
 
 // Adds a tensor participant (undefined tensors are ignored).
-inline ResultTypeState update_result_type_state(const Tensor& tensor, ResultTypeState state) {
-  if (!tensor.defined()) return state;
-  if (tensor.dim() > 0) {
-    state.dim_result = promote_skip_undefined(state.dim_result, tensor.dtype());
-  } else {
-    state.zero_result = promote_skip_undefined(state.zero_result, tensor.dtype());
-  }
-  return state;
-}
+OPD_API ResultTypeState update_result_type_state(const Tensor& tensor, ResultTypeState state);
 
 // The dtype a Scalar counts as in the wrapped category.
-inline ScalarType wrapped_scalar_dtype(const Scalar& s) noexcept {
-  switch (s.kind()) {
-    case Scalar::Kind::Bool: return ScalarType::Bool;
-    case Scalar::Kind::Int: return ScalarType::Long;
-    case Scalar::Kind::Double: return default_dtype();
-    case Scalar::Kind::ComplexDouble: return default_complex_dtype();
-  }
-  return ScalarType::Undefined;
-}
+OPD_API ScalarType wrapped_scalar_dtype(const Scalar& s) noexcept;
 
 // Adds a Scalar (wrapped number) participant.
-inline ResultTypeState update_result_type_state(const Scalar& scalar, ResultTypeState state) {
-  state.wrapped_result = promote_skip_undefined(state.wrapped_result, wrapped_scalar_dtype(scalar));
-  return state;
-}
+OPD_API ResultTypeState update_result_type_state(const Scalar& scalar, ResultTypeState state);
 
 namespace detail {
 // `higher`'s category wins unless `lower` is of a higher kind.
-inline ScalarType combine_categories(ScalarType higher, ScalarType lower) {
-  if (is_complex_type(higher)) return higher;
-  if (is_complex_type(lower)) return is_floating_type(higher) ? to_complex_type(higher) : lower;
-  if (is_floating_type(higher)) return higher;
-  if (higher == ScalarType::Bool || is_floating_type(lower)) return promote_skip_undefined(higher, lower);
-  if (higher != ScalarType::Undefined) return higher;
-  return lower;
-}
+OPD_API ScalarType combine_categories(ScalarType higher, ScalarType lower);
 }  // namespace detail
 
-inline ScalarType result_type(const ResultTypeState& state) {
-  return detail::combine_categories(state.dim_result,
-                                    detail::combine_categories(state.zero_result, state.wrapped_result));
-}
+OPD_API ScalarType result_type(const ResultTypeState& state);
 
 // torch.result_type for the usual argument pairs.
-inline ScalarType result_type(const Tensor& a, const Tensor& b) {
-  return result_type(update_result_type_state(b, update_result_type_state(a, ResultTypeState{})));
-}
-inline ScalarType result_type(const Tensor& a, const Scalar& b) {
-  return result_type(update_result_type_state(b, update_result_type_state(a, ResultTypeState{})));
-}
+OPD_API ScalarType result_type(const Tensor& a, const Tensor& b);
+OPD_API ScalarType result_type(const Tensor& a, const Scalar& b);
 inline ScalarType result_type(const Scalar& a, const Tensor& b) { return result_type(b, a); }
-inline ScalarType result_type(const Scalar& a, const Scalar& b) {
-  return result_type(update_result_type_state(b, update_result_type_state(a, ResultTypeState{})));
-}
+OPD_API ScalarType result_type(const Scalar& a, const Scalar& b);
 
 // c10::canCast: may a value of dtype `from` be written to an output of
 // dtype `to` by an op (out=, in-place)? No complex -> real, no floating ->
@@ -138,9 +100,10 @@ constexpr bool can_cast(ScalarType from, ScalarType to) noexcept {
 
 // The check TensorIterator makes for outputs of type-promoting ops:
 // "result type Float can't be cast to the desired output type Long".
-inline void check_can_cast_to_output(ScalarType result, ScalarType out) {
-  OPD_CHECK(result == out || can_cast(result, out), "result type ", result,
-            " can't be cast to the desired output type ", out);
-}
+OPD_API void check_can_cast_to_output(ScalarType result, ScalarType out);
 
 }  // namespace opd::kernels
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/cpu/type_promotion-inl.hpp"
+#endif

@@ -1,4 +1,6 @@
-// Element conversions and dtype dispatch for the CPU kernels.
+// Element conversions and dtype dispatch for the CPU kernels: part of the
+// engine, included by kernel sources (src/kernels/) and, through the public
+// headers, by header-only users; never by a compiled-mode user's code.
 //
 //   convert<To>(from)        c10::convert: what copy_ and type promotion do
 //                            to every element (static_cast semantics, made

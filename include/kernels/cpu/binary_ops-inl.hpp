@@ -1,0 +1,303 @@
+#pragma once
+// Out-of-line part of binary_ops.hpp (compiled in src/kernels/binary_ops.cpp):
+// the checks, meta and impl of add, sub, mul and div. The loops they end in
+// are binary_loops-inl.hpp's, compiled in their own sources.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "kernels/cpu/binary_loops-inl.hpp"
+#include "kernels/cpu/binary_ops.hpp"
+#include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/loops-inl.hpp"
+#include "kernels/cpu/overlap.hpp"
+#include "kernels/cpu/type_promotion.hpp"
+
+namespace opd::kernels {
+
+// ------------------------------------------------------------------ checks ---
+
+OPD_FUNC void alpha_check(ScalarType dtype, const Scalar& alpha) {
+  OPD_CHECK(!alpha.is_boolean() || dtype == ScalarType::Bool, "Boolean alpha only supported for Boolean results.");
+  OPD_CHECK(is_floating_type(dtype) || is_complex_type(dtype) || alpha.is_integral(true),
+            "For integral input tensors, argument alpha must not be a floating point number.");
+  OPD_CHECK(is_complex_type(dtype) || !alpha.is_complex(),
+            "For non-complex input tensors, argument alpha must not be a complex number.");
+}
+
+OPD_FUNC void sub_check(ScalarType self, ScalarType other) {
+  OPD_CHECK(self != ScalarType::Bool || other != ScalarType::Bool,
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.");
+  OPD_CHECK(self != ScalarType::Bool && other != ScalarType::Bool,
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+namespace detail {
+
+// -alpha as c10::Scalar::operator- computes it.
+inline Scalar negate_scalar(const Scalar& s) {
+  switch (s.kind()) {
+    case Scalar::Kind::Bool: break;
+    case Scalar::Kind::Int: return Scalar(static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(s.to_long())));
+    case Scalar::Kind::Double: return Scalar(-s.to_double());
+    case Scalar::Kind::ComplexDouble: return Scalar(-s.to_complex_double());
+  }
+  throw Error("torch boolean negative is not supported.");
+}
+
+// ------------------------------------------------------------ shared logic ---
+
+enum class BinaryKind { Add, Sub, Mul, Div };
+
+constexpr const char* binary_name(BinaryKind k) noexcept {
+  switch (k) {
+    case BinaryKind::Add: return "add";
+    case BinaryKind::Sub: return "sub";
+    case BinaryKind::Mul: return "mul";
+    case BinaryKind::Div: return "div";
+  }
+  return "?";
+}
+
+// The right-hand operand: a tensor or a Scalar (a "wrapped number").
+struct BinaryOther {
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+
+  // The dtype sub_check sees: the tensor's, or Bool/Long/Double by kind.
+  ScalarType checked_dtype() const noexcept {
+    if (tensor) return tensor->dtype();
+    return scalar->is_boolean() ? ScalarType::Bool : scalar->type();
+  }
+};
+
+inline void check_defined(const Tensor& t, BinaryKind k, const char* arg) {
+  OPD_CHECK(t.defined(), binary_name(k), ": argument '", arg, "' is an undefined tensor");
+}
+
+inline std::vector<int64_t> binary_shape(const Tensor& self, BinaryOther other) {
+  if (other.tensor == nullptr || other.tensor->sizes() == self.sizes()) return self.sizes().vec();
+  const IntArrayRef shapes[] = {self.sizes(), other.tensor->sizes()};
+  return broadcast_shapes(std::span<const IntArrayRef>(shapes));
+}
+
+inline ScalarType binary_common_dtype(BinaryKind k, const Tensor& self, BinaryOther other) {
+  ScalarType common = self.dtype();
+  // Two tensors of one dtype promote to it, whatever their dimensions.
+  if (!other.tensor || other.tensor->dtype() != common) {
+    ResultTypeState state = update_result_type_state(self, ResultTypeState{});
+    state = other.tensor ? update_result_type_state(*other.tensor, state)
+                         : update_result_type_state(*other.scalar, state);
+    common = result_type(state);
+  }
+  if (k == BinaryKind::Div && is_integral_type(common, /*include_bool=*/true)) common = default_dtype();
+  return common;
+}
+
+inline void check_kernel_dtype(BinaryKind k, ScalarType common) {
+  const bool ok = k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common);
+  if (!ok) throw_not_implemented_for(binary_name(k), common);
+}
+
+inline TensorMeta binary_meta(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha) {
+  check_defined(self, k, "self");
+  if (other.tensor) check_defined(*other.tensor, k, "other");
+  if (k == BinaryKind::Sub) sub_check(self.dtype(), other.checked_dtype());
+  TensorMeta meta;
+  const IntArrayRef self_sizes = self.sizes();
+  if (other.tensor == nullptr || other.tensor->sizes() == self_sizes) {
+    // self has the output's shape, so its layout is the output's
+    // (elementwise_memory_format's first input).
+    meta.sizes.assign(self_sizes);
+    meta.memory_format = elementwise_layout_of(self, self_sizes.size());
+  } else {
+    infer_size_into(self_sizes, other.tensor->sizes(), meta.sizes);  // binary_shape, without a heap vector
+    meta.memory_format = elementwise_memory_format(meta.sizes, {&self, other.tensor});
+  }
+  meta.dtype = binary_common_dtype(k, self, other);
+  if (alpha) alpha_check(meta.dtype, *alpha);
+  check_kernel_dtype(k, meta.dtype);
+  return meta;
+}
+
+inline void check_cpu(const Tensor& t, BinaryKind k, const char* arg) {
+  OPD_CHECK(t.device().is_cpu(), binary_name(k), ": the CPU kernel got argument '", arg, "' on device ", t.device());
+}
+
+// TensorIterator's overlap rules between the output and the inputs.
+inline void check_overlap(const Tensor& self, BinaryOther other, const Tensor& out) {
+  assert_no_internal_overlap(out);
+  if (!self.is_same(out)) assert_no_partial_overlap(out, self);
+  if (other.tensor && !other.tensor->is_same(out)) assert_no_partial_overlap(out, *other.tensor);
+}
+
+// The math, into an `out` of the broadcast shape, computed in `common`
+// (every check done).
+inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, ScalarType common,
+                           const Tensor& out) {
+  // An input sharing memory with out other than as out itself is read
+  // from a copy (PyTorch rejects the detectable cases in check_overlap).
+  const Tensor a = is_safe_elementwise_alias(out, self) ? self : contiguous_clone(self);
+  Tensor b;
+  std::optional<ScalarOperand> scalar;
+  OperandRef b_ref;
+  if (other.tensor) {
+    b = is_safe_elementwise_alias(out, *other.tensor) ? *other.tensor : contiguous_clone(*other.tensor);
+    b_ref = OperandRef::of(b);
+  } else {
+    scalar.emplace(*other.scalar, common);
+    b_ref = scalar->ref();
+  }
+  const OperandRef out_ref = OperandRef::of(out);
+  const std::array<OperandRef, 2> inputs{OperandRef::of(a), b_ref};
+  switch (k) {
+    case BinaryKind::Add:
+      binary_loops<BinaryFamily::AddSub>(binary_name(k), alpha, common, out_ref, inputs);
+      return;
+    case BinaryKind::Sub: {
+      const Scalar negated = negate_scalar(*alpha);
+      binary_loops<BinaryFamily::AddSub>(binary_name(k), &negated, common, out_ref, inputs);
+      return;
+    }
+    case BinaryKind::Mul: binary_loops<BinaryFamily::Mul>(binary_name(k), nullptr, common, out_ref, inputs); return;
+    case BinaryKind::Div: binary_loops<BinaryFamily::Div>(binary_name(k), nullptr, common, out_ref, inputs); return;
+  }
+}
+
+// impl: every check, in TensorIterator's order, then the math.
+inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, const Tensor& out) {
+  check_defined(self, k, "self");
+  if (other.tensor) check_defined(*other.tensor, k, "other");
+  check_defined(out, k, "out");
+  if (k == BinaryKind::Sub) sub_check(self.dtype(), other.checked_dtype());
+
+  // TensorIterator's order: memory overlap, shapes, output shape, dtypes.
+  check_overlap(self, other, out);
+  std::vector<int64_t> broadcast;  // only allocated when the shapes differ
+  IntArrayRef shape = self.sizes();
+  if (other.tensor && !(other.tensor->sizes() == self.sizes())) {
+    broadcast = binary_shape(self, other);
+    shape = broadcast;
+  }
+  OPD_CHECK(out.sizes() == shape, "output with shape ", out.sizes(), " doesn't match the broadcast shape ", shape);
+  const ScalarType common = binary_common_dtype(k, self, other);
+  check_can_cast_to_output(common, out.dtype());
+  if (alpha) alpha_check(common, *alpha);
+  check_kernel_dtype(k, common);
+  check_cpu(self, k, "self");
+  if (other.tensor) check_cpu(*other.tensor, k, "other");
+  check_cpu(out, k, "out");
+  // No early return for empty outputs: alpha is still converted (and may
+  // overflow) as in PyTorch; the loops then run zero times.
+  binary_compute(k, self, other, alpha, common, out);
+}
+
+// impl(..., meta_checked): `out` has meta's sizes and dtype (the common
+// dtype), so only overlap is left to check. Debug builds verify the promise.
+inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, const Tensor& out,
+                        meta_checked_t) {
+#ifndef NDEBUG
+  const TensorMeta m = binary_meta(k, self, other, alpha);
+  OPD_CHECK(out.sizes() == IntArrayRef(m.sizes) && out.dtype() == m.dtype, binary_name(k),
+            ": impl(..., meta_checked) needs an out of meta's sizes ", IntArrayRef(m.sizes), " and dtype ", m.dtype,
+            ", got ", out.sizes(), " and ", out.dtype());
+#endif
+  check_overlap(self, other, out);
+  binary_compute(k, self, other, alpha, out.dtype(), out);
+}
+
+}  // namespace detail
+
+// ------------------------------------------------------------- Tensor, Tensor ---
+
+OPD_FUNC TensorMeta add_meta(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::binary_meta(detail::BinaryKind::Add, self, {&other, nullptr}, &alpha);
+}
+OPD_FUNC void add_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {&other, nullptr}, &alpha, out);
+}
+OPD_FUNC void add_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {&other, nullptr}, &alpha, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta sub_meta(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::binary_meta(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha);
+}
+OPD_FUNC void sub_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha, out);
+}
+OPD_FUNC void sub_impl(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {&other, nullptr}, &alpha, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta mul_meta(const Tensor& self, const Tensor& other) {
+  return detail::binary_meta(detail::BinaryKind::Mul, self, {&other, nullptr}, nullptr);
+}
+OPD_FUNC void mul_impl(const Tensor& self, const Tensor& other, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {&other, nullptr}, nullptr, out);
+}
+OPD_FUNC void mul_impl(const Tensor& self, const Tensor& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {&other, nullptr}, nullptr, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta div_meta(const Tensor& self, const Tensor& other) {
+  return detail::binary_meta(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr);
+}
+OPD_FUNC void div_impl(const Tensor& self, const Tensor& other, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr, out);
+}
+OPD_FUNC void div_impl(const Tensor& self, const Tensor& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {&other, nullptr}, nullptr, out, meta_checked);
+}
+
+// ------------------------------------------------------------- Tensor, Scalar ---
+
+OPD_FUNC TensorMeta add_scalar_meta(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::binary_meta(detail::BinaryKind::Add, self, {nullptr, &other}, &alpha);
+}
+OPD_FUNC void add_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {nullptr, &other}, &alpha, out);
+}
+OPD_FUNC void add_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Add, self, {nullptr, &other}, &alpha, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta sub_scalar_meta(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::binary_meta(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha);
+}
+OPD_FUNC void sub_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha, out);
+}
+OPD_FUNC void sub_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Sub, self, {nullptr, &other}, &alpha, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta mul_scalar_meta(const Tensor& self, const Scalar& other) {
+  return detail::binary_meta(detail::BinaryKind::Mul, self, {nullptr, &other}, nullptr);
+}
+OPD_FUNC void mul_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {nullptr, &other}, nullptr, out);
+}
+OPD_FUNC void mul_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Mul, self, {nullptr, &other}, nullptr, out, meta_checked);
+}
+
+OPD_FUNC TensorMeta div_scalar_meta(const Tensor& self, const Scalar& other) {
+  return detail::binary_meta(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr);
+}
+OPD_FUNC void div_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr, out);
+}
+OPD_FUNC void div_scalar_impl(const Tensor& self, const Scalar& other, Tensor& out, meta_checked_t) {
+  detail::binary_impl(detail::BinaryKind::Div, self, {nullptr, &other}, nullptr, out, meta_checked);
+}
+
+}  // namespace opd::kernels

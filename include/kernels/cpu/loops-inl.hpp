@@ -1,0 +1,561 @@
+// The elementwise engine's loops: written once, instantiated by every CPU
+// pointwise kernel (binary ops, copy_, fill_, ...). Templates only, so any
+// kernel source may include it; user code reaches it only in header-only
+// mode (compiled-mode users call the kernels declared in the public headers).
+//
+//   ScalarOperand       a Scalar converted to a dtype, usable as a 0-dim
+//                       input (OperandRef, in elementwise.hpp, views it).
+//   ElementwiseIter<N>  one output and N inputs broadcast to the output's
+//                       shape: drops size-1 dimensions, orders the rest by
+//                       the output's strides (fastest first) and merges
+//                       dimensions that are contiguous in every operand, so
+//                       an all-contiguous call is a single row. Calls a row
+//                       function with per-operand pointers and byte strides.
+//   cpu_kernel<T>(iter, op)  runs `op` (N arguments of opmath_t<T>) over the
+//                       iterator. T is the op's common dtype. When every
+//                       operand has dtype T (and T is not Half/BFloat16):
+//                       typed loops, contiguous/broadcast-scalar rows in
+//                       fixed-size blocks the compiler vectorizes at -O2;
+//                       otherwise rows go through small stack buffers:
+//                       inputs converted to T (then opmath), op applied,
+//                       results converted to the output's dtype. The dtype
+//                       switches happen per row chunk, never per element.
+//   fill_elements<T>, detail::convert_row<D, S>  the fill and converting
+//                       copy loops (copy_elements, elementwise.hpp, runs the
+//                       latter).
+//
+// Overlap between the output and inputs is the caller's business (see
+// overlap.hpp): the loops read each input block before writing the
+// corresponding output block, so an input that is exactly the output
+// (in-place) is fine; anything else aliasing the output is not.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "dispatch/core/array_ref.hpp"
+#include "dispatch/core/error.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/scalar.hpp"
+#include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/small_vector.hpp"
+#include "dispatch/core/tensor.hpp"
+#include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+
+// Tells the compiler a loop has no loop-carried memory dependence.
+#if defined(__clang__)
+#define OPD_KERNEL_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define OPD_KERNEL_IVDEP _Pragma("GCC ivdep")
+#else
+#define OPD_KERNEL_IVDEP
+#endif
+
+namespace opd::kernels {
+
+// ---------------------------------------------------------------- operands ---
+
+// A Scalar converted (scalar_cast, unchecked) to `dtype` and kept in a small
+// buffer, for use as a 0-dim input: the "wrapped number" of a Scalar overload.
+class ScalarOperand {
+ public:
+  ScalarOperand(const Scalar& value, ScalarType dtype) : dtype_(dtype) {
+    dispatch_dtype(dtype, "ScalarOperand", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T v = scalar_cast<T>(value);
+      static_assert(sizeof(T) <= sizeof(buf_));
+      std::memcpy(buf_, &v, sizeof(T));
+    });
+  }
+  ScalarOperand(const ScalarOperand&) = delete;
+  ScalarOperand& operator=(const ScalarOperand&) = delete;
+
+  OperandRef ref() const noexcept { return OperandRef{const_cast<char*>(buf_), dtype_, {}, {}}; }
+  ScalarType dtype() const noexcept { return dtype_; }
+
+  template <class T>
+  T value() const noexcept {
+    T v;
+    std::memcpy(&v, buf_, sizeof(T));
+    return v;
+  }
+
+ private:
+  alignas(16) char buf_[16] = {};
+  ScalarType dtype_;
+};
+
+// ---------------------------------------------------------------- iterator ---
+
+// Row-major contiguous (size-1 dimensions' strides ignored).
+inline bool is_plain_contiguous(IntArrayRef sizes, IntArrayRef strides) noexcept {
+  int64_t expected = 1;
+  for (std::size_t d = sizes.size(); d-- > 0;) {
+    if (sizes[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+template <std::size_t NIn>
+class ElementwiseIter {
+ public:
+  static constexpr std::size_t kNumOperands = NIn + 1;
+  using Ptrs = std::array<char*, kNumOperands>;
+  using Strides = std::array<int64_t, kNumOperands>;  // bytes
+
+  // Operand 0 is the output; its sizes are the iteration shape. Inputs must
+  // broadcast to it (opd::Error otherwise).
+  // (Loops over the inputs test k != NIn: with NIn == 0 (fill), k < NIn
+  // draws nvcc's "pointless comparison of unsigned integer with zero".)
+  ElementwiseIter(const OperandRef& out, const std::array<OperandRef, NIn>& inputs) {
+    const std::size_t nd = out.sizes.size();
+    dtypes_[0] = out.dtype;
+    base_[0] = out.data;
+    for (std::size_t k = 0; k != NIn; ++k) {
+      dtypes_[k + 1] = inputs[k].dtype;
+      base_[k + 1] = inputs[k].data;
+    }
+
+    numel_ = 1;
+    for (int64_t s : out.sizes) numel_ *= s;
+
+    // Fast path: every operand contiguous with the output's sizes (or a
+    // 0-dim input): one row.
+    if (is_plain_contiguous(out.sizes, out.strides)) {
+      bool all = true;
+      for (std::size_t k = 0; k != NIn && all; ++k) {
+        all = inputs[k].sizes.empty() ||
+              (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k].sizes, inputs[k].strides));
+      }
+      if (all) {
+        shape_.push_back(numel_);
+        strides_[0].push_back(static_cast<int64_t>(element_size(out.dtype)));
+        for (std::size_t k = 0; k != NIn; ++k) {
+          strides_[k + 1].push_back(inputs[k].sizes.empty() ? 0 : static_cast<int64_t>(element_size(inputs[k].dtype)));
+        }
+        return;
+      }
+    }
+
+    // Byte strides of every operand in the output's dimensions.
+    std::array<SmallVector<int64_t, 6>, kNumOperands> st;
+    st[0].resize(nd);
+    const auto out_item = static_cast<int64_t>(element_size(out.dtype));
+    for (std::size_t d = 0; d < nd; ++d) st[0][d] = out.strides[d] * out_item;
+    for (std::size_t k = 0; k != NIn; ++k) {
+      const OperandRef& in = inputs[k];
+      const std::size_t in_nd = in.sizes.size();
+      OPD_CHECK(in_nd <= nd && is_expandable_to(in.sizes, out.sizes), "elementwise: input ", k, " of shape ",
+                in.sizes, " cannot be broadcast to the output shape ", out.sizes);
+      const auto item = static_cast<int64_t>(element_size(in.dtype));
+      st[k + 1].assign(nd, 0);
+      for (std::size_t j = 0; j < in_nd; ++j) {
+        const std::size_t d = nd - in_nd + j;
+        st[k + 1][d] = in.sizes[j] == 1 ? 0 : in.strides[j] * item;
+      }
+    }
+
+    // Keep the dimensions of size > 1, then order them fastest first.
+    SmallVector<std::size_t, 6> dims;
+    for (std::size_t d = nd; d-- > 0;) {
+      if (out.sizes[d] != 1) dims.push_back(d);
+    }
+    // Insertion sort as TensorIterator::reorder_dimensions: operands in
+    // order, the first with two non-zero strides that differ decides.
+    auto should_swap = [&](std::size_t d0, std::size_t d1) -> int {
+      for (std::size_t k = 0; k < kNumOperands; ++k) {
+        const int64_t s0 = st[k][d0];
+        const int64_t s1 = st[k][d1];
+        if (s0 == 0 || s1 == 0) continue;
+        if (s0 < s1) return -1;
+        if (s0 > s1) return 1;
+        if (out.sizes[d0] > out.sizes[d1]) return 1;
+      }
+      return 0;
+    };
+    for (std::size_t i = 1; i < dims.size(); ++i) {
+      std::size_t cur = i;
+      for (std::size_t j = i; j-- > 0;) {
+        const int c = should_swap(dims[j], dims[cur]);
+        if (c > 0) {
+          std::swap(dims[j], dims[cur]);
+          cur = j;
+        } else if (c < 0) {
+          break;
+        }
+      }
+    }
+
+    // Merge dimension d into the previous one when every operand steps
+    // through it exactly as if the two were one longer dimension.
+    for (std::size_t d : dims) {
+      const std::size_t last = shape_.size();
+      bool merge = last > 0;
+      if (merge) {
+        for (std::size_t k = 0; k < kNumOperands; ++k) {
+          if (strides_[k][last - 1] * shape_[last - 1] != st[k][d]) {
+            merge = false;
+            break;
+          }
+        }
+      }
+      if (merge) {
+        shape_[last - 1] *= out.sizes[d];
+      } else {
+        shape_.push_back(out.sizes[d]);
+        for (std::size_t k = 0; k < kNumOperands; ++k) strides_[k].push_back(st[k][d]);
+      }
+    }
+    if (shape_.empty()) {  // a single element
+      shape_.push_back(1);
+      for (std::size_t k = 0; k < kNumOperands; ++k) strides_[k].push_back(0);
+    }
+  }
+
+  int64_t numel() const noexcept { return numel_; }
+  // Dimensions left after dropping size-1 ones and merging (at least 1).
+  std::size_t ndim() const noexcept { return shape_.size(); }
+  IntArrayRef shape() const noexcept { return shape_; }
+  IntArrayRef strides(std::size_t operand) const noexcept { return strides_[operand]; }
+  ScalarType dtype(std::size_t operand) const noexcept { return dtypes_[operand]; }
+  char* data(std::size_t operand) const noexcept { return base_[operand]; }
+
+  // f(const Ptrs& ptrs, const Strides& byte_strides, int64_t n) for every
+  // row of the innermost dimension, in the order of the output's memory.
+  // f is called through a pointer, so that the walk over the outer
+  // dimensions is compiled once per arity, not once per row function (every
+  // op and dtype has its own): one indirect call per row.
+  template <class F>
+  void for_each_row(F&& f) const {
+    using Fn = std::remove_reference_t<F>;
+    walk_rows(const_cast<void*>(static_cast<const void*>(std::addressof(f))),
+              [](void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n) {
+                (*static_cast<Fn*>(fn))(ptrs, strides, n);
+              });
+  }
+
+ private:
+  using RowFn = void (*)(void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n);
+
+  void walk_rows(void* fn, RowFn row) const {
+    if (numel_ == 0) return;
+    const std::size_t nd = shape_.size();
+    Strides inner{};
+    for (std::size_t k = 0; k < kNumOperands; ++k) inner[k] = strides_[k][0];
+    Ptrs ptrs = base_;
+    const int64_t n = shape_[0];
+    if (nd == 1) {
+      row(fn, ptrs, inner, n);
+      return;
+    }
+    SmallVector<int64_t, 6> index(nd, 0);
+    while (true) {
+      row(fn, ptrs, inner, n);
+      std::size_t d = 1;
+      for (; d < nd; ++d) {
+        if (++index[d] < shape_[d]) {
+          for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] += strides_[k][d];
+          break;
+        }
+        for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] -= strides_[k][d] * (shape_[d] - 1);
+        index[d] = 0;
+      }
+      if (d == nd) return;
+    }
+  }
+
+  int64_t numel_ = 0;
+  SmallVector<int64_t, 6> shape_;
+  std::array<SmallVector<int64_t, 6>, kNumOperands> strides_;
+  std::array<ScalarType, kNumOperands> dtypes_{};
+  Ptrs base_{};
+};
+
+// ------------------------------------------------------------------- loops ---
+
+namespace detail {
+
+// Elements per block of the vectorizable loops: 128 bytes, at least 16.
+template <class T>
+inline constexpr int64_t kBlock = sizeof(T) >= 8 ? 16 : static_cast<int64_t>(128 / sizeof(T));
+// Elements per chunk of the converting loops.
+inline constexpr int64_t kChunk = 256;
+
+template <class T>
+inline T load(const char* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T>
+inline void store(char* p, T v) noexcept {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// Output contiguous, input k contiguous unless bit k of Mask says it is a
+// broadcast scalar (stride 0). Full blocks of kBlock elements: a fixed trip
+// count that GCC's -O2 vectorizer accepts, and no loop-carried dependence
+// (inputs are either disjoint from the output or exactly it), which the
+// pragma tells the compiler so that it needs no runtime alias checks.
+template <class T, unsigned Mask, class Op, std::size_t... I>
+void contiguous_row(const std::array<char*, sizeof...(I) + 1>& ptrs, int64_t n, const Op& op,
+                    std::index_sequence<I...>) {
+  constexpr std::size_t N = sizeof...(I);
+  constexpr int64_t B = kBlock<T>;
+  T* out = reinterpret_cast<T*>(ptrs[0]);
+  [[maybe_unused]] const T* in[N > 0 ? N : 1] = {reinterpret_cast<const T*>(ptrs[I + 1])...};
+  [[maybe_unused]] const T scalar[N > 0 ? N : 1] = {(((Mask >> I) & 1u) ? in[I][0] : T{})...};
+  int64_t i = 0;
+  for (; i + B <= n; i += B) {
+    T* o = out + i;
+    [[maybe_unused]] const T* p[N > 0 ? N : 1] = {(in[I] + i)...};
+    OPD_KERNEL_IVDEP
+    for (int64_t j = 0; j < B; ++j) {
+      o[j] = op((((Mask >> I) & 1u) ? scalar[I] : p[I][j])...);
+    }
+  }
+  for (; i < n; ++i) {
+    out[i] = op((((Mask >> I) & 1u) ? scalar[I] : in[I][i])...);
+  }
+}
+
+template <class T, class Op, std::size_t... I>
+void strided_row(const std::array<char*, sizeof...(I) + 1>& ptrs, const std::array<int64_t, sizeof...(I) + 1>& s,
+                 int64_t n, const Op& op, std::index_sequence<I...>) {
+  char* out = ptrs[0];
+  for (int64_t j = 0; j < n; ++j) {
+    store<T>(out + j * s[0], op(load<T>(ptrs[I + 1] + j * s[I + 1])...));
+  }
+}
+
+// One row converted element by element (c10::convert), any strides in
+// bytes (0: a broadcast scalar): the copy loop of one dtype pair, and the
+// converting path's loads and stores.
+template <class D, class S>
+void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
+  constexpr auto dsize = static_cast<int64_t>(sizeof(D));
+  constexpr auto ssize = static_cast<int64_t>(sizeof(S));
+  if (ds == dsize && ss == 0) {  // a broadcast scalar, converted once
+    const D v = convert<D>(load<S>(src));
+    D* d = reinterpret_cast<D*>(dst);
+    for (int64_t j = 0; j < n; ++j) d[j] = v;
+  } else if (ds == dsize && ss == ssize) {
+    if constexpr (std::is_same_v<D, S>) {
+      std::memmove(dst, src, static_cast<std::size_t>(n) * sizeof(D));
+    } else {
+      D* d = reinterpret_cast<D*>(dst);
+      const S* s = reinterpret_cast<const S*>(src);
+      for (int64_t j = 0; j < n; ++j) d[j] = convert<D>(s[j]);
+    }
+  } else {
+    for (int64_t j = 0; j < n; ++j) store<D>(dst + j * ds, convert<D>(load<S>(src + j * ss)));
+  }
+}
+
+using ConvertRow = void (*)(char* dst, int64_t dst_stride, const char* src, int64_t src_stride, int64_t n);
+
+// convert_row<D, S> for a pair of dtypes, picked once per call: the 100 row
+// loops are all the per-pair code of the engine. name: for the error when a
+// dtype has no loops.
+inline ConvertRow convert_row_for(ScalarType out, ScalarType in, const char* name) {
+  return dispatch_dtype(out, name, [&](auto out_tag) -> ConvertRow {
+    using D = typename decltype(out_tag)::type;
+    return dispatch_dtype(in, name, [](auto in_tag) -> ConvertRow {
+      using S = typename decltype(in_tag)::type;
+      return &convert_row<D, S>;
+    });
+  });
+}
+
+// The converting path's only per-op part: result[j] = op(in[0][j], ...,
+// in[N-1][j]) for j < m. The rest of that path is instantiated once per
+// common dtype and arity (its loads and stores once per dtype pair, shared
+// with copy_), not once per op.
+template <class C>
+using ChunkOf = C[kChunk];
+template <class C>
+using ApplyChunk = void (*)(const void* op, C* result, const ChunkOf<C>* in, int64_t m);
+
+template <class Op, class C, std::size_t... I>
+void apply_chunk_to(const Op& op, C* result, [[maybe_unused]] const ChunkOf<C>* in, int64_t m,
+                    std::index_sequence<I...>) {
+  for (int64_t j = 0; j < m; ++j) result[j] = op(in[I][j]...);
+}
+template <class Op, class C, std::size_t N>
+void apply_chunk(const void* op, C* result, const ChunkOf<C>* in, int64_t m) {
+  apply_chunk_to(*static_cast<const Op*>(op), result, in, m, std::make_index_sequence<N>{});
+}
+
+// Every row of iter through buffers: inputs converted to T (then opmath),
+// apply(op, ...) on each chunk, results converted (through T) to the
+// output's dtype. Loads and stores are convert_row's loops.
+template <class T, std::size_t NIn>
+void converting_rows(const ElementwiseIter<NIn>& iter, const void* op, ApplyChunk<opmath_t<T>> apply) {
+  using C = opmath_t<T>;
+  constexpr ScalarType common = scalar_type_of_v<T>;
+  constexpr auto item = static_cast<int64_t>(sizeof(T));
+  std::array<ConvertRow, NIn + 1> convert_rows{};  // [0]: T -> output, [k + 1]: input k -> T
+  for (std::size_t k = 0; k != NIn; ++k) convert_rows[k + 1] = convert_row_for(common, iter.dtype(k + 1), "elementwise load");
+  convert_rows[0] = convert_row_for(iter.dtype(0), common, "elementwise store");
+  iter.for_each_row([&](const auto& ptrs, const auto& s, int64_t n) {
+    for (int64_t base = 0; base < n; base += kChunk) {
+      const int64_t m = std::min(kChunk, n - base);
+      C in[NIn > 0 ? NIn : 1][kChunk];
+      C result[kChunk];
+      if constexpr (std::is_same_v<C, T>) {
+        for (std::size_t k = 0; k != NIn; ++k) {
+          convert_rows[k + 1](reinterpret_cast<char*>(in[k]), item, ptrs[k + 1] + base * s[k + 1], s[k + 1], m);
+        }
+        apply(op, result, in, m);
+        convert_rows[0](ptrs[0] + base * s[0], s[0], reinterpret_cast<const char*>(result), item, m);
+      } else {  // Half, BFloat16: rounded to T, computed in float
+        T narrow[kChunk];
+        for (std::size_t k = 0; k != NIn; ++k) {
+          convert_rows[k + 1](reinterpret_cast<char*>(narrow), item, ptrs[k + 1] + base * s[k + 1], s[k + 1], m);
+          for (int64_t j = 0; j < m; ++j) in[k][j] = convert<C>(narrow[j]);
+        }
+        apply(op, result, in, m);
+        for (int64_t j = 0; j < m; ++j) narrow[j] = convert<T>(result[j]);
+        convert_rows[0](ptrs[0] + base * s[0], s[0], reinterpret_cast<const char*>(narrow), item, m);
+      }
+    }
+  });
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// One row with every operand of dtype T (not Half/BFloat16): the
+// vectorizable loop when the output and the inputs are contiguous or
+// broadcast scalars (stride 0), the strided one otherwise. Both cpu_kernel
+// overloads end here, so each op's loops are compiled once.
+template <class T, std::size_t NIn, class Op>
+[[gnu::noinline]] void typed_row(const std::array<char*, NIn + 1>& ptrs, const std::array<int64_t, NIn + 1>& strides, int64_t n,
+               const Op& op) {
+  constexpr auto seq = std::make_index_sequence<NIn>{};
+  constexpr auto item = static_cast<int64_t>(sizeof(T));
+  bool fast = strides[0] == item;
+  unsigned mask = 0;  // bit k: input k is a broadcast scalar
+  for (std::size_t k = 0; k < NIn; ++k) {
+    if (strides[k + 1] == 0) {
+      mask |= 1u << k;
+    } else if (strides[k + 1] != item) {
+      fast = false;
+    }
+  }
+  // Vectorized loops for all-contiguous operands and for a broadcast last
+  // input (tensor op Scalar); rarer layouts (a broadcast first input, say)
+  // take the strided loop, which costs every op a loop less to compile.
+  if (fast && mask == 0) {
+    contiguous_row<T, 0u>(ptrs, n, op, seq);
+    return;
+  }
+  if constexpr (NIn >= 1) {
+    if (fast && mask == 1u << (NIn - 1)) {
+      contiguous_row<T, 1u << (NIn - 1)>(ptrs, n, op, seq);
+      return;
+    }
+  }
+  strided_row<T>(ptrs, strides, n, op, seq);
+}
+
+}  // namespace detail
+
+// Runs op over every element: out = op(in_0, ..., in_{N-1}), computed as
+// opmath_t<T> where T is the common dtype (see the file comment).
+template <class T, std::size_t NIn, class Op>
+void cpu_kernel(const ElementwiseIter<NIn>& iter, const Op& op) {
+  using C = opmath_t<T>;
+  constexpr ScalarType common = scalar_type_of_v<T>;
+  bool same_dtype = std::is_same_v<C, T>;
+  for (std::size_t k = 0; k < NIn + 1; ++k) same_dtype = same_dtype && iter.dtype(k) == common;
+
+  if (!same_dtype) {
+    detail::converting_rows<T>(iter, &op, &detail::apply_chunk<Op, C, NIn>);
+    return;
+  }
+  if constexpr (std::is_same_v<C, T>) {
+    iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+      detail::typed_row<T, NIn>(ptrs, strides, n, op);
+    });
+  }
+}
+
+namespace detail {
+
+// The commonest call as one row: out and every tensor input contiguous
+// with out's sizes, every operand of dtype `common` (0-dim inputs
+// broadcast). Fills ptrs, byte strides and n and returns true then.
+// (Independent of the op, so compiled once per arity and item size.)
+template <std::size_t NIn>
+bool as_one_row(const OperandRef& out, const std::array<OperandRef, NIn>& inputs, ScalarType common, int64_t item,
+                std::array<char*, NIn + 1>& ptrs, std::array<int64_t, NIn + 1>& strides, int64_t& n) {
+  if (out.dtype != common || !is_plain_contiguous(out.sizes, out.strides)) return false;
+  ptrs[0] = out.data;
+  strides[0] = item;
+  for (std::size_t k = 0; k != NIn; ++k) {
+    const OperandRef& in = inputs[k];
+    if (in.dtype != common) return false;
+    if (in.sizes.empty()) {
+      strides[k + 1] = 0;  // a broadcast scalar
+    } else if (in.sizes == out.sizes && is_plain_contiguous(in.sizes, in.strides)) {
+      strides[k + 1] = item;
+    } else {
+      return false;
+    }
+    ptrs[k + 1] = in.data;
+  }
+  n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  return true;
+}
+
+}  // namespace detail
+
+// cpu_kernel on operands instead of an iterator: the commonest call (see
+// as_one_row; T not Half/BFloat16) goes straight to the row loop, without
+// building an ElementwiseIter; anything else goes through one.
+template <class T, std::size_t NIn, class Op>
+void cpu_kernel(const OperandRef& out, const std::array<OperandRef, NIn>& inputs, const Op& op) {
+  if constexpr (std::is_same_v<opmath_t<T>, T>) {
+    std::array<char*, NIn + 1> ptrs{};
+    std::array<int64_t, NIn + 1> strides{};
+    int64_t n = 0;
+    if (detail::as_one_row(out, inputs, scalar_type_of_v<T>, static_cast<int64_t>(sizeof(T)), ptrs, strides, n)) {
+      detail::typed_row<T, NIn>(ptrs, strides, n, op);
+      return;
+    }
+  }
+  cpu_kernel<T>(ElementwiseIter<NIn>(out, inputs), op);
+}
+
+// -------------------------------------------------------------------- fill ---
+
+// Every element of `out` (which must have dtype T) set to value.
+template <class T>
+void fill_elements(const OperandRef& out, T value) {
+  OPD_CHECK(out.dtype == scalar_type_of_v<T>, "fill_elements: dtype mismatch");
+  ElementwiseIter<0> iter(out, {});
+  iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+    if (strides[0] == static_cast<int64_t>(sizeof(T))) {
+      T* d = reinterpret_cast<T*>(ptrs[0]);
+      std::fill_n(d, n, value);
+    } else {
+      for (int64_t j = 0; j < n; ++j) detail::store<T>(ptrs[0] + j * strides[0], value);
+    }
+  });
+}
+
+}  // namespace opd::kernels
