@@ -406,7 +406,7 @@ TEST(DispatcherFallback, RegistrationRulesAndRelease) {
   {
     auto h = opd::register_fallback(DispatchKey::PrivateUse3, noop);
     EXPECT_TRUE(opd::Dispatcher::singleton().has_fallback(DispatchKey::PrivateUse3));
-    expect_throw_containing([&] { opd::register_fallback(DispatchKey::PrivateUse3, noop); },
+    expect_throw_containing([&] { (void)opd::register_fallback(DispatchKey::PrivateUse3, noop); },
                             {"PrivateUse3", "already has a fallback"});
     EXPECT_THROW(opd::register_fallthrough_fallback(DispatchKey::PrivateUse3), opd::Error);
   }

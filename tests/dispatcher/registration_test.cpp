@@ -61,7 +61,7 @@ Tensor dup_kernel(const Tensor& t) { return t; }
 
 TEST(DispatcherErrors, SecondKernelForTheSameKeyIsAnError) {
   auto h = opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU);
-  expect_throw_containing([] { opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU); },
+  expect_throw_containing([] { (void)opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU); },
                           {"t_reg_dup::op", "already has a kernel for dispatch key CPU"});
   // Whatever the form of the second kernel.
   EXPECT_THROW(opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
@@ -73,7 +73,7 @@ TEST(DispatcherErrors, SecondKernelForTheSameKeyIsAnError) {
   EXPECT_TRUE(opd::call<dup_op>(x).is_same(x));
   // Alias keys too.
   auto c = opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CompositeImplicitAutograd);
-  expect_throw_containing([] { opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CompositeImplicitAutograd); },
+  expect_throw_containing([] { (void)opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CompositeImplicitAutograd); },
                           {"already has a kernel for dispatch key CompositeImplicitAutograd"});
   // Once released, the key is free again.
   h.release();
@@ -95,7 +95,7 @@ struct same_rt_first : opd::op<"t_reg_same::a(Tensor self, int n=2) -> Tensor"> 
 
 TEST(DispatcherSchemas, RuntimeSchemaConflictingWithCompileTimeOneIsAnError) {
   (void)opd::entry_for<conflict_ct>();  // declares "t_reg_conflict::a(Tensor self) -> Tensor"
-  expect_throw_containing([] { opd::declare("t_reg_conflict::a(Tensor self, int x) -> Tensor"); },
+  expect_throw_containing([] { (void)opd::declare("t_reg_conflict::a(Tensor self, int x) -> Tensor"); },
                           {"t_reg_conflict::a", "conflicts with"});
   // The same schema again is accepted (no new registration: an empty handle).
   auto same = opd::declare("t_reg_conflict::a(Tensor self) -> Tensor");
@@ -108,7 +108,7 @@ TEST(DispatcherSchemas, CompileTimeSchemaConflictingWithRuntimeOneIsAnError) {
   // The compile-time operator declares its schema on first use: here, when
   // registering its kernel.
   expect_throw_containing([] {
-    opd::register_kernel<conflict_rt_first>(DispatchKey::CPU, [](const Tensor& t, int64_t) -> Tensor { return t; });
+    (void)opd::register_kernel<conflict_rt_first>(DispatchKey::CPU, [](const Tensor& t, int64_t) -> Tensor { return t; });
   }, {"t_reg_conflict::b", "already declared with schema 't_reg_conflict::b(Tensor self) -> Tensor'", "conflicts with",
       "int n"});
   // Nothing was registered; the runtime schema is unchanged.
@@ -119,7 +119,7 @@ TEST(DispatcherSchemas, CompileTimeSchemaConflictingWithRuntimeOneIsAnError) {
 
 TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
   auto a = opd::declare("t_reg_twice::op(Tensor self) -> Tensor");
-  expect_throw_containing([] { opd::declare("t_reg_twice::op(Tensor self) -> Tensor"); },
+  expect_throw_containing([] { (void)opd::declare("t_reg_twice::op(Tensor self) -> Tensor"); },
                           {"t_reg_twice::op", "already declared"});
   a.release();
   auto b = opd::declare("t_reg_twice::op(Tensor self) -> Tensor");  // free again

@@ -42,7 +42,7 @@ namespace detail {
 [[gnu::noinline]] inline OperatorEntry& declare_compiled(std::string_view text, std::string_view ns,
                                                         std::string_view name, std::string_view overload) {
   Dispatcher& d = Dispatcher::singleton();
-  d.declare(text, /*permanent=*/true);
+  (void)d.declare(text, /*permanent=*/true);  // a permanent declaration: the handle owns nothing
   return d.entry(schema::operator_name(ns, name, overload));
 }
 }  // namespace detail
