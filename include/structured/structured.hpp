@@ -186,10 +186,14 @@ struct signatures<Family, mp::mp_list<A...>> {
 
   // Exactly these signatures, as register_kernel wants a kernel's: the
   // address of meta / impl converts to a pointer of that type (which selects
-  // the backend's overload, or deduces a template's parameters).
-  static constexpr bool meta_ok = requires { static_cast<meta_signature*>(&Family::meta); };
+  // the backend's overload, or deduces a template's parameters). (Passed as an
+  // argument rather than static_cast: nvcc 12 rejects the cast here.)
+  static void takes_meta(meta_signature*);
   template <DispatchKey K>
-  static constexpr bool impl_ok = requires { static_cast<impl_signature<K>*>(&Family::impl); };
+  static void takes_impl(impl_signature<K>*);
+  static constexpr bool meta_ok = requires { takes_meta(&Family::meta); };
+  template <DispatchKey K>
+  static constexpr bool impl_ok = requires { takes_impl<K>(&Family::impl); };
 
   template <DispatchKey K>
   static constexpr bool impl_deducible = requires { impl_shape<K>(&Family::impl); };
