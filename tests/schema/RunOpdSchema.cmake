@@ -103,6 +103,21 @@ string(CONCAT expected_json_errors
   "\"is_vararg\": false, \"is_varret\": false}\n")
 run(json_errors "${input}" 1 expected_json_errors --json)
 
+# Repeated argument and return names, and a dtype name PyTorch does not read
+# as a default: errors with the column of the offending name.
+set(strict_input "${WORK_DIR}/strict.txt")
+file(WRITE "${strict_input}"
+  "f(Tensor self, str? norm, str? norm=None) -> Tensor\n"
+  "f(Tensor self) -> (Tensor a, Tensor a)\n"
+  "f(Tensor self, ScalarType dtype=int) -> Tensor\n"
+  "f(Tensor self, ScalarType dtype=long) -> Tensor\n")
+string(CONCAT expected_strict
+  "error${TAB}32${TAB}repeated argument name near 'norm'\n"
+  "error${TAB}37${TAB}repeated return name near 'a'\n"
+  "error${TAB}33${TAB}invalid numeric default value (of the dtype names, PyTorch reads only 'long', 'float' and 'complex') near 'int'\n"
+  "ok${TAB}f(Tensor self, ScalarType dtype=long) -> Tensor\n")
+run(strict "${strict_input}" 1 expected_strict)
+
 # No input: nothing to report, success.
 set(empty "${WORK_DIR}/empty.txt")
 file(WRITE "${empty}" "")
