@@ -220,11 +220,23 @@ inline constexpr bool kernel_matches_v = [] {
     return false;
 }();
 
+// Is Op's schema malformed (an opd::op whose schema_of reported the error)?
+// Then nothing else is checked against it: one mistake, one diagnostic.
+template <class Op>
+inline constexpr bool schema_malformed_v = [] {
+  if constexpr (requires { Op::schema_id::malformed; })
+    return Op::schema_id::malformed;
+  else
+    return false;
+}();
+
 // True when F is a kernel for Op; otherwise a compile error that says why.
 template <schema_holder Op, class F>
 constexpr bool check_kernel() {
   using info = detail::kernel_info<F>;
-  if constexpr (!info::deducible)
+  if constexpr (schema_malformed_v<Op>)
+    return true;  // (the schema's own error is the diagnostic)
+  else if constexpr (!info::deducible)
     return kernel_parameter_types_not_deducible<std::remove_cvref_t<F>>::ok;
   else
     return detail::check_deduced_kernel<Op, info>();
