@@ -2,6 +2,7 @@
 // code, the 1-based column of the offending text, and a one-line message.
 // The examples here are the ones docs/schema-language.md shows.
 #include <dispatch/schema.hpp>
+#include <dispatch/schema/typo.hpp>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -157,6 +158,28 @@ TEST(SchemaErrors, DtypeDefaultsPyTorchReads) {
     EXPECT_EQ(r.code, schema_error::invalid_numeric_default) << text;
     EXPECT_EQ(r.column, 33u);
   }
+}
+
+// Lower-case typos of a type are legal type variables; typo.hpp says what was
+// probably meant (the kernel check and opd-schema use it).
+TEST(SchemaErrors, TypeVariableTypoSuggestions) {
+  using opd::schema::type_variable_suggestion;
+  EXPECT_EQ(type_variable_suggestion("tensor"), "Tensor");
+  EXPECT_EQ(type_variable_suggestion("scalar"), "Scalar");
+  EXPECT_EQ(type_variable_suggestion("int64"), "int");
+  EXPECT_EQ(type_variable_suggestion("string"), "str");
+  EXPECT_EQ(type_variable_suggestion("scalr"), "Scalar");      // one edit
+  EXPECT_EQ(type_variable_suggestion("tesnor"), "Tensor");     // a transposition
+  EXPECT_EQ(type_variable_suggestion("t"), "");                // real type variables
+  EXPECT_EQ(type_variable_suggestion("t1"), "");
+  EXPECT_EQ(type_variable_suggestion("tval"), "");
+  EXPECT_EQ(opd::schema::edit_distance_ignoring_case("kitten", "sitting"), 3u);
+  const opd::schema::parse_result r = opd::schema::parse("f(t[] a, tensor self) -> t");
+  ASSERT_TRUE(r) << r.message();  // the grammar is kept
+  const std::int16_t i = opd::schema::first_suspicious_type_variable(r.schema->value());
+  ASSERT_NE(i, opd::schema::no_index);
+  EXPECT_EQ(r.schema->value().types[static_cast<std::size_t>(i)].name, "tensor");
+  static_assert(opd::schema::type_variable_suggestion("tensor") == "Tensor");  // usable at compile time
 }
 
 // Compile time reports the same error, code and column as run time.
