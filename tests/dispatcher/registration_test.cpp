@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/dispatcher/suggest.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -300,6 +301,40 @@ TEST(DispatcherHandles, RuntimeDeclareHandleDoesNotRemoveACompileTimeSchema) {
   auto k = opd::register_kernel<same_schema_op>(DispatchKey::CPU, [](const Tensor&) -> std::string { return "cpu"; });
   Stack s{cpu_floats({1.f})};
   EXPECT_NO_THROW(opd::call_boxed<same_schema_op>(s));
+}
+
+// A boxed call by a misspelt name suggests the nearest declared names.
+TEST(DispatcherRegistration, MisspeltNameSuggestsTheNearest) {
+  auto a = opd::declare("t_suggest::add.Tensor(Tensor self, Tensor other) -> Tensor");
+  auto b = opd::declare("t_suggest::add.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
+  auto c = opd::declare("t_suggest::mul.Tensor(Tensor self, Tensor other) -> Tensor");
+  Stack s{cpu_floats({1.f}), cpu_floats({2.f})};
+  expect_throw_containing([&] { opd::call_boxed("t_suggest::ad.Tensor", s); },
+                          {"no operator named 't_suggest::ad.Tensor' has been declared; did you mean "
+                           "'t_suggest::add.Tensor'?"});
+  expect_throw_containing([&] { opd::call_boxed("t_suggest::Add.Tensr", s); },
+                          {"did you mean 't_suggest::add.Tensor'?"});
+  // Nothing near enough: no suggestion.
+  try {
+    opd::call_boxed("t_suggest::convolution", s);
+    ADD_FAILURE() << "expected an opd::Error";
+  } catch (const opd::Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("did you mean"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DispatcherRegistration, SuggestNames) {
+  const std::vector<std::string> names = {"aten::add.Tensor", "aten::add.out", "aten::sub.Tensor", "aten::mul.Tensor",
+                                          "aten::div.Tensor"};
+  EXPECT_EQ(opd::suggest_names("aten::ad.Tensor", names), "; did you mean 'aten::add.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("ATEN::ADD.TENSOR", names), "; did you mean 'aten::add.Tensor'?");  // case aside
+  // ties: all of the nearest, sorted, at most three
+  EXPECT_EQ(opd::suggest_names("aten::xxx.Tensor", names),
+            "; did you mean 'aten::add.Tensor', 'aten::div.Tensor' or 'aten::mul.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("aten::aed.Tensor", {"aten::and.Tensor", "aten::add.Tensor", "aten::sub.Tensor"}),
+            "; did you mean 'aten::add.Tensor' or 'aten::and.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("aten::convolution", names), "");
+  EXPECT_EQ(opd::suggest_names("x", {}), "");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "dispatch/dispatcher/kernel_function.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/dispatcher/registration_handle.hpp"
+#include "dispatch/dispatcher/suggest.hpp"
 #include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/runtime.hpp"
 
@@ -41,7 +42,7 @@ class Dispatcher {
   }
   OperatorEntry& find_schema_or_throw(std::string_view name) {
     if (auto* e = find_schema(name)) return *e;
-    throw Error("no operator named '" + std::string(name) + "' has been declared");
+    throw Error("no operator named '" + std::string(name) + "' has been declared" + suggest_names(name, operator_names()));
   }
 
   // Declares a schema. `permanent` schemas (those of a compile-time operator

@@ -21,10 +21,10 @@ constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<c
 }  // namespace detail
 
 // Edit distance (insertions, deletions, substitutions and transpositions of
-// neighbours, each 1), ignoring ASCII case. Words longer than 63 bytes are
+// neighbours, each 1), ignoring ASCII case. Words longer than 127 bytes are
 // `limit` apart from everything (no suggestion is made for them).
 constexpr std::size_t edit_distance_ignoring_case(std::string_view a, std::string_view b, std::size_t limit = 64) {
-  constexpr std::size_t max_len = 63;
+  constexpr std::size_t max_len = 127;
   if (a.size() > max_len || b.size() > max_len) return limit;
   std::size_t before[max_len + 1]{}, prev[max_len + 1]{}, cur[max_len + 1]{};
   for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
