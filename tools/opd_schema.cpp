@@ -213,9 +213,13 @@ std::pair<std::size_t, std::string> suspicious_type_variable(const sch::runtime_
   const std::int16_t t = sch::first_suspicious_type_variable(s.value());
   if (t == sch::no_index) return {0, {}};
   const std::string_view name = s->types[static_cast<std::size_t>(t)].name;
-  return {static_cast<std::size_t>(name.data() - s->text.data()) + 1,
-          "'" + std::string(name) + "' is read as a type variable; did you mean '" +
-              std::string(sch::type_variable_suggestion(name)) + "'?"};
+  // (Appended piece by piece: g++ 12's -Wrestrict misfires on "..." + std::string in Release builds.)
+  std::string message = "'";
+  message += name;
+  message += "' is read as a type variable; did you mean '";
+  message += sch::type_variable_suggestion(name);
+  message += "'?";
+  return {static_cast<std::size_t>(name.data() - s->text.data()) + 1, std::move(message)};
 }
 
 // The message without its "column N: " prefix (the column has its own field).
@@ -255,7 +259,10 @@ int main(int argc, char** argv) {
     const sch::parse_result r = sch::parse(line);
     const auto [typo_column, typo] = r ? suspicious_type_variable(*r.schema) : std::pair<std::size_t, std::string>();
     if (typo_column != 0 && strict) {
-      out = "error\t" + std::to_string(typo_column) + "\t" + typo;
+      out = "error\t";
+      out += std::to_string(typo_column);
+      out += '\t';
+      out += typo;
       all_ok = false;
     } else if (r) {
       if (typo_column != 0)

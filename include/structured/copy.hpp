@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -144,14 +145,13 @@ inline Allocator* allocator_of(const Tensor& t) { return t.storage().unsafe_get_
 // The backend's allocator cannot do this copy and the backend has no copy
 // kernel: say what to register (the operator's own name means nothing to a user).
 [[gnu::cold, gnu::noinline]] inline void throw_no_copy_kernel(const Tensor& dst, const Tensor& src, DispatchKey key) {
-  const std::string k(to_string(key));
-  throw NotImplementedError(
-      "cannot copy a " + std::string(to_string(src.dtype())) + " result into this " + k + " tensor of dtype " +
-      std::string(to_string(dst.dtype())) + " and strides " + shape_str(dst.strides()) +
-      ": the backend's allocator copies only contiguous data of one dtype, and " + k +
-      " has no copy kernel. Register one with opd::register_kernel<opd::structured_copy_op>(opd::DispatchKey::" + k +
+  const std::string_view k = to_string(key);
+  throw NotImplementedError(detail::str_cat(
+      "cannot copy a ", src.dtype(), " result into this ", k, " tensor of dtype ", dst.dtype(), " and strides ",
+      shape_str(dst.strides()), ": the backend's allocator copies only contiguous data of one dtype, and ", k,
+      " has no copy kernel. Register one with opd::register_kernel<opd::structured_copy_op>(opd::DispatchKey::", k,
       ", my_copy), where my_copy(opd::Tensor& self, const opd::Tensor& src) -> opd::Tensor& copies src into self "
-      "(same sizes, any strides, converting to self's dtype), and keep the handle it returns");
+      "(same sizes, any strides, converting to self's dtype), and keep the handle it returns"));
 }
 
 // dst <- src (same sizes), at the backend `key` (the copy kernel's key).

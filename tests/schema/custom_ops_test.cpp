@@ -40,7 +40,7 @@ TEST(SchemaConformance, CustomOpsParse) {
       }
     }
     if (!res && res.code == opd::schema_error::repeated_argument_name) {
-      ++repeated_names;  // vLLM's two q_seqlens, a test's custom_op2(Tensor input, Tensor input)
+      ++repeated_names;  // vLLM's two q_seqlens, PyTorch/XLA's custom_op2(Tensor input, Tensor input)
       continue;
     }
     if (!res) {

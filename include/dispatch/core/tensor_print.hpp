@@ -62,7 +62,7 @@ inline std::string torch_dtype_name(ScalarType t) {
     case ScalarType::QUInt8: return "torch.quint8";
     case ScalarType::QInt32: return "torch.qint32";
     case ScalarType::BFloat16: return "torch.bfloat16";
-    default: return "torch." + std::string(to_string(t));
+    default: return detail::str_cat("torch.", to_string(t));
   }
 }
 
@@ -197,7 +197,8 @@ class printer {
     const element e = read_(t_, {offset}).front();
     if (cat_ == category::floating) return real_.format(e.re);
     if (cat_ == category::complex) {
-      std::string im = imag_.format(e.im) + "j";
+      std::string im = imag_.format(e.im);
+      im += 'j';
       im.erase(0, im.find_first_not_of(' '));
       std::string out = real_.format(e.re);
       if (im[0] != '+' && im[0] != '-') out += '+';
@@ -309,7 +310,7 @@ inline std::ostream& print_tensor(std::ostream& os, const Tensor& t) {
   const std::size_t indent = prefix.size();
   const ScalarType dtype = t.dtype();
   std::vector<std::string> suffixes;
-  if (t.device().type() != DeviceType::CPU) suffixes.push_back("device='" + t.device().str() + "'");
+  if (t.device().type() != DeviceType::CPU) suffixes.push_back(detail::str_cat("device='", t.device(), "'"));
 
   category cat = category::floating;
   std::vector<element> (*read)(const Tensor&, const std::vector<std::int64_t>&) = nullptr;
@@ -330,17 +331,17 @@ inline std::ostream& print_tensor(std::ostream& os, const Tensor& t) {
 
   std::string body;
   if (read == nullptr) {  // meta, another device, or a dtype without values to read
-    suffixes.push_back("size=" + shape_tuple(t.sizes()));
-    if (dtype != ScalarType::Float) suffixes.push_back("dtype=" + torch_dtype_name(dtype));
+    suffixes.push_back(detail::str_cat("size=", shape_tuple(t.sizes())));
+    if (dtype != ScalarType::Float) suffixes.push_back(detail::str_cat("dtype=", torch_dtype_name(dtype)));
     body = "...";
   } else if (t.numel() == 0) {
-    if (t.dim() != 1) suffixes.push_back("size=" + shape_tuple(t.sizes()));
-    if (dtype != ScalarType::Float) suffixes.push_back("dtype=" + torch_dtype_name(dtype));
+    if (t.dim() != 1) suffixes.push_back(detail::str_cat("size=", shape_tuple(t.sizes())));
+    if (dtype != ScalarType::Float) suffixes.push_back(detail::str_cat("dtype=", torch_dtype_name(dtype)));
     body = "[]";
   } else {
     const bool default_dtype = dtype == ScalarType::Float || dtype == ScalarType::ComplexFloat ||
                                dtype == ScalarType::Long || dtype == ScalarType::Bool;
-    if (!default_dtype) suffixes.push_back("dtype=" + torch_dtype_name(dtype));
+    if (!default_dtype) suffixes.push_back(detail::str_cat("dtype=", torch_dtype_name(dtype)));
     body = printer(t, cat, read).str(indent);
   }
   return os << add_suffixes(prefix + body, suffixes, indent);

@@ -35,9 +35,12 @@ inline std::string suggest_names(std::string_view name, std::vector<std::string>
   std::string out = "; did you mean ";
   for (std::size_t i = 0; i < nearest.size(); ++i) {
     if (i != 0) out += i + 1 == nearest.size() ? " or " : ", ";
-    out += "'" + nearest[i] + "'";
+    out += '\'';
+    out += nearest[i];
+    out += '\'';
   }
-  return out + "?";
+  out += '?';
+  return out;
 }
 
 }  // namespace opd
