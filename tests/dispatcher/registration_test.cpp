@@ -65,10 +65,10 @@ TEST(DispatcherErrors, SecondKernelForTheSameKeyIsAnError) {
   expect_throw_containing([] { (void)opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::CPU); },
                           {"t_reg_dup::op", "already has a kernel for dispatch key CPU"});
   // Whatever the form of the second kernel.
-  EXPECT_THROW(opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
-  EXPECT_THROW(opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {}),
+  EXPECT_THROW((void)opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
+  EXPECT_THROW((void)opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {}),
                opd::Error);
-  EXPECT_THROW(opd::register_fallthrough<dup_op>(DispatchKey::CPU), opd::Error);
+  EXPECT_THROW((void)opd::register_fallthrough<dup_op>(DispatchKey::CPU), opd::Error);
   // The failed attempts changed nothing.
   const Tensor x = cpu_floats({1.f});
   EXPECT_TRUE(opd::call<dup_op>(x).is_same(x));
@@ -83,9 +83,9 @@ TEST(DispatcherErrors, SecondKernelForTheSameKeyIsAnError) {
 }
 
 TEST(DispatcherErrors, SentinelKeysCannotTakeKernels) {
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::Undefined)), opd::Error);
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfRuntimeKeys)), opd::Error);
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfAliasKeys)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::Undefined)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfRuntimeKeys)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfAliasKeys)), opd::Error);
 }
 
 // ---------------------------------------------------- schemas at run time --
@@ -128,8 +128,8 @@ TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
 }
 
 TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
   EXPECT_EQ(opd::Dispatcher::singleton().find_schema("t_reg_bad::op"), nullptr);
 }
 

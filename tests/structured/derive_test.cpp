@@ -305,14 +305,14 @@ TEST(DerivedPlainFamily, WithoutAnInplaceVariantAndWithASpec) {
 }
 
 TEST(DerivedPlainFamily, NothingToDeriveFromIsAnError) {
-  EXPECT_THROW((opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::CPU)), opd::Error);
-  EXPECT_THROW((opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::Autograd)), opd::Error);
+  EXPECT_THROW((void)(opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::CPU)), opd::Error);
+  EXPECT_THROW((void)(opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::Autograd)), opd::Error);
 }
 
 TEST(DerivedPlainFamily, RegisteringAfterDerivingIsTheDispatchersDuplicateError) {
   auto f = opd::register_kernel<neg, &neg_cpu>(DispatchKey::CPU);
   auto set = opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::CPU);
-  EXPECT_THROW((opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU)), opd::Error);
   set = opd::RegistrationSet();  // release the derived kernels: now the own one can go in
   auto own = opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU);
   EXPECT_TRUE(own);
