@@ -7,6 +7,7 @@
 #include "dispatch/core/generator-inl.hpp"
 #include "dispatch/core/tensor-inl.hpp"
 #include "dispatch/core/tensor_impl-inl.hpp"
+#include "dispatch/core/tensor_print-inl.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
 
 namespace opd::detail {

@@ -1,15 +1,18 @@
 // opd-schema: check operator schemas, one per line, with opdispatch's parser.
 //
-//   opd-schema [--json] < schemas.txt
+//   opd-schema [--json] [--strict] < schemas.txt
 //
 // For each input line it writes one output line:
 //   ok<TAB><the schema in canonical form>
 //   error<TAB><column><TAB><message>
 // With --json, a parsed schema is written as one JSON object instead of its
-// canonical form (error lines stay as they are). Exit status: 0 when every
-// line parsed, 1 when some did not, 2 on bad usage.
+// canonical form (error lines stay as they are). A type variable that looks
+// like a typo (`tensor`, `int64`) gets a warning on standard error, or with
+// --strict an error line. Exit status: 0 when every line parsed, 1 when some
+// did not, 2 on bad usage.
 #include <dispatch/schema.hpp>
 #include <dispatch/schema/queries.hpp>
+#include <dispatch/schema/typo.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -18,13 +21,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace {
 
 namespace sch = opd::schema;
 
 constexpr std::string_view usage_text =
-    "usage: opd-schema [--json] [--help]\n"
+    "usage: opd-schema [--json] [--strict] [--help]\n"
     "\n"
     "Reads operator schemas from standard input, one per line, and writes one\n"
     "line for each:\n"
@@ -35,6 +39,8 @@ constexpr std::string_view usage_text =
     "           (name, overload, namespace, arguments, returns; each argument with\n"
     "           name, type, kwarg_only, is_out, default, alias, N) instead of the\n"
     "           canonical form\n"
+    "  --strict a type variable that looks like a typo ('tensor', 'int64') is an\n"
+    "           error; without --strict it is a warning on standard error\n"
     "  --help   show this text\n"
     "\n"
     "A trailing carriage return is dropped from each line. Every line counts,\n"
@@ -201,6 +207,21 @@ std::string one_line(std::string_view s) {
   return out;
 }
 
+// A type variable that looks like a typo: its column and what to say, or a
+// column of 0. ('tensor' is legal, PyTorch reads it as a type variable.)
+std::pair<std::size_t, std::string> suspicious_type_variable(const sch::runtime_schema& s) {
+  const std::int16_t t = sch::first_suspicious_type_variable(s.value());
+  if (t == sch::no_index) return {0, {}};
+  const std::string_view name = s->types[static_cast<std::size_t>(t)].name;
+  // (Appended piece by piece: g++ 12's -Wrestrict misfires on "..." + std::string in Release builds.)
+  std::string message = "'";
+  message += name;
+  message += "' is read as a type variable; did you mean '";
+  message += sch::type_variable_suggestion(name);
+  message += "'?";
+  return {static_cast<std::size_t>(name.data() - s->text.data()) + 1, std::move(message)};
+}
+
 // The message without its "column N: " prefix (the column has its own field).
 std::string message_of(const sch::parse_result& r) {
   const std::string m = r.message();
@@ -211,11 +232,13 @@ std::string message_of(const sch::parse_result& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false;
+  bool json = false, strict = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--strict") {
+      strict = true;
     } else if (arg == "--help" || arg == "-h") {
       std::cout << usage_text;
       return 0;
@@ -228,10 +251,22 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   bool all_ok = true;
   std::string line, out;
+  std::size_t line_number = 0;
   while (std::getline(std::cin, line)) {
+    ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     out.clear();
-    if (const sch::parse_result r = sch::parse(line)) {
+    const sch::parse_result r = sch::parse(line);
+    const auto [typo_column, typo] = r ? suspicious_type_variable(*r.schema) : std::pair<std::size_t, std::string>();
+    if (typo_column != 0 && strict) {
+      out = "error\t";
+      out += std::to_string(typo_column);
+      out += '\t';
+      out += typo;
+      all_ok = false;
+    } else if (r) {
+      if (typo_column != 0)
+        std::cerr << "opd-schema: line " << line_number << ", column " << typo_column << ": warning: " << typo << "\n";
       out = "ok\t";
       out += json ? to_json(r.schema->value()) : one_line(sch::to_string(r.schema->value()));
     } else {

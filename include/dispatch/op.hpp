@@ -30,6 +30,8 @@ namespace detail {
 template <fixed_string S>
 struct op_schema {
   static constexpr const auto& schema = schema::schema_of<S>();
+  // Reported once, by schema_of; what is derived from the schema then stays quiet.
+  static constexpr bool malformed = schema::compiled<S>::malformed;
 };
 
 // "ns::name" as written in the schema text (just "name" without a namespace).

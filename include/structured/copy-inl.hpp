@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "dispatch/core/allocator.hpp"
 #include "dispatch/core/error.hpp"
@@ -81,6 +82,18 @@ OPD_FUNC void ensure_builtin_copy_kernels() {
 
 inline Allocator* allocator_of(const Tensor& t) { return t.storage().unsafe_get_impl()->allocator(); }
 
+// The backend's allocator cannot do this copy and the backend has no copy
+// kernel: say what to register (the operator's own name means nothing to a user).
+[[gnu::cold, gnu::noinline]] inline void throw_no_copy_kernel(const Tensor& dst, const Tensor& src, DispatchKey key) {
+  const std::string_view k = to_string(key);
+  throw NotImplementedError(detail::str_cat(
+      "cannot copy a ", src.dtype(), " result into this ", k, " tensor of dtype ", dst.dtype(), " and strides ",
+      shape_str(dst.strides()), ": the backend's allocator copies only contiguous data of one dtype, and ", k,
+      " has no copy kernel. Register one with opd::register_kernel<opd::structured_copy_op>(opd::DispatchKey::", k,
+      ", my_copy), where my_copy(opd::Tensor& self, const opd::Tensor& src) -> opd::Tensor& copies src into self "
+      "(same sizes, any strides, converting to self's dtype), and keep the handle it returns"));
+}
+
 OPD_FUNC void copy_into(const Tensor& dst, const Tensor& src, DispatchKey key) {
   if (dst.is_same(src) || dst.numel() == 0 || dst.is_meta()) {
     check_copy_shapes(dst, src);
@@ -95,6 +108,8 @@ OPD_FUNC void copy_into(const Tensor& dst, const Tensor& src, DispatchKey key) {
       return;
     }
   }
+  if (!entry_for<structured_copy_op>().has_kernel_for(key)) [[unlikely]]
+    throw_no_copy_kernel(dst, src, key);
   Tensor d = dst;
   redispatch<structured_copy_op>(DispatchKeySet(key), d, src);
 }

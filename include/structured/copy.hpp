@@ -102,6 +102,7 @@ OPD_API Tensor& copy_meta(Tensor& self, const Tensor& src);
 // (unless kernels for those keys are there already); they stay registered.
 OPD_API void ensure_builtin_copy_kernels();
 
+
 // dst <- src (same sizes), at the backend `key` (the copy kernel's key).
 OPD_API void copy_into(const Tensor& dst, const Tensor& src, DispatchKey key);
 

@@ -115,19 +115,25 @@ struct structured {
 // ---- the checks of a family's meta() and impl() -------------------------------
 
 // Compile errors that show what was expected: the template arguments name the
-// family and the exact signature meta()/impl() must accept.
-template <class Family, class ExpectedSignature>
+// family, the backend and the exact signature meta()/impl() must have, then
+// the one found (structured_detail::not_deducible where it cannot be named:
+// an overloaded or template function). Parameters are compared exactly, as
+// register_kernel compares a kernel: no conversion is accepted.
+template <class Family, class ExpectedSignature, class ActualSignature>
 struct structured_meta_signature_mismatch {
   static_assert(std::is_void_v<Family*>,
                 "opd::structured: meta() cannot be called with the functional schema's arguments, or does not "
-                "return opd::TensorMeta; ExpectedSignature (a template argument above) is what it must accept");
+                "return opd::TensorMeta; its signature must be exactly ExpectedSignature (Family, "
+                "ExpectedSignature, ActualSignature: the template arguments above), with no conversion "
+                "(int64_t for a float argument, a missing parameter, ...)");
 };
-template <class Family, class ExpectedSignature>
+template <class Family, DispatchKey Backend, class ExpectedSignature, class ActualSignature>
 struct structured_impl_signature_mismatch {
   static_assert(std::is_void_v<Family*>,
-                "opd::structured: this impl() overload (its backend tag names the backend) does not take the "
-                "functional schema's arguments and `opd::Tensor& out`, or does not return void; "
-                "ExpectedSignature (a template argument above) is what it must accept");
+                "opd::structured: this impl() overload does not take the functional schema's arguments and "
+                "`opd::Tensor& out`, or does not return void; its signature must be exactly ExpectedSignature "
+                "(Family, Backend, ExpectedSignature, ActualSignature: the template arguments above), with no "
+                "conversion (int64_t for a float argument, a missing parameter, ...)");
 };
 template <class Family, class ExpectedSignature>
 struct structured_family_has_no_impl {
@@ -159,27 +165,71 @@ struct any_argument {
   template <class T>
   operator T&() const;
 };
-template <class>
-using any_argument_for = any_argument;
+template <std::size_t>
+using any_argument_at = any_argument;
+
+// The signature of meta() / of the impl() overload for backend K, deduced
+// through the overload set: found when exactly one non-template function fits
+// (another backend's overload has another first parameter).
+struct not_deducible {};
+template <class R, class... P>
+std::type_identity<R(P...)> meta_shape(R (*)(P...));
+template <DispatchKey K, class R, class... P>
+std::type_identity<R(backend_tag<K>, P...)> impl_shape(R (*)(backend_tag<K>, P...));
 
 template <class Family, class Args = schema::arg_types_t<typename Family::functional>>
 struct signatures;
 template <class Family, class... A>
 struct signatures<Family, mp::mp_list<A...>> {
-  // Called as the kernels call them: with lvalues of the parameter types.
-  static constexpr bool meta_ok = requires {
-    { Family::meta(std::declval<A&>()...) } -> std::same_as<TensorMeta>;
-  };
-  template <DispatchKey K>
-  static constexpr bool impl_ok = requires {
-    { Family::impl(backend_tag<K>{}, std::declval<A&>()..., std::declval<Tensor&>()) } -> std::same_as<void>;
-  };
-  template <DispatchKey K>
-  static constexpr bool impl_declared =
-      impl_ok<K> || requires { Family::impl(backend_tag<K>{}, any_argument_for<A>{}..., any_argument{}); };
   using meta_signature = TensorMeta(A...);
   template <DispatchKey K>
   using impl_signature = void(backend_tag<K>, A..., Tensor&);
+
+  // Exactly these signatures, as register_kernel wants a kernel's: the
+  // address of meta / impl converts to a pointer of that type (which selects
+  // the backend's overload, or deduces a template's parameters). (Passed as an
+  // argument rather than static_cast: nvcc 12 rejects the cast here.)
+  static void takes_meta(meta_signature*);
+  template <DispatchKey K>
+  static void takes_impl(impl_signature<K>*);
+  static constexpr bool meta_ok = requires { takes_meta(&Family::meta); };
+  template <DispatchKey K>
+  static constexpr bool impl_ok = requires { takes_impl<K>(&Family::impl); };
+
+  template <DispatchKey K>
+  static constexpr bool impl_deducible = requires { impl_shape<K>(&Family::impl); };
+  template <DispatchKey K, std::size_t... I>
+  static constexpr bool impl_callable_with(std::index_sequence<I...>) {
+    return requires { Family::impl(backend_tag<K>{}, any_argument_at<I>{}...); };
+  }
+  template <DispatchKey K, std::size_t... N>
+  static constexpr bool impl_callable_with_any_arity(std::index_sequence<N...>) {
+    return (impl_callable_with<K>(std::make_index_sequence<N>{}) || ...);
+  }
+  // Is there an impl() for K at all, whatever its parameters (a missing or an
+  // extra one included)? Then it must be exact.
+  template <DispatchKey K>
+  static constexpr bool impl_declared =
+      impl_ok<K> || impl_deducible<K> ||
+      impl_callable_with_any_arity<K>(std::make_index_sequence<sizeof...(A) + 5>{});
+
+  // What meta() / the impl() for K is, for the diagnostics.
+  static auto found_meta() {
+    if constexpr (requires { meta_shape(&Family::meta); })
+      return decltype(meta_shape(&Family::meta)){};
+    else
+      return std::type_identity<not_deducible>{};
+  }
+  template <DispatchKey K>
+  static auto found_impl() {
+    if constexpr (impl_deducible<K>)
+      return decltype(impl_shape<K>(&Family::impl)){};
+    else
+      return std::type_identity<not_deducible>{};
+  }
+  using meta_found = typename decltype(found_meta())::type;
+  template <DispatchKey K>
+  using impl_found = typename decltype(found_impl<K>())::type;
 };
 
 template <class Family>
@@ -347,10 +397,14 @@ void diagnose_family() {
   if constexpr (family<Family>) {
     using checks = family_checks<Family>;
     using sig = typename checks::sig;
-    if constexpr (!checks::meta_ok) (void)sizeof(structured_meta_signature_mismatch<Family, typename sig::meta_signature>);
+    if constexpr (!checks::meta_ok)
+      (void)sizeof(structured_meta_signature_mismatch<Family, typename sig::meta_signature, typename sig::meta_found>);
     if constexpr (mp::mp_size<typename checks::bad_impl_keys>::value != 0) {
-      constexpr DispatchKey k = mp::mp_front<typename checks::bad_impl_keys>::value;
-      (void)sizeof(structured_impl_signature_mismatch<Family, typename sig::template impl_signature<k>>);
+      mp::mp_for_each<typename checks::bad_impl_keys>([](auto key) {  // one error per backend
+        constexpr DispatchKey k = decltype(key)::value;
+        (void)sizeof(structured_impl_signature_mismatch<Family, k, typename sig::template impl_signature<k>,
+                                                        typename sig::template impl_found<k>>);
+      });
     } else if constexpr (NeedImpl && !checks::has_impl) {
       (void)sizeof(structured_family_has_no_impl<Family, typename sig::template impl_signature<DispatchKey::CPU>>);
     }

@@ -1,4 +1,4 @@
-// EXPECT: structured: this impl[(][)] overload .* does not take the functional schema's arguments
+// EXPECT: structured: this impl[(][)] overload does not take the functional schema.s arguments
 // The CPU impl() takes `double other` where the schema says Tensor.
 #include <structured/structured.hpp>
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -124,10 +125,130 @@ TEST(Tensor, UndefinedTensorIsANullHandle) {
   EXPECT_EQ(os.str(), "Tensor(undefined)");
 }
 
-TEST(Tensor, Printing) {
+// docs/dispatcher.md's OPD_CHECK example: message parts are streamed into
+// the message, each macro throws its opd::Error kind.
+std::string my_relu_error(const Tensor& self) {
+  try {
+    OPD_CHECK(self.dim() <= 4, "my_relu: expected at most 4 dimensions, got ", self.dim(), " (sizes ", self.sizes(),
+              ")");
+    OPD_CHECK_TYPE(self.dtype() == ScalarType::Float, "my_relu: expected Float, got ", self.dtype());
+    OPD_CHECK_INDEX(self.numel() > 0, "my_relu: empty input");
+    OPD_CHECK(self.is_contiguous());
+  } catch (const opd::TypeError& e) {
+    return std::string("TypeError: ") + e.what();
+  } catch (const opd::IndexError& e) {
+    return std::string("IndexError: ") + e.what();
+  } catch (const opd::Error& e) {
+    return std::string("Error: ") + e.what();
+  }
+  return "ok";
+}
+
+TEST(Error, CheckMessageParts) {
+  EXPECT_EQ(my_relu_error(opd::empty({1, 1, 1, 1, 2})),
+            "Error: my_relu: expected at most 4 dimensions, got 5 (sizes [1, 1, 1, 1, 2])");
+  EXPECT_EQ(my_relu_error(opd::empty({2}, ScalarType::Long)), "TypeError: my_relu: expected Float, got Long");
+  EXPECT_EQ(my_relu_error(opd::empty({0})), "IndexError: my_relu: empty input");
+  EXPECT_EQ(my_relu_error(opd::empty({2, 2}).as_strided({2, 2}, {1, 2})), "Error: Check failed: self.is_contiguous()");
+  EXPECT_EQ(my_relu_error(opd::empty({2})), "ok");
+  try {
+    OPD_CHECK_WITH(opd::NotImplementedError, false, "parts ", 1, ' ', ScalarType::Half);
+    FAIL();
+  } catch (const opd::NotImplementedError& e) {
+    EXPECT_STREQ(e.what(), "parts 1 Half");
+  }
+  EXPECT_THROW(opd::check(false, "x"), opd::Error);
+}
+
+TEST(Tensor, PrintingSummary) {
   std::ostringstream os;
-  os << opd::empty({2, 3}) << " " << opd::empty({}, ScalarType::Bool, Device::meta());
+  opd::print_tensor_summary(os, opd::empty({2, 3})) << " ";
+  opd::print_tensor_summary(os, opd::empty({}, ScalarType::Bool, Device::meta()));
   EXPECT_EQ(os.str(), "Tensor(sizes=[2, 3], dtype=Float, device=cpu) Tensor(sizes=[], dtype=Bool, device=meta)");
+}
+
+std::string printed(const Tensor& t) {
+  std::ostringstream os;
+  os << t;
+  return os.str();
+}
+
+template <class T>
+Tensor arange(int64_t n, T start = T(0)) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(start + static_cast<T>(i));
+  return opd::from_vector<T>(v);
+}
+
+// What print(t) shows in PyTorch (torch/_tensor_str.py, default options), for
+// the tensor built by the Python expression in each comment.
+TEST(Tensor, PrintingAsPyTorch) {
+  // torch.tensor([[1., 2., 3.], [4., 5., 6.]])
+  EXPECT_EQ(printed(opd::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3})),
+            "tensor([[1., 2., 3.],\n"
+            "        [4., 5., 6.]])");
+  // torch.tensor([0.1, 2.5, -3.])
+  EXPECT_EQ(printed(opd::from_vector<float>({0.1f, 2.5f, -3.f})), "tensor([ 0.1000,  2.5000, -3.0000])");
+  // torch.arange(8).reshape(2, 2, 2)
+  EXPECT_EQ(printed(arange<int64_t>(8).as_strided({2, 2, 2}, {4, 2, 1})),
+            "tensor([[[0, 1],\n"
+            "         [2, 3]],\n"
+            "\n"
+            "        [[4, 5],\n"
+            "         [6, 7]]])");
+  // torch.arange(2000, dtype=torch.int32): more than 1000 elements, 3 edge items
+  EXPECT_EQ(printed(arange<int32_t>(2000)), "tensor([   0,    1,    2,  ..., 1997, 1998, 1999], dtype=torch.int32)");
+  // torch.arange(2000.).reshape(40, 50): integral floats 1999x apart, scientific
+  EXPECT_EQ(printed(arange<float>(2000).as_strided({40, 50}, {50, 1})),
+            "tensor([[0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 4.7000e+01, 4.8000e+01,\n"
+            "         4.9000e+01],\n"
+            "        [5.0000e+01, 5.1000e+01, 5.2000e+01,  ..., 9.7000e+01, 9.8000e+01,\n"
+            "         9.9000e+01],\n"
+            "        [1.0000e+02, 1.0100e+02, 1.0200e+02,  ..., 1.4700e+02, 1.4800e+02,\n"
+            "         1.4900e+02],\n"
+            "        ...,\n"
+            "        [1.8500e+03, 1.8510e+03, 1.8520e+03,  ..., 1.8970e+03, 1.8980e+03,\n"
+            "         1.8990e+03],\n"
+            "        [1.9000e+03, 1.9010e+03, 1.9020e+03,  ..., 1.9470e+03, 1.9480e+03,\n"
+            "         1.9490e+03],\n"
+            "        [1.9500e+03, 1.9510e+03, 1.9520e+03,  ..., 1.9970e+03, 1.9980e+03,\n"
+            "         1.9990e+03]])");
+  // torch.arange(0.5, 30.): 8 elements of width 7 per 80-column line
+  EXPECT_EQ(printed(arange<float>(30, 0.5f)),
+            "tensor([ 0.5000,  1.5000,  2.5000,  3.5000,  4.5000,  5.5000,  6.5000,  7.5000,\n"
+            "         8.5000,  9.5000, 10.5000, 11.5000, 12.5000, 13.5000, 14.5000, 15.5000,\n"
+            "        16.5000, 17.5000, 18.5000, 19.5000, 20.5000, 21.5000, 22.5000, 23.5000,\n"
+            "        24.5000, 25.5000, 26.5000, 27.5000, 28.5000, 29.5000])");
+  // torch.tensor([1e-5, 1., 100.], dtype=torch.float64)
+  EXPECT_EQ(printed(opd::from_vector<double>({1e-5, 1, 100})),
+            "tensor([1.0000e-05, 1.0000e+00, 1.0000e+02], dtype=torch.float64)");
+  // torch.tensor([True, False]); torch.tensor(3.5); torch.tensor([0., -0.]); torch.tensor([float('nan'), 1.])
+  EXPECT_EQ(printed(opd::from_vector<bool>({true, false})), "tensor([ True, False])");
+  EXPECT_EQ(printed(opd::from_vector<float>({3.5f}, {})), "tensor(3.5000)");
+  EXPECT_EQ(printed(opd::from_vector<float>({0.f, -0.f})), "tensor([0., -0.])");
+  EXPECT_EQ(printed(opd::from_vector<float>({std::numeric_limits<float>::quiet_NaN(), 1.f})), "tensor([nan, 1.])");
+  // torch.tensor([1+2j, -3-0.5j]): real and imaginary parts formatted apart
+  EXPECT_EQ(printed(opd::from_vector<std::complex<float>>({{1, 2}, {-3, -0.5f}})), "tensor([ 1.+2.0000j, -3.-0.5000j])");
+  // torch.empty(0, 3, dtype=torch.long); torch.empty(0); torch.empty(2, 3, device='meta')
+  EXPECT_EQ(printed(opd::empty({0, 3}, ScalarType::Long)), "tensor([], size=(0, 3), dtype=torch.int64)");
+  EXPECT_EQ(printed(opd::empty({0})), "tensor([])");
+  EXPECT_EQ(printed(opd::empty({2, 3}, ScalarType::Float, Device::meta())), "tensor(..., device='meta', size=(2, 3))");
+  EXPECT_EQ(printed(opd::empty({}, ScalarType::Bool, Device::meta())),
+            "tensor(..., device='meta', size=(), dtype=torch.bool)");
+  // A strided view prints its own elements: the transpose of the first one.
+  EXPECT_EQ(printed(opd::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}).as_strided({3, 2}, {1, 3})),
+            "tensor([[1., 4.],\n"
+            "        [2., 5.],\n"
+            "        [3., 6.]])");
+  // torch.arange(1., 21., dtype=torch.float64): the suffix fits after the last line
+  EXPECT_EQ(printed(arange<double>(20, 1.0)),
+            "tensor([ 1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13., 14.,\n"
+            "        15., 16., 17., 18., 19., 20.], dtype=torch.float64)");
+  // torch.arange(1., 15., dtype=torch.float64): it would pass 80 columns, so it
+  // goes to a new line, indented under "tensor("
+  EXPECT_EQ(printed(arange<double>(14, 1.0)),
+            "tensor([ 1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13., 14.],\n"
+            "       dtype=torch.float64)");
 }
 
 TEST(Tensor, AsStridedViewSharesStorageAndVersionCounter) {

@@ -400,15 +400,15 @@ TEST(DispatcherFallthrough, NonBackendLayersFallThroughByDefault) {
 
 TEST(DispatcherFallback, RegistrationRulesAndRelease) {
   auto noop = [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {};
-  EXPECT_THROW(opd::register_fallback(DispatchKey::CompositeImplicitAutograd, noop), opd::Error);
-  EXPECT_THROW(opd::register_fallback(DispatchKey::Autograd, noop), opd::Error);
-  EXPECT_THROW(opd::register_fallback(DispatchKey::Undefined, noop), opd::Error);
+  EXPECT_THROW((void)opd::register_fallback(DispatchKey::CompositeImplicitAutograd, noop), opd::Error);
+  EXPECT_THROW((void)opd::register_fallback(DispatchKey::Autograd, noop), opd::Error);
+  EXPECT_THROW((void)opd::register_fallback(DispatchKey::Undefined, noop), opd::Error);
   {
     auto h = opd::register_fallback(DispatchKey::PrivateUse3, noop);
     EXPECT_TRUE(opd::Dispatcher::singleton().has_fallback(DispatchKey::PrivateUse3));
-    expect_throw_containing([&] { opd::register_fallback(DispatchKey::PrivateUse3, noop); },
+    expect_throw_containing([&] { (void)opd::register_fallback(DispatchKey::PrivateUse3, noop); },
                             {"PrivateUse3", "already has a fallback"});
-    EXPECT_THROW(opd::register_fallthrough_fallback(DispatchKey::PrivateUse3), opd::Error);
+    EXPECT_THROW((void)opd::register_fallthrough_fallback(DispatchKey::PrivateUse3), opd::Error);
   }
   EXPECT_FALSE(opd::Dispatcher::singleton().has_fallback(DispatchKey::PrivateUse3));
   auto again = opd::register_fallback(DispatchKey::PrivateUse3, noop);  // free again

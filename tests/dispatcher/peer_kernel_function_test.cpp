@@ -273,7 +273,7 @@ TEST(PeerKernelFunction, FallthroughAndEmptyKernels) {
   EXPECT_TRUE(ft.is_valid());
   EXPECT_TRUE(ft.fallthrough);
   // An empty kernel cannot be registered.
-  EXPECT_THROW(opd::Dispatcher::singleton().register_kernel(opd::entry_for<kf_ret>(), DispatchKey::CPU, KernelFunction()),
+  EXPECT_THROW((void)opd::Dispatcher::singleton().register_kernel(opd::entry_for<kf_ret>(), DispatchKey::CPU, KernelFunction()),
                opd::Error);
 }
 

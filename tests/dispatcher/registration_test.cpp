@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/dispatcher/suggest.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -161,7 +162,7 @@ TEST(DispatcherDuplicates, StrictRegistrationRefusesASecondKernel) {
   auto& d = opd::Dispatcher::singleton();
   auto h = opd::register_kernel<dup_op, &dup_first>(DispatchKey::CPU);
   expect_throw_containing(
-      [&] { d.register_kernel_strict(opd::entry_for<dup_op>(), DispatchKey::CPU, opd::make_kernel<dup_op, &dup_second>()); },
+      [&] { (void)d.register_kernel_strict(opd::entry_for<dup_op>(), DispatchKey::CPU, opd::make_kernel<dup_op, &dup_second>()); },
       {"t_reg_dup::op", "already has a kernel for dispatch key CPU"});
   // The process-wide policy makes every form strict.
   const opd::DuplicateKernel old = d.set_duplicate_kernel_policy(opd::DuplicateKernel::error);
@@ -183,9 +184,9 @@ TEST(DispatcherDuplicates, StrictRegistrationRefusesASecondKernel) {
 }
 
 TEST(DispatcherErrors, SentinelKeysCannotTakeKernels) {
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::Undefined)), opd::Error);
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfRuntimeKeys)), opd::Error);
-  EXPECT_THROW((opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfAliasKeys)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::Undefined)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfRuntimeKeys)), opd::Error);
+  EXPECT_THROW((void)(opd::register_kernel<dup_op, &dup_kernel>(DispatchKey::EndOfAliasKeys)), opd::Error);
 }
 
 // ---------------------------------------------------- schemas at run time --
@@ -196,7 +197,7 @@ struct same_rt_first : opd::op<"t_reg_same::a(Tensor self, int n=2) -> Tensor"> 
 
 TEST(DispatcherSchemas, RuntimeSchemaConflictingWithCompileTimeOneIsAnError) {
   (void)opd::entry_for<conflict_ct>();  // declares "t_reg_conflict::a(Tensor self) -> Tensor"
-  expect_throw_containing([] { opd::declare("t_reg_conflict::a(Tensor self, int x) -> Tensor"); },
+  expect_throw_containing([] { (void)opd::declare("t_reg_conflict::a(Tensor self, int x) -> Tensor"); },
                           {"t_reg_conflict::a", "conflicts with"});
   // The same schema again is accepted (no new registration: an empty handle).
   auto same = opd::declare("t_reg_conflict::a(Tensor self) -> Tensor");
@@ -209,7 +210,7 @@ TEST(DispatcherSchemas, CompileTimeSchemaConflictingWithRuntimeOneIsAnError) {
   // The compile-time operator declares its schema on first use: here, when
   // registering its kernel.
   expect_throw_containing([] {
-    opd::register_kernel<conflict_rt_first>(DispatchKey::CPU, [](const Tensor& t, int64_t) -> Tensor { return t; });
+    (void)opd::register_kernel<conflict_rt_first>(DispatchKey::CPU, [](const Tensor& t, int64_t) -> Tensor { return t; });
   }, {"t_reg_conflict::b", "already declared with schema 't_reg_conflict::b(Tensor self) -> Tensor'", "conflicts with",
       "int n"});
   // Nothing was registered; the runtime schema is unchanged.
@@ -220,7 +221,7 @@ TEST(DispatcherSchemas, CompileTimeSchemaConflictingWithRuntimeOneIsAnError) {
 
 TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
   auto a = opd::declare("t_reg_twice::op(Tensor self) -> Tensor");
-  expect_throw_containing([] { opd::declare("t_reg_twice::op(Tensor self) -> Tensor"); },
+  expect_throw_containing([] { (void)opd::declare("t_reg_twice::op(Tensor self) -> Tensor"); },
                           {"t_reg_twice::op", "already declared"});
   a.release();
   auto b = opd::declare("t_reg_twice::op(Tensor self) -> Tensor");  // free again
@@ -232,7 +233,7 @@ TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
   EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
   // Every registration failure is an opd::Error, a malformed schema too; code and column stay.
   try {
-    opd::declare("t_reg_bad::op(Tensr self) -> Tensor");
+    (void)opd::declare("t_reg_bad::op(Tensr self) -> Tensor");
     ADD_FAILURE() << "expected a syntax error";
   } catch (const opd::Error& e) {
     const auto* syntax = dynamic_cast<const opd::schema::syntax_error*>(&e);
@@ -414,6 +415,40 @@ TEST(DispatcherHandles, RuntimeDeclareHandleDoesNotRemoveACompileTimeSchema) {
   auto k = opd::register_kernel<same_schema_op>(DispatchKey::CPU, [](const Tensor&) -> std::string { return "cpu"; });
   Stack s{cpu_floats({1.f})};
   EXPECT_NO_THROW(opd::call_boxed<same_schema_op>(s));
+}
+
+// A boxed call by a misspelt name suggests the nearest declared names.
+TEST(DispatcherRegistration, MisspeltNameSuggestsTheNearest) {
+  auto a = opd::declare("t_suggest::add.Tensor(Tensor self, Tensor other) -> Tensor");
+  auto b = opd::declare("t_suggest::add.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
+  auto c = opd::declare("t_suggest::mul.Tensor(Tensor self, Tensor other) -> Tensor");
+  Stack s{cpu_floats({1.f}), cpu_floats({2.f})};
+  expect_throw_containing([&] { opd::call_boxed("t_suggest::ad.Tensor", s); },
+                          {"no operator named 't_suggest::ad.Tensor' has been declared; did you mean "
+                           "'t_suggest::add.Tensor'?"});
+  expect_throw_containing([&] { opd::call_boxed("t_suggest::Add.Tensr", s); },
+                          {"did you mean 't_suggest::add.Tensor'?"});
+  // Nothing near enough: no suggestion.
+  try {
+    opd::call_boxed("t_suggest::convolution", s);
+    ADD_FAILURE() << "expected an opd::Error";
+  } catch (const opd::Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("did you mean"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DispatcherRegistration, SuggestNames) {
+  const std::vector<std::string> names = {"aten::add.Tensor", "aten::add.out", "aten::sub.Tensor", "aten::mul.Tensor",
+                                          "aten::div.Tensor"};
+  EXPECT_EQ(opd::suggest_names("aten::ad.Tensor", names), "; did you mean 'aten::add.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("ATEN::ADD.TENSOR", names), "; did you mean 'aten::add.Tensor'?");  // case aside
+  // ties: all of the nearest, sorted, at most three
+  EXPECT_EQ(opd::suggest_names("aten::xxx.Tensor", names),
+            "; did you mean 'aten::add.Tensor', 'aten::div.Tensor' or 'aten::mul.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("aten::aed.Tensor", {"aten::and.Tensor", "aten::add.Tensor", "aten::sub.Tensor"}),
+            "; did you mean 'aten::add.Tensor' or 'aten::and.Tensor'?");
+  EXPECT_EQ(opd::suggest_names("aten::convolution", names), "");
+  EXPECT_EQ(opd::suggest_names("x", {}), "");
 }
 
 }  // namespace

@@ -39,6 +39,32 @@ TEST(KernelOps, FactoriesFillAndCopy) {
   EXPECT_EQ(m.sizes(), (std::vector<int64_t>{3, 4}));
 }
 
+// docs/kernels.md's register_cpu() example, and what the registration set means.
+TEST(KernelOps, RegisterCpuAsDocumented) {
+  {
+    opd::RegistrationSet kernels = opd::kernels::register_cpu();
+    const Tensor a = opd::from_vector<float>({1.f, 2.f}), b = opd::from_vector<float>({4.f, 8.f});
+    Tensor c = opd::call<ops::add::functional>(a, b);
+    opd::call<ops::mul::inplace>(c, b);
+    Tensor out = opd::call<ops::empty>(std::vector<int64_t>{0});
+    opd::call<ops::div_scalar::out>(c, opd::Scalar(2.0), out);
+    EXPECT_EQ(opd::to_vector<float>(out), (std::vector<float>{10.f, 40.f}));
+    Tensor z = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, opd::arg<"dtype"> = opd::ScalarType::Double);
+    EXPECT_EQ(z.dtype(), opd::ScalarType::Double);
+    EXPECT_EQ(z.sizes(), (std::vector<int64_t>{2, 3}));
+    // A second registration while the first set lives stacks on it (c10's rule, with a
+    // warning per kernel); once it is gone, the first set's kernels serve again.
+    static int warnings = 0;
+    const auto previous = opd::Dispatcher::singleton().set_warning_handler([](std::string_view) { ++warnings; });
+    { const opd::RegistrationSet again = opd::kernels::register_cpu(); }
+    opd::Dispatcher::singleton().set_warning_handler(previous);
+    EXPECT_GT(warnings, 0);
+    EXPECT_EQ(opd::call<ops::zeros>(std::vector<int64_t>{1}).numel(), 1);
+  }
+  // The set is gone: so are the kernels.
+  EXPECT_THROW((void)opd::call<ops::zeros>(std::vector<int64_t>{1}), opd::Error);
+}
+
 // A self / out that has meta's sizes and dtype and is contiguous in meta's
 // memory format (here ChannelsLast, from self) is written directly.
 TEST(KernelOps, AddWritesAChannelsLastSelfOrOutDirectly) {

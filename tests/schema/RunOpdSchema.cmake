@@ -103,6 +103,47 @@ string(CONCAT expected_json_errors
   "\"is_vararg\": false, \"is_varret\": false}\n")
 run(json_errors "${input}" 1 expected_json_errors --json)
 
+# Repeated argument and return names, and a dtype name PyTorch does not read
+# as a default: errors with the column of the offending name.
+set(strict_input "${WORK_DIR}/strict.txt")
+file(WRITE "${strict_input}"
+  "f(Tensor self, str? norm, str? norm=None) -> Tensor\n"
+  "f(Tensor self) -> (Tensor a, Tensor a)\n"
+  "f(Tensor self, ScalarType dtype=int) -> Tensor\n"
+  "f(Tensor self, ScalarType dtype=long) -> Tensor\n")
+string(CONCAT expected_strict
+  "error${TAB}32${TAB}repeated argument name near 'norm'\n"
+  "error${TAB}37${TAB}repeated return name near 'a'\n"
+  "error${TAB}33${TAB}invalid numeric default value (of the dtype names, PyTorch reads only 'long', 'float' and 'complex') near 'int'\n"
+  "ok${TAB}f(Tensor self, ScalarType dtype=long) -> Tensor\n")
+run(strict "${strict_input}" 1 expected_strict)
+
+# A type variable that looks like a typo: a warning on standard error that
+# leaves the verdict `ok` (and exit status 0); with --strict, an error line
+# with its column. `t` is a type variable and gets nothing.
+set(typo_input "${WORK_DIR}/typo.txt")
+file(WRITE "${typo_input}"
+  "f(tensor self) -> Tensor\n"
+  "f(t x) -> t\n"
+  "f(Tensor self, int64 n) -> Tensor\n")
+string(CONCAT expected_typo
+  "ok${TAB}f(tensor self) -> Tensor\n"
+  "ok${TAB}f(t x) -> t\n"
+  "ok${TAB}f(Tensor self, int64 n) -> Tensor\n")
+run(typo "${typo_input}" 0 expected_typo)
+execute_process(COMMAND "${TOOL}" INPUT_FILE "${typo_input}" OUTPUT_QUIET ERROR_VARIABLE typo_err)
+string(CONCAT expected_typo_err
+  "opd-schema: line 1, column 3: warning: 'tensor' is read as a type variable; did you mean 'Tensor'?\n"
+  "opd-schema: line 3, column 16: warning: 'int64' is read as a type variable; did you mean 'int'?\n")
+if(NOT typo_err STREQUAL expected_typo_err)
+  message(SEND_ERROR "typo: standard error differs\n--- expected\n${expected_typo_err}--- got\n${typo_err}---")
+endif()
+string(CONCAT expected_typo_strict
+  "error${TAB}3${TAB}'tensor' is read as a type variable; did you mean 'Tensor'?\n"
+  "ok${TAB}f(t x) -> t\n"
+  "error${TAB}16${TAB}'int64' is read as a type variable; did you mean 'int'?\n")
+run(typo_strict "${typo_input}" 1 expected_typo_strict --strict)
+
 # No input: nothing to report, success.
 set(empty "${WORK_DIR}/empty.txt")
 file(WRITE "${empty}" "")

@@ -1,7 +1,9 @@
 // Schemas that projects outside PyTorch core register for their own operators
-// (tests/data/custom_ops.jsonl): all of them parse. PyTorch 1.13 rejected 11
-// only because their custom classes were not registered in the process that
-// parsed them; the schema language accepts custom class types, so do we.
+// (tests/data/custom_ops.jsonl): all of them parse but the 3 that repeat an
+// argument name (docs/schema-language.md, "Where opdispatch is stricter than
+// PyTorch"). PyTorch 1.13 rejected 11 only because their custom classes were
+// not registered in the process that parsed them; the schema language accepts
+// custom class types, so do we.
 #include <dispatch/schema.hpp>
 #include <gtest/gtest.h>
 
@@ -24,7 +26,7 @@ bool has_custom_class(const opd::schema::dynamic_schema& s) {
 TEST(SchemaConformance, CustomOpsParse) {
   const std::vector<value> records = opd::test::read_jsonl("custom_ops.jsonl");
   ASSERT_EQ(records.size(), 1284u);
-  std::size_t accepted = 0, ours = 0, stable = 0, custom_class_rejects = 0, failures = 0;
+  std::size_t accepted = 0, ours = 0, stable = 0, custom_class_rejects = 0, repeated_names = 0, failures = 0;
   for (const value& r : records) {
     const std::string& text = r["schema"].as_string();
     const opd::schema::parse_result res = opd::schema::parse(text);
@@ -36,6 +38,10 @@ TEST(SchemaConformance, CustomOpsParse) {
       if (res) {
         EXPECT_TRUE(has_custom_class(res.schema->value())) << "expected a custom_class type in: " << text;
       }
+    }
+    if (!res && res.code == opd::schema_error::repeated_argument_name) {
+      ++repeated_names;  // vLLM's two q_seqlens, PyTorch/XLA's custom_op2(Tensor input, Tensor input)
+      continue;
     }
     if (!res) {
       if (++failures <= 50) ADD_FAILURE() << "does not parse: " << text << "\n  " << res.message();
@@ -50,12 +56,14 @@ TEST(SchemaConformance, CustomOpsParse) {
   }
   std::cout << "[custom_ops] " << records.size() << " schemas (" << accepted << " accepted by PyTorch 1.13, "
             << custom_class_rejects << " rejected for unregistered custom classes), " << ours
-            << " parsed by opdispatch, " << stable << " print stably\n";
+            << " parsed by opdispatch, " << repeated_names << " rejected for a repeated argument name, " << stable
+            << " print stably\n";
   RecordProperty("schemas", static_cast<int>(records.size()));
   RecordProperty("parsed", static_cast<int>(ours));
   EXPECT_EQ(custom_class_rejects, 11u);
-  EXPECT_EQ(ours, records.size());
-  EXPECT_EQ(stable, records.size());
+  EXPECT_EQ(repeated_names, 3u);
+  EXPECT_EQ(ours + repeated_names, records.size());
+  EXPECT_EQ(stable, ours);
 }
 
 TEST(SchemaConformance, CustomClassTypeKind) {

@@ -2,6 +2,7 @@
 // code, the 1-based column of the offending text, and a one-line message.
 // The examples here are the ones docs/schema-language.md shows.
 #include <dispatch/schema.hpp>
+#include <dispatch/schema/typo.hpp>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -69,6 +70,13 @@ const std::vector<bad_schema>& bad_schemas() {
        "column 9: number out of range near '99999999999999999999'"},
       {"f(int reduction=Meen) -> Tensor", schema_error::unknown_symbolic_default, 17,
        "column 17: unknown symbolic default value near 'Meen'"},
+      {"f(Tensor self, ScalarType dtype=int) -> Tensor", schema_error::invalid_numeric_default, 33,
+       "column 33: invalid numeric default value (of the dtype names, PyTorch reads only 'long', 'float' and "
+       "'complex') near 'int'"},
+      {"f(Tensor self, Tensor self) -> Tensor", schema_error::repeated_argument_name, 23,
+       "column 23: repeated argument name near 'self'"},
+      {"f(Tensor self) -> (Tensor a, Tensor a)", schema_error::repeated_return_name, 37,
+       "column 37: repeated return name near 'a'"},
   };
   return cases;
 }
@@ -119,20 +127,59 @@ TEST(SchemaErrors, MessagesStayOnOneLinePrintable) {
   EXPECT_EQ(r.message(), "column 23: unexpected character near '?'");
 }
 
-// PyTorch 1.13 aborts the process on a repeated argument name; real custom
-// operators repeat names (vLLM's convert_vertical_slash_indexes has two
-// q_seqlens), so the schema language accepts them and keeps both.
-TEST(SchemaErrors, RepeatedArgumentNameParses) {
-  const std::string_view text = "f(Tensor self, str? norm, str? norm=None) -> Tensor";
-  const opd::schema::parse_result r = opd::schema::parse(text);
-  ASSERT_TRUE(r) << r.message();
-  const auto& s = r.schema->value();
-  ASSERT_EQ(s.arguments.size(), 3u);
-  EXPECT_EQ(s.arguments[1].name, "norm");
-  EXPECT_EQ(s.arguments[2].name, "norm");
-  EXPECT_FALSE(s.arguments[1].has_default);
-  EXPECT_TRUE(s.arguments[2].has_default);
-  EXPECT_EQ(opd::schema::to_string(s), text);
+// Repeated names are rejected (keyword calls and boxed calls by name would be
+// ambiguous), with the column of the second one; PyTorch 1.13 accepts some of
+// these and aborts the process on others. Unnamed returns are not names.
+TEST(SchemaErrors, RepeatedNamesAreRejected) {
+  const opd::schema::parse_result r = opd::schema::parse("f(Tensor self, str? norm, str? norm=None) -> Tensor");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code, schema_error::repeated_argument_name);
+  EXPECT_EQ(r.column, 32u);
+  EXPECT_EQ(r.message(), "column 32: repeated argument name near 'norm'");
+  // kwarg-only and out= arguments share the names of the positional ones
+  const opd::schema::parse_result out = opd::schema::parse("f(Tensor a, *, Tensor(a!) a) -> Tensor(a!)");
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.code, schema_error::repeated_argument_name);
+  EXPECT_EQ(out.column, 27u);
+  // a return may be named like an argument; unnamed returns repeat nothing
+  EXPECT_TRUE(opd::schema::parse("f(Tensor values) -> (Tensor values, Tensor indices)"));
+  EXPECT_TRUE(opd::schema::parse("f(Tensor self) -> (Tensor, Tensor, Tensor)"));
+}
+
+// Of the dtype names, PyTorch 1.13 reads only long, float and complex as
+// default values; `int` and the others are "invalid numeric default value".
+TEST(SchemaErrors, DtypeDefaultsPyTorchReads) {
+  EXPECT_TRUE(opd::schema::parse("f(Tensor self, ScalarType dtype=long, ScalarType d2=float, ScalarType d3=complex) "
+                                 "-> Tensor"));
+  for (std::string_view name : {"int", "Int", "int64", "double", "bool", "half", "bfloat16"}) {
+    const std::string text = "f(Tensor self, ScalarType dtype=" + std::string(name) + ") -> Tensor";
+    const opd::schema::parse_result r = opd::schema::parse(text);
+    ASSERT_FALSE(r) << text;
+    EXPECT_EQ(r.code, schema_error::invalid_numeric_default) << text;
+    EXPECT_EQ(r.column, 33u);
+  }
+}
+
+// Lower-case typos of a type are legal type variables; typo.hpp says what was
+// probably meant (the kernel check and opd-schema use it).
+TEST(SchemaErrors, TypeVariableTypoSuggestions) {
+  using opd::schema::type_variable_suggestion;
+  EXPECT_EQ(type_variable_suggestion("tensor"), "Tensor");
+  EXPECT_EQ(type_variable_suggestion("scalar"), "Scalar");
+  EXPECT_EQ(type_variable_suggestion("int64"), "int");
+  EXPECT_EQ(type_variable_suggestion("string"), "str");
+  EXPECT_EQ(type_variable_suggestion("scalr"), "Scalar");      // one edit
+  EXPECT_EQ(type_variable_suggestion("tesnor"), "Tensor");     // a transposition
+  EXPECT_EQ(type_variable_suggestion("t"), "");                // real type variables
+  EXPECT_EQ(type_variable_suggestion("t1"), "");
+  EXPECT_EQ(type_variable_suggestion("tval"), "");
+  EXPECT_EQ(opd::schema::edit_distance_ignoring_case("kitten", "sitting"), 3u);
+  const opd::schema::parse_result r = opd::schema::parse("f(t[] a, tensor self) -> t");
+  ASSERT_TRUE(r) << r.message();  // the grammar is kept
+  const std::int16_t i = opd::schema::first_suspicious_type_variable(r.schema->value());
+  ASSERT_NE(i, opd::schema::no_index);
+  EXPECT_EQ(r.schema->value().types[static_cast<std::size_t>(i)].name, "tensor");
+  static_assert(opd::schema::type_variable_suggestion("tensor") == "Tensor");  // usable at compile time
 }
 
 // Compile time reports the same error, code and column as run time.

@@ -2,8 +2,9 @@
 // (tests/data/mutations_public.jsonl). Every schema PyTorch rejects, we reject.
 // Every schema PyTorch accepts, we accept, unless a documented strictness rule
 // (docs/schema-language.md, "Where opdispatch is stricter than PyTorch") rejects
-// it: today only "a default value must fit its argument's type", error
-// default_does_not_fit_type. Any other extra rejection is a failure.
+// it: "a default value must fit its argument's type" (default_does_not_fit_type)
+// and "names are not repeated" (repeated_argument_name, repeated_return_name).
+// Any other extra rejection is a failure.
 #include <dispatch/schema.hpp>
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ using opd::test::json::value;
 TEST(SchemaConformance, MutationsAgreeWithPyTorch) {
   const std::vector<value> records = opd::test::read_jsonl("mutations_public.jsonl");
   ASSERT_EQ(records.size(), 2000u);
-  std::size_t torch_accepted = 0, torch_rejected = 0, agreed = 0, stricter = 0, failures = 0;
+  std::size_t torch_accepted = 0, torch_rejected = 0, agreed = 0, stricter = 0, repeated = 0, failures = 0;
   for (const value& r : records) {
     const std::string& text = r["schema"].as_string();
     const opd::schema::parse_result res = opd::schema::parse(text);
@@ -34,6 +35,11 @@ TEST(SchemaConformance, MutationsAgreeWithPyTorch) {
       ++stricter;
       continue;
     }
+    if (theirs && (res.code == opd::schema_error::repeated_argument_name ||
+                   res.code == opd::schema_error::repeated_return_name)) {
+      ++repeated;
+      continue;
+    }
     if (++failures > 50) continue;
     if (theirs) {
       ADD_FAILURE() << "PyTorch accepts, we reject: " << text << "\n  " << res.message();
@@ -43,12 +49,14 @@ TEST(SchemaConformance, MutationsAgreeWithPyTorch) {
   }
   std::cout << "[mutations_public] " << records.size() << " schemas: PyTorch accepted " << torch_accepted
             << ", rejected " << torch_rejected << "; opdispatch agreed on " << agreed << ", rejected " << stricter
-            << " more under the rule 'a default value must fit its argument's type'\n";
+            << " more under the rule 'a default value must fit its argument's type' and " << repeated
+            << " under 'names are not repeated'\n";
   RecordProperty("accepted", static_cast<int>(torch_accepted));
   RecordProperty("rejected", static_cast<int>(torch_rejected));
   RecordProperty("agreed", static_cast<int>(agreed));
   RecordProperty("stricter", static_cast<int>(stricter));
-  EXPECT_EQ(agreed + stricter, records.size());
+  RecordProperty("repeated", static_cast<int>(repeated));
+  EXPECT_EQ(agreed + stricter + repeated, records.size());
 }
 
 }  // namespace

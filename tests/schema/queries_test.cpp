@@ -17,9 +17,16 @@ using opd::schema::top_level_alias;
 std::string describe(const std::optional<alias_info>& a) {
   if (!a) return "none";
   std::string out = "{";
-  for (std::size_t i = 0; i < a->before.count; ++i) out += (i ? "|" : "") + std::string(a->before.names[i]);
+  // (Appended piece by piece: g++ 12's -Wrestrict misfires on "..." + std::string in Release builds.)
+  for (std::size_t i = 0; i < a->before.count; ++i) {
+    if (i != 0) out += '|';
+    out += a->before.names[i];
+  }
   out += " -> ";
-  for (std::size_t i = 0; i < a->after.count; ++i) out += (i ? "|" : "") + std::string(a->after.names[i]);
+  for (std::size_t i = 0; i < a->after.count; ++i) {
+    if (i != 0) out += '|';
+    out += a->after.names[i];
+  }
   out += a->is_write ? " write}" : "}";
   return out;
 }

@@ -87,4 +87,38 @@ TEST(SchemaStrictness, AliasSetNamesAtMostFourSets) {
   EXPECT_EQ(r.code, schema_error::schema_too_complex);
 }
 
+// Rule 3: argument names are not repeated, nor return names (keyword calls
+// and boxed calls by name would be ambiguous). PyTorch 1.13 accepts the
+// schemas below (the first from vLLM, the others from
+// tests/data/mutations_public.jsonl) and aborts the process on others.
+TEST(SchemaStrictness, NamesAreNotRepeated) {
+  const rejected cases[] = {
+      {"convert_vertical_slash_indexes(Tensor! block_count, Tensor q_seqlens, Tensor q_seqlens) -> ()", 78},
+      {"pow.Tensor_Tensor_out(Tensor self, Tensor exponent,r exponent, *, Tensor(a!) out) -> Tensor(a!)", 54},
+      {"median.names_dim_values(Tensor self, Dimname dim, be dim, bool keepdim=False) -> Tensor", 54},
+  };
+  for (const rejected& c : cases) {
+    SCOPED_TRACE(std::string(c.text));
+    const opd::schema::parse_result r = opd::schema::parse(c.text);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.code, schema_error::repeated_argument_name);
+    EXPECT_EQ(r.column, c.column);
+  }
+  const opd::schema::parse_result ret = opd::schema::parse("f(Tensor self) -> (Tensor(a) values, Tensor values)");
+  ASSERT_FALSE(ret);
+  EXPECT_EQ(ret.code, schema_error::repeated_return_name);
+  EXPECT_EQ(ret.column, 45u);
+}
+
+// Rule 4: of the dtype names, only long, float and complex are default values
+// (as PyTorch 1.13 reads them); PyTorch 2.x also reads the other lower-case
+// dtype names for a ScalarType argument (`ScalarType dtype=int`).
+TEST(SchemaStrictness, DtypeDefaultsAsPyTorch113ReadsThem) {
+  const opd::schema::parse_result r = opd::schema::parse("f(Tensor self, ScalarType? dtype=int32) -> Tensor");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code, schema_error::invalid_numeric_default);
+  EXPECT_EQ(r.column, 34u);
+  EXPECT_TRUE(opd::schema::parse("f(Tensor self, ScalarType? dtype=float) -> Tensor"));
+}
+
 }  // namespace

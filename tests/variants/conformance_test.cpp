@@ -273,8 +273,13 @@ std::string alias_text(const std::optional<sc::alias_info>& a) {
   if (!a) return "null";
   auto set = [](const sc::alias_set& s) {
     std::string r = "[";
-    for (std::size_t i = 0; i < s.count; ++i) r += (i ? "," : "") + std::string(s.names[i]);
-    return r + "]";
+    // (Appended piece by piece: g++ 12's -Wrestrict misfires on "..." + std::string in Release builds.)
+    for (std::size_t i = 0; i < s.count; ++i) {
+      if (i != 0) r += ',';
+      r += s.names[i];
+    }
+    r += ']';
+    return r;
   };
   return set(a->before) + "->" + set(a->after) + (a->is_write ? " write" : "");
 }

@@ -903,7 +903,7 @@ inline std::ostream& operator<<(std::ostream& os, const IValue& v) {
   using Tag = IValueTag;
   switch (v.tag()) {
     case Tag::None: return os << "None";
-    case Tag::Tensor: return os << v.to_tensor();
+    case Tag::Tensor: return print_tensor_summary(os, v.to_tensor());  // (not the values: messages stay short)
     case Tag::Double: return os << detail::format_double(v.to_double());
     case Tag::ComplexDouble: return os << detail::format_complex(v.to_complex_double());
     case Tag::Int: return os << v.to_int();
@@ -912,10 +912,12 @@ inline std::ostream& operator<<(std::ostream& os, const IValue& v) {
     case Tag::Device: return os << v.to_device();
     case Tag::Generator: return os << v.to_generator();
     case Tag::Storage: return os << v.to_storage();
-    case Tag::TensorList: detail::print_list(os, v.to_tensor_list(), [&](const Tensor& t) { os << t; }); return os;
+    case Tag::TensorList:
+      detail::print_list(os, v.to_tensor_list(), [&](const Tensor& t) { print_tensor_summary(os, t); });
+      return os;
     case Tag::OptionalTensorList:
       detail::print_list(os, v.to_optional_tensor_list(), [&](const std::optional<Tensor>& t) {
-        if (t) os << *t;
+        if (t) print_tensor_summary(os, *t);
         else os << "None";
       });
       return os;

@@ -102,12 +102,6 @@ class Tensor {
   // Leaves this Tensor undefined and hands its reference to the caller.
   intrusive_ptr<TensorImpl> unsafe_release_impl() noexcept { return std::move(impl_); }
 
-  // "Tensor(sizes=[2, 3], dtype=Float, device=cpu)" / "Tensor(undefined)".
-  friend std::ostream& operator<<(std::ostream& os, const Tensor& t) {
-    if (!t.defined()) return os << "Tensor(undefined)";
-    return os << "Tensor(sizes=" << t.sizes() << ", dtype=" << t.dtype() << ", device=" << t.device() << ")";
-  }
-
  private:
   TensorImpl& impl() const {
     OPD_CHECK(impl_.defined(), "operation on an undefined Tensor");
@@ -116,6 +110,18 @@ class Tensor {
 
   intrusive_ptr<TensorImpl> impl_;
 };
+
+// The values, as PyTorch's print(tensor) shows them (defined in
+// core/tensor_print-inl.hpp): "tensor([[1., 2.],\n        [3., 4.]])"; "Tensor(undefined)".
+OPD_API std::ostream& print_tensor(std::ostream& os, const Tensor& t);
+inline std::ostream& operator<<(std::ostream& os, const Tensor& t) { return print_tensor(os, t); }
+
+// One line without the values: "Tensor(sizes=[2, 3], dtype=Float, device=cpu)"
+// / "Tensor(undefined)" (IValue printing and messages use it).
+inline std::ostream& print_tensor_summary(std::ostream& os, const Tensor& t) {
+  if (!t.defined()) return os << "Tensor(undefined)";
+  return os << "Tensor(sizes=" << t.sizes() << ", dtype=" << t.dtype() << ", device=" << t.device() << ")";
+}
 
 // ---- factories ---------------------------------------------------------------
 
@@ -204,4 +210,5 @@ std::vector<T> to_vector(const Tensor& t) {
 
 #ifdef OPD_HEADER_ONLY
 #include "dispatch/core/tensor-inl.hpp"
+#include "dispatch/core/tensor_print-inl.hpp"
 #endif

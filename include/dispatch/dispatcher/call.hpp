@@ -326,7 +326,10 @@ decltype(auto) call_mapped(std::index_sequence<I...>, A&&... a) {
 template <schema::schema_holder Op, class... A>
 decltype(auto) call(A&&... a) {
   constexpr std::size_t n = boost::mp11::mp_size<schema::arg_types_t<Op>>::value;
-  return detail::call_mapped<Op>(std::make_index_sequence<n>{}, std::forward<A>(a)...);
+  if constexpr (schema::schema_malformed_v<Op>)
+    return;  // (the schema's own error is the diagnostic)
+  else
+    return detail::call_mapped<Op>(std::make_index_sequence<n>{}, std::forward<A>(a)...);
 }
 
 // From inside a kernel that took a DispatchKeySet: call again on `ks`

@@ -9,6 +9,7 @@
 
 #include "dispatch/core/error.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/dispatcher/suggest.hpp"
 #include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/runtime.hpp"
 
@@ -59,7 +60,11 @@ OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) 
   if (it != s_->entries.end() && it->second->has_registrations())
     throw Error("operator '" + std::string(name) + "' has kernels (" + it->second->registered_keys() +
                 ") but no schema was declared");
-  throw Error("no operator named '" + std::string(name) + "' has been declared");
+  std::vector<std::string> declared;  // (under the lock already: not operator_names(), which takes it)
+  for (auto& [n, e] : s_->entries)
+    if (e->has_schema()) declared.push_back(n);
+  throw Error("no operator named '" + std::string(name) + "' has been declared" +
+              suggest_names(name, std::move(declared)));
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bool permanent) {

@@ -221,7 +221,10 @@ KernelFunction functor_kernel(F&& f) {
 template <schema::schema_holder Op, class F>
 KernelFunction make_kernel(F&& f) {
   static_assert(schema::check_kernel<Op, std::decay_t<F>>());
-  return detail::functor_kernel<schema::kernel_signature_t<Op>>(std::forward<F>(f));
+  if constexpr (schema::schema_malformed_v<Op>)
+    return KernelFunction{};  // (the schema's own error is the diagnostic)
+  else
+    return detail::functor_kernel<schema::kernel_signature_t<Op>>(std::forward<F>(f));
 }
 
 // A KernelFunction from a typed callable for an operator whose schema is only
@@ -239,10 +242,12 @@ KernelFunction make_runtime_kernel(F&& f) {
 template <schema::schema_holder Op, auto Fn>
 KernelFunction make_kernel() {
   static_assert(schema::check_kernel<Op, decltype(Fn)>());
-  using points = detail::static_kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
   KernelFunction k;
-  k.unboxed = reinterpret_cast<void*>(&points::unboxed);
-  k.boxed = &points::boxed;
+  if constexpr (!schema::schema_malformed_v<Op>) {  // (else the schema's own error is the diagnostic)
+    using points = detail::static_kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
+    k.unboxed = reinterpret_cast<void*>(&points::unboxed);
+    k.boxed = &points::boxed;
+  }
   return k;
 }
 

@@ -1,13 +1,18 @@
 #pragma once
 // RAII ownership of one registration (a schema, a kernel, a fallback):
 // destroying the handle removes exactly what it registered, nothing else.
+//
+// Both classes are [[nodiscard]], and so is every function that returns one
+// (register_kernel, declare, register_structured, register_cpu, ...): a handle
+// dropped at once unregisters its kernel at once, and the later "no kernel"
+// error would give no hint why.
 #include <functional>
 #include <utility>
 #include <vector>
 
 namespace opd {
 
-class RegistrationHandle {
+class [[nodiscard("dropping a registration handle unregisters at once: keep it for as long as the registration should last")]] RegistrationHandle {
  public:
   RegistrationHandle() = default;
   explicit RegistrationHandle(std::function<void()> undo) : undo_(std::move(undo)) {}
@@ -34,7 +39,7 @@ class RegistrationHandle {
 };
 
 // Several registrations owned together (a Library's worth).
-class RegistrationSet {
+class [[nodiscard("dropping a registration set unregisters at once: keep it for as long as the registrations should last")]] RegistrationSet {
  public:
   void add(RegistrationHandle h) { handles_.push_back(std::move(h)); }
   void add(RegistrationSet other) {

@@ -37,6 +37,9 @@ enum class schema_error : int {
   default_does_not_fit_type,
   number_out_of_range,
   unknown_symbolic_default,
+  invalid_numeric_default,
+  repeated_argument_name,
+  repeated_return_name,
   schema_too_complex,
 };
 
@@ -70,6 +73,10 @@ constexpr std::string_view schema_error_message(schema_error e) {
     case schema_error::default_does_not_fit_type: return "the default value does not fit the argument's type";
     case schema_error::number_out_of_range: return "number out of range";
     case schema_error::unknown_symbolic_default: return "unknown symbolic default value";
+    case schema_error::invalid_numeric_default:
+      return "invalid numeric default value (of the dtype names, PyTorch reads only 'long', 'float' and 'complex')";
+    case schema_error::repeated_argument_name: return "repeated argument name";
+    case schema_error::repeated_return_name: return "repeated return name";
     case schema_error::schema_too_complex: return "the schema exceeds the parser's limits";
   }
   return "unknown error";

@@ -20,6 +20,9 @@
 //   opd::mutable_tensor_taken_by_const_reference<Position, 'n','a','m','e'>
 //   opd::kernel_return_mismatch<Expected, Actual>
 //   opd::kernel_parameter_types_not_deducible<F>   (generic lambda, overloaded operator(), not callable)
+// and, after any of the first four, when the schema has a type variable that
+// looks like a typo (schema/typo.hpp):
+//   opd::is_read_as_a_type_variable<'t','e','n','s','o','r'>::did_you_mean<'T','e','n','s','o','r'>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -30,6 +33,7 @@
 
 #include "cpp_types.hpp"
 #include "dispatch/keys/dispatch_key_set.hpp"
+#include "typo.hpp"
 
 namespace opd {
 
@@ -70,6 +74,21 @@ struct kernel_return_mismatch {
                 "kernel return type does not match the schema (Expected, Actual: the template arguments of "
                 "opd::kernel_return_mismatch above)");
   static constexpr bool ok = false;
+};
+
+// A kernel mismatch where the schema has a type variable that looks like a
+// typo: opd::is_read_as_a_type_variable<'t','e','n','s','o','r'>::did_you_mean<'T','e','n','s','o','r'>
+// ("'tensor' is read as a type variable; did you mean 'Tensor'?").
+template <char... Written>
+struct is_read_as_a_type_variable {
+  template <char... Meant>
+  struct did_you_mean {
+    static_assert(sizeof...(Meant) == 0,
+                  "a lower-case type name that is no known type is read as a type variable (any value, taken as "
+                  "const opd::IValue&): the schema's name is the template argument of "
+                  "opd::is_read_as_a_type_variable above, the type probably meant that of did_you_mean");
+    static constexpr bool ok = false;
+  };
 };
 
 template <class F>
@@ -180,6 +199,27 @@ constexpr bool check_arguments(std::index_sequence<I...>) {
   return ok;
 }
 
+template <class Op, std::size_t... W, std::size_t... M>
+constexpr bool report_type_variable(std::index_sequence<W...>, std::index_sequence<M...>) {
+  constexpr std::string_view written = Op::schema.types[first_suspicious_type_variable(Op::schema)].name;
+  constexpr std::string_view meant = type_variable_suggestion(written);
+  return is_read_as_a_type_variable<written[W]...>::template did_you_mean<meant[M]...>::ok;
+}
+
+// When the kernel does not fit and the schema has a type variable that looks
+// like a typo, say so too (the mismatch alone would only say `const opd::IValue&`).
+template <class Op>
+constexpr bool report_suspicious_type_variable() {
+  constexpr std::int16_t t = first_suspicious_type_variable(Op::schema);
+  if constexpr (t == no_index) {
+    return false;
+  } else {
+    constexpr std::string_view written = Op::schema.types[t].name;
+    return report_type_variable<Op>(std::make_index_sequence<written.size()>{},
+                                    std::make_index_sequence<type_variable_suggestion(written).size()>{});
+  }
+}
+
 template <class Op, class Info>
 constexpr bool check_deduced_kernel() {
   using expected = arg_types_t<Op>;
@@ -194,6 +234,8 @@ constexpr bool check_deduced_kernel() {
     ok = kernel_arity_mismatch<n_expected, n_actual>::ok && ok;
   else if constexpr (!std::is_same_v<expected, actual>)  // (a kernel that fits: no check per argument)
     ok = check_arguments<Op, expected, actual>(std::make_index_sequence<n_expected>{}) && ok;
+  if constexpr (!std::is_same_v<return_type_t<Op>, typename Info::return_type> || !std::is_same_v<expected, actual>)
+    ok = report_suspicious_type_variable<Op>() && ok;
   return ok;
 }
 
@@ -220,11 +262,23 @@ inline constexpr bool kernel_matches_v = [] {
     return false;
 }();
 
+// Is Op's schema malformed (an opd::op whose schema_of reported the error)?
+// Then nothing else is checked against it: one mistake, one diagnostic.
+template <class Op>
+inline constexpr bool schema_malformed_v = [] {
+  if constexpr (requires { Op::schema_id::malformed; })
+    return Op::schema_id::malformed;
+  else
+    return false;
+}();
+
 // True when F is a kernel for Op; otherwise a compile error that says why.
 template <schema_holder Op, class F>
 constexpr bool check_kernel() {
   using info = detail::kernel_info<F>;
-  if constexpr (!info::deducible)
+  if constexpr (schema_malformed_v<Op>)
+    return true;  // (the schema's own error is the diagnostic)
+  else if constexpr (!info::deducible)
     return kernel_parameter_types_not_deducible<std::remove_cvref_t<F>>::ok;
   else
     return detail::check_deduced_kernel<Op, info>();

@@ -16,25 +16,26 @@
 namespace opd::schema {
 
 // Symbolic defaults PyTorch's parser resolves to integers (dtype, layout,
-// memory format and reduction enums), with PyTorch's numbering.
+// memory format and reduction enums), with PyTorch's numbering: the names its
+// schema parser reads in 1.13 (function_schema_parser.cpp), whatever the
+// argument's type.
 struct symbolic_default {
   std::string_view name;
   std::int64_t value;
 };
 inline constexpr symbolic_default symbolic_defaults[] = {
-    {"Mean", 1},        {"contiguous_format", 0}, {"strided", 0},     {"long", 4},
-    {"float", 6},       {"complex", 9},           {"uint8", 0},       {"Byte", 0},
-    {"int8", 1},        {"Char", 1},              {"int16", 2},       {"short", 2},
-    {"Short", 2},       {"int32", 3},             {"int", 3},         {"Int", 3},
-    {"int64", 4},       {"Long", 4},              {"float16", 5},     {"half", 5},
-    {"Half", 5},        {"float32", 6},           {"Float", 6},       {"float64", 7},
-    {"double", 7},      {"Double", 7},            {"complex32", 8},   {"chalf", 8},
-    {"ComplexHalf", 8}, {"complex64", 9},         {"cfloat", 9},      {"ComplexFloat", 9},
-    {"complex128", 10}, {"cdouble", 10},          {"ComplexDouble", 10}, {"bool", 11},
-    {"Bool", 11},       {"qint8", 12},            {"QInt8", 12},      {"quint8", 13},
-    {"QUInt8", 13},     {"qint32", 14},           {"QInt32", 14},     {"bfloat16", 15},
-    {"BFloat16", 15},   {"quint4x2", 16},         {"QUInt4x2", 16},   {"quint2x4", 17},
-    {"QUInt2x4", 17},
+    {"Mean", 1}, {"contiguous_format", 0}, {"strided", 0}, {"long", 4}, {"float", 6}, {"complex", 9},
+};
+
+// The other dtype names: PyTorch 1.13 rejects them as defaults ("invalid
+// numeric default value"), `int` among them; so do we, with that message.
+inline constexpr std::string_view dtype_names_not_defaults[] = {
+    "uint8",   "Byte",      "int8",    "Char",   "int16",     "short",   "Short",         "int32",
+    "int",     "Int",       "int64",   "Long",   "float16",   "half",    "Half",          "float32",
+    "Float",   "float64",   "double",  "Double", "complex32", "chalf",   "ComplexHalf",   "complex64",
+    "cfloat",  "ComplexFloat", "complex128", "cdouble", "ComplexDouble", "bool", "Bool",  "qint8",
+    "QInt8",   "quint8",    "QUInt8",  "qint32", "QInt32",    "bfloat16", "BFloat16",     "quint4x2",
+    "QUInt4x2", "quint2x4", "QUInt2x4",
 };
 
 // Limits that keep indices in 16 bits and recursion shallow; beyond them a
@@ -312,9 +313,12 @@ class parser {
     if (is_return) {
       if (lex_.cur().kind == token_kind::ident) {
         a.name = lex_.cur().text;
+        if (!a.name.empty() && name_declared(s_.returns, a.name)) return fail(schema_error::repeated_return_name, lex_.cur());
         skip();
       }
     } else {
+      if (lex_.cur().kind == token_kind::ident && name_declared(s_.arguments, lex_.cur().text))
+        return fail(schema_error::repeated_argument_name, lex_.cur());
       if (!ident(a.name, schema_error::expected_argument_name)) return false;
       if (lex_.next_if('=')) {
         a.has_default = true;
@@ -326,6 +330,14 @@ class parser {
     auto& list = is_return ? s_.returns : s_.arguments;
     if (list.size() >= max_type_nodes) return fail(schema_error::schema_too_complex, lex_.cur());
     return detail::push(list, a) || fail(schema_error::schema_too_complex, lex_.cur());
+  }
+
+  // Repeated names make keyword calls and boxed calls by name ambiguous.
+  template <class List>
+  constexpr bool name_declared(const List& list, std::string_view name) const {
+    for (const auto& a : list)
+      if (text_equal(a.name, name)) return true;
+    return false;
   }
 
   // ---- types -------------------------------------------------------------
@@ -528,6 +540,8 @@ class parser {
           d.integer = sym.value;
           return true;
         }
+      for (std::string_view dtype : dtype_names_not_defaults)
+        if (text_equal(dtype, t.text)) return fail(schema_error::invalid_numeric_default, t);
       return fail(schema_error::unknown_symbolic_default, t);
     }
     const bool negative = lex_.cur().is('-');
