@@ -9,32 +9,29 @@
 
 namespace opd::detail {
 
-OPD_FUNC std::string message_part::stream(void (*put)(std::ostream&, const void*), const void* v) {
+OPD_FUNC void append_to(std::string& out, std::string_view s) { out += s; }
+OPD_FUNC void append_to(std::string& out, const char* s) { out += s != nullptr ? s : "(null)"; }
+OPD_FUNC void append_to(std::string& out, char c) { out += c; }
+OPD_FUNC void append_to(std::string& out, bool b) { out += b ? '1' : '0'; }
+OPD_FUNC void append_to(std::string& out, double v) {
+  char buffer[32];  // a stream's default: %g with 6 significant digits
+  const int n = std::snprintf(buffer, sizeof buffer, "%g", v);
+  if (n > 0) out.append(buffer, static_cast<std::size_t>(n));
+}
+OPD_FUNC void append_signed(std::string& out, std::int64_t v) {
+  char buffer[24];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+  out.append(buffer, r.ptr);
+}
+OPD_FUNC void append_unsigned(std::string& out, std::uint64_t v) {
+  char buffer[24];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+  out.append(buffer, r.ptr);
+}
+OPD_FUNC void append_streamed(std::string& out, void (*put)(std::ostream&, const void*), const void* v) {
   std::ostringstream os;
   put(os, v);
-  return std::move(os).str();
-}
-OPD_FUNC void message_part::write_signed(std::int64_t v) noexcept {
-  auto r = std::to_chars(buffer_, buffer_ + sizeof buffer_, v);
-  view_ = std::string_view(buffer_, static_cast<std::size_t>(r.ptr - buffer_));
-}
-OPD_FUNC void message_part::write_unsigned(std::uint64_t v) noexcept {
-  auto r = std::to_chars(buffer_, buffer_ + sizeof buffer_, v);
-  view_ = std::string_view(buffer_, static_cast<std::size_t>(r.ptr - buffer_));
-}
-OPD_FUNC void message_part::write_double(double v) noexcept {
-  // A stream's default: %g with 6 significant digits ("1.5", "1e+20", "inf", "nan").
-  const int n = std::snprintf(buffer_, sizeof buffer_, "%g", v);
-  view_ = std::string_view(buffer_, n > 0 ? static_cast<std::size_t>(n) : 0);
-}
-
-OPD_FUNC std::string join_message(std::initializer_list<std::string_view> parts) {
-  std::size_t n = 0;
-  for (std::string_view p : parts) n += p.size();
-  std::string out;
-  out.reserve(n);
-  for (std::string_view p : parts) out += p;
-  return out;
+  out += std::move(os).str();
 }
 
 }  // namespace opd::detail

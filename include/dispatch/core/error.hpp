@@ -1,5 +1,5 @@
-// opd::Error and the OPD_CHECK family. Message text is built by one
-// out-of-line function (error-inl.hpp), whatever the argument types.
+// opd::Error and the OPD_CHECK family. Message text is built by a few
+// out-of-line append functions (error-inl.hpp), whatever the argument types.
 //
 // Why: every piece of bad input (a wrong IValue tag, a negative size, an
 // unknown device string, a missing allocator) must surface as a catchable
@@ -50,65 +50,48 @@ class OPD_API NotImplementedError : public Error {
 
 namespace detail {
 
-// One piece of a message, as text. Strings are viewed, numbers written into
-// the part itself, and any other type with an `operator<<` is streamed by one
-// out-of-line function: no std::ostringstream is instantiated per argument
-// pack, and this header needs no <sstream>.
-class OPD_API message_part {
- public:
-  message_part(std::string_view s) noexcept : view_(s) {}
-  message_part(const char* s) noexcept : view_(s != nullptr ? s : "(null)") {}
-  message_part(const std::string& s) noexcept : view_(s) {}
-  message_part(char c) noexcept : buffer_{c} { view_ = std::string_view(buffer_, 1); }
-  message_part(bool b) noexcept : view_(b ? "1" : "0") {}  // as a stream prints it
-  message_part(signed char c) noexcept : message_part(static_cast<char>(c)) {}  // streams print these as characters
-  message_part(unsigned char c) noexcept : message_part(static_cast<char>(c)) {}
-  template <std::integral T>
-    requires(!std::is_same_v<T, bool> && !std::is_same_v<T, char> && !std::is_same_v<T, signed char> &&
-             !std::is_same_v<T, unsigned char>)
-  message_part(T v) noexcept {
-    if constexpr (std::is_signed_v<T>) write_signed(static_cast<std::int64_t>(v));
-    else write_unsigned(static_cast<std::uint64_t>(v));
-  }
-  message_part(double v) noexcept { write_double(v); }
-  message_part(float v) noexcept { write_double(v); }
-  template <class T>
-    requires(!std::is_arithmetic_v<T> && !std::is_convertible_v<const T&, std::string_view> &&
-             requires(std::ostream& os, const T& v) { os << v; })
-  message_part(const T& v) : owned_(stream(&put<T>, &v)) {
-    view_ = owned_;
-  }
-  message_part(const message_part&) = delete;
-  message_part& operator=(const message_part&) = delete;
-
-  std::string_view view() const noexcept { return view_; }
-
- private:
-  template <class T>
-  static void put(std::ostream& os, const void* v) {
-    os << *static_cast<const T*>(v);
-  }
-  static std::string stream(void (*put)(std::ostream&, const void*), const void* v);
-  void write_signed(std::int64_t v) noexcept;
-  void write_unsigned(std::uint64_t v) noexcept;
-  void write_double(double v) noexcept;
-
-  std::string_view view_;
-  char buffer_[32] = {};
-  std::string owned_;
-};
-
-// The one function that builds message text.
-OPD_API std::string join_message(std::initializer_list<std::string_view> parts);
+// Message text, piece by piece: each argument of str_cat (and so of
+// OPD_CHECK's message parts) is appended by an out-of-line function, as a
+// stream would print it: strings as they are, numbers written in place, and
+// any other type with an `operator<<` streamed by one function (no
+// std::ostringstream per argument pack, no <sstream> here). An instantiation
+// of str_cat is a sequence of calls.
+OPD_API void append_to(std::string& out, std::string_view s);
+OPD_API void append_to(std::string& out, const char* s);  // null: "(null)"
+inline void append_to(std::string& out, const std::string& s) { append_to(out, std::string_view(s)); }
+OPD_API void append_to(std::string& out, char c);
+inline void append_to(std::string& out, signed char c) { append_to(out, static_cast<char>(c)); }  // streams print these as characters
+inline void append_to(std::string& out, unsigned char c) { append_to(out, static_cast<char>(c)); }
+OPD_API void append_to(std::string& out, bool b);  // "1" / "0", as a stream prints it
+OPD_API void append_to(std::string& out, double v);  // %g: "1.5", "1e+20", "inf"
+inline void append_to(std::string& out, float v) { append_to(out, static_cast<double>(v)); }
+OPD_API void append_signed(std::string& out, std::int64_t v);
+OPD_API void append_unsigned(std::string& out, std::uint64_t v);
+template <std::integral T>
+  requires(!std::is_same_v<T, bool> && !std::is_same_v<T, char> && !std::is_same_v<T, signed char> &&
+           !std::is_same_v<T, unsigned char>)
+void append_to(std::string& out, T v) {
+  if constexpr (std::is_signed_v<T>) append_signed(out, static_cast<std::int64_t>(v));
+  else append_unsigned(out, static_cast<std::uint64_t>(v));
+}
+OPD_API void append_streamed(std::string& out, void (*put)(std::ostream&, const void*), const void* v);
+template <class T>
+void put_to_stream(std::ostream& os, const void* v) {
+  os << *static_cast<const T*>(v);
+}
+template <class T>
+  requires(!std::is_arithmetic_v<T> && !std::is_convertible_v<const T&, std::string_view> &&
+           requires(std::ostream& os, const T& v) { os << v; })
+void append_to(std::string& out, const T& v) {
+  append_streamed(out, &put_to_stream<T>, &v);
+}
 
 // Concatenate anything streamable. Zero arguments gives "".
 template <class... Args>
 std::string str_cat(const Args&... args) {
-  if constexpr (sizeof...(Args) == 0) {
-    return std::string();
-  } else {
-    return join_message({message_part(args).view()...});
-  }
+  std::string out;
+  (append_to(out, args), ...);
+  return out;
 }
 
 // Out of line of the hot path: callers only pay for a branch.
