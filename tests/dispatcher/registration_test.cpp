@@ -167,10 +167,10 @@ TEST(DispatcherDuplicates, StrictRegistrationRefusesASecondKernel) {
   // The process-wide policy makes every form strict.
   const opd::DuplicateKernel old = d.set_duplicate_kernel_policy(opd::DuplicateKernel::error);
   EXPECT_EQ(old, opd::DuplicateKernel::warn);
-  EXPECT_THROW(opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
-  EXPECT_THROW(opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {}),
+  EXPECT_THROW((void)opd::register_kernel<dup_op>(DispatchKey::CPU, [](const Tensor& t) -> Tensor { return t; }), opd::Error);
+  EXPECT_THROW((void)opd::register_boxed_kernel<dup_op>(DispatchKey::CPU, [](const opd::OperatorEntry&, DispatchKeySet, Stack*) {}),
                opd::Error);
-  EXPECT_THROW(opd::register_fallthrough<dup_op>(DispatchKey::CPU), opd::Error);
+  EXPECT_THROW((void)opd::register_fallthrough<dup_op>(DispatchKey::CPU), opd::Error);
   d.set_duplicate_kernel_policy(old);
   EXPECT_TRUE(captured_warnings().empty());
   // The failed attempts changed nothing.
@@ -229,8 +229,8 @@ TEST(DispatcherSchemas, DeclaringTheSameRuntimeSchemaTwiceIsAnError) {
 }
 
 TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensr self) -> Tensor"), opd::schema::syntax_error);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensor self) ->"), opd::schema::syntax_error);
   // Every registration failure is an opd::Error, a malformed schema too; code and column stay.
   try {
     (void)opd::declare("t_reg_bad::op(Tensr self) -> Tensor");
@@ -242,8 +242,8 @@ TEST(DispatcherSchemas, MalformedRuntimeSchemaIsAnError) {
     EXPECT_EQ(syntax->column(), 15u);
     EXPECT_NE(std::string(e.what()).find("Tensr"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), opd::ValueError);
-  EXPECT_THROW(opd::declare("t_reg_bad::op(Tensor self) ->"), std::exception);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensor self) ->"), opd::ValueError);
+  EXPECT_THROW((void)opd::declare("t_reg_bad::op(Tensor self) ->"), std::exception);
   EXPECT_EQ(opd::Dispatcher::singleton().find_schema("t_reg_bad::op"), nullptr);
 }
 

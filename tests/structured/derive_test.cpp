@@ -316,7 +316,7 @@ TEST(DerivedPlainFamily, RegisteringAfterDerivingOverridesTheDerivedKernel) {
   const opd::WarningHandler saved = d.set_warning_handler([](std::string_view) {});
   auto f = opd::register_kernel<neg, &neg_cpu>(DispatchKey::CPU);
   auto set = opd::derive_missing_variants<neg, neg_, neg_out>(DispatchKey::CPU);
-  EXPECT_THROW((d.register_kernel_strict(opd::entry_for<neg_out>(), DispatchKey::CPU, opd::make_kernel<neg_out, &neg_out_cpu>())),
+  EXPECT_THROW((void)(d.register_kernel_strict(opd::entry_for<neg_out>(), DispatchKey::CPU, opd::make_kernel<neg_out, &neg_out_cpu>())),
                opd::Error);
   auto own = opd::register_kernel<neg_out, &neg_out_cpu>(DispatchKey::CPU);
   EXPECT_EQ(opd::entry_for<neg_out>().num_registered(DispatchKey::CPU), 2u);
