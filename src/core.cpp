@@ -5,9 +5,12 @@
 #include "dispatch/core/dimname-inl.hpp"
 #include "dispatch/core/error-inl.hpp"
 #include "dispatch/core/generator-inl.hpp"
+#include "dispatch/core/ivalue-inl.hpp"
+#include "dispatch/core/scalar-inl.hpp"
 #include "dispatch/core/tensor-inl.hpp"
 #include "dispatch/core/tensor_impl-inl.hpp"
 #include "dispatch/core/tensor_print-inl.hpp"
+#include "dispatch/keys/dispatch_key_set-inl.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
 
 namespace opd::detail {

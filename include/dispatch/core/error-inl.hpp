@@ -7,6 +7,14 @@
 
 #include "dispatch/core/error.hpp"
 
+namespace opd {
+OPD_FUNC Error::~Error() = default;
+OPD_FUNC IndexError::~IndexError() = default;
+OPD_FUNC TypeError::~TypeError() = default;
+OPD_FUNC ValueError::~ValueError() = default;
+OPD_FUNC NotImplementedError::~NotImplementedError() = default;
+}  // namespace opd
+
 namespace opd::detail {
 
 OPD_FUNC void append_to(std::string& out, std::string_view s) { out += s; }

@@ -27,6 +27,9 @@ class OPD_API Error : public std::runtime_error {
  public:
   explicit Error(const std::string& msg) : std::runtime_error(msg) {}
   explicit Error(const char* msg) : std::runtime_error(msg) {}
+  // Out of line in the compiled library (its key function): the vtable and
+  // type_info are emitted there once, not in every user file.
+  ~Error() override;
 };
 
 // Finer-grained kinds, mirroring c10 (and Python's exception names), so a
@@ -34,18 +37,22 @@ class OPD_API Error : public std::runtime_error {
 class OPD_API IndexError : public Error {
  public:
   using Error::Error;
+  ~IndexError() override;
 };
 class OPD_API TypeError : public Error {
  public:
   using Error::Error;
+  ~TypeError() override;
 };
 class OPD_API ValueError : public Error {
  public:
   using Error::Error;
+  ~ValueError() override;
 };
 class OPD_API NotImplementedError : public Error {
  public:
   using Error::Error;
+  ~NotImplementedError() override;
 };
 
 namespace detail {
@@ -86,9 +93,11 @@ void append_to(std::string& out, const T& v) {
   append_streamed(out, &put_to_stream<T>, &v);
 }
 
-// Concatenate anything streamable. Zero arguments gives "".
+// Concatenate anything streamable. Zero arguments gives "". Cold: messages
+// are built on error paths, so the compiler optimises them for size (less
+// code, and less time spent compiling it in every file that reports errors).
 template <class... Args>
-std::string str_cat(const Args&... args) {
+[[gnu::cold]] std::string str_cat(const Args&... args) {
   std::string out;
   (append_to(out, args), ...);
   return out;

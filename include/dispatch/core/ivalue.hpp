@@ -554,11 +554,10 @@ class IValue {
   static constexpr bool holds_ptr(Tag t) noexcept { return (holder_tags >> (static_cast<unsigned>(t) & 63u)) & 1u; }
 
   void expect(Tag expected) const {
-    if (tag() != expected) fail_expected(opd::tag_name(expected));
+    if (tag() != expected) fail_expected(expected);
   }
-  [[noreturn]] void fail_expected(std::string_view expected) const {
-    throw TypeError(detail::str_cat("Expected ", expected, " but got ", tag_kind()));
-  }
+  [[noreturn]] OPD_API void fail_expected(Tag expected) const;  // ivalue-inl.hpp
+  [[noreturn]] OPD_API void fail_expected(std::string_view expected) const;  // ivalue-inl.hpp
 
   // make_owned's work, out of line: moves and the destructor stay small
   // enough to inline everywhere.
@@ -997,3 +996,7 @@ inline void drop(Stack& stack, std::size_t n) {
 }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/ivalue-inl.hpp"
+#endif

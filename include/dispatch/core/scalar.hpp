@@ -226,13 +226,11 @@ class Scalar {
 
   template <class U>
   static void fail_overflow() {
-    if constexpr (has_scalar_type_v<U>) {
-      throw ValueError(std::string("value cannot be converted to type ") + std::string(to_string(scalar_type_of_v<U>)) +
-                       " without overflow");
-    } else {
-      throw ValueError("value cannot be converted without overflow");
-    }
+    if constexpr (has_scalar_type_v<U>) throw_overflow(to_string(scalar_type_of_v<U>));
+    else throw_overflow({});
   }
+  // "value cannot be converted to type <target> without overflow" (scalar-inl.hpp)
+  [[noreturn]] OPD_API static void throw_overflow(std::string_view target);
   static void check_real(double imag) {
     OPD_CHECK_VALUE(imag == 0.0, "value cannot be converted to a real type: it has a non-zero imaginary part");
   }
@@ -272,3 +270,7 @@ class Scalar {
 };
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/core/scalar-inl.hpp"
+#endif

@@ -41,7 +41,32 @@ namespace opd {
 namespace detail {
 // Declares a compile-time operator's schema text (permanently) and returns its
 // entry. Out of line (call-inl.hpp): each entry_for<Op> only passes constants to it.
-OPD_API OperatorEntry& declare_compiled(schema::runtime_schema s);
+OPD_API OperatorEntry& declare_compiled(const schema::runtime_schema::parts& s);
+// The schema's pieces as a constant: the call site passes one address.
+template <class Op>
+inline constexpr schema::runtime_schema::parts static_parts = schema::runtime_schema::parts_of(Op::schema);
+
+// The Stack of a typed call that reaches a boxed kernel, borrowed from a
+// per-thread pool rather than allocated: its capacity outlives the call, so
+// the call allocates nothing. A boxed kernel that calls further operators
+// borrows the next stack of the pool; each is cleared when given back.
+// (Out of line: only calls that reach a boxed kernel use it.)
+OPD_API Stack& borrow_pooled_stack();
+OPD_API void return_pooled_stack(Stack& s) noexcept;
+class pooled_stack {
+ public:
+  pooled_stack() : stack_(borrow_pooled_stack()) {}
+  pooled_stack(const pooled_stack&) = delete;
+  pooled_stack& operator=(const pooled_stack&) = delete;
+  ~pooled_stack() { return_pooled_stack(stack_); }
+  Stack& get() noexcept { return stack_; }
+
+ private:
+  Stack& stack_;
+};
+
+// A boxed kernel that left fewer values than the operator returns.
+[[noreturn]] OPD_API void throw_missing_result(const OperatorEntry& e, std::size_t stack_size, std::size_t index);
 }  // namespace detail
 
 // The operator's entry in the Dispatcher, declared with Op's schema on first
@@ -49,7 +74,7 @@ OPD_API OperatorEntry& declare_compiled(schema::runtime_schema s);
 template <schema::schema_holder Op>
 OperatorEntry& entry_for() {
   // The compile-time schema copied, not parsed again from its text.
-  static OperatorEntry& e = detail::declare_compiled(schema::runtime_schema::from_static(Op::schema));
+  static OperatorEntry& e = detail::declare_compiled(detail::static_parts<Op>);
   return e;
 }
 
@@ -132,38 +157,6 @@ constexpr std::size_t aliased_argument(std::size_t ret) {
   return s.arguments.size();
 }
 
-// The Stack of a typed call that reaches a boxed kernel, borrowed from a
-// per-thread pool rather than allocated: its capacity outlives the call, so
-// the call allocates nothing. A boxed kernel that calls further operators
-// borrows the next stack of the pool; each is cleared when given back.
-class pooled_stack {
- public:
-  pooled_stack() : pool_(thread_pool()) {
-    if (pool_.depth == pool_.stacks.size()) [[unlikely]]
-      pool_.stacks.push_back(std::make_unique<Stack>());
-    stack_ = pool_.stacks[pool_.depth++].get();
-  }
-  pooled_stack(const pooled_stack&) = delete;
-  pooled_stack& operator=(const pooled_stack&) = delete;
-  ~pooled_stack() {
-    stack_->clear();
-    --pool_.depth;
-  }
-  Stack& get() noexcept { return *stack_; }
-
- private:
-  struct pool {
-    std::vector<std::unique_ptr<Stack>> stacks;
-    std::size_t depth = 0;
-  };
-  static pool& thread_pool() {
-    thread_local pool p;
-    return p;
-  }
-  pool& pool_;
-  Stack* stack_;
-};
-
 // A typed call that reached a boxed kernel: box, call, unbox. A returned
 // Tensor& is the caller's own argument, as with an unboxed kernel.
 template <class Op, class R, class... Args>
@@ -188,9 +181,7 @@ R call_through_boxed(BoxedKernelFn boxed, void* functor, const OperatorEntry& e,
         static_assert(a < sizeof...(Args), "a returned Tensor& must alias a mutable argument");
         return std::get<a>(arguments);
       } else {
-        if (stack.size() <= J)
-          throw TypeError(e.name() + ": the boxed kernel left " + std::to_string(stack.size()) +
-                          " values on the stack; expected result " + std::to_string(J));
+        if (stack.size() <= J) throw_missing_result(e, stack.size(), J);
         return boxing::take_result<T>(std::move(stack[J]));
       }
     };

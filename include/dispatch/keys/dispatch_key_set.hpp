@@ -158,13 +158,10 @@ class DispatchKeySet {
   static constexpr uint64_t unchecked_bit(DispatchKey k) noexcept {
     return uint64_t{1} << (static_cast<uint8_t>(k) - 1);
   }
+  [[noreturn]] OPD_API static void throw_not_runtime_key(DispatchKey k);
   static constexpr uint64_t bit_of(DispatchKey k) {
     if (k == DispatchKey::Undefined) return 0;
-    if (!is_runtime_key(k)) {
-      throw ValueError(std::string("DispatchKeySet: ") + std::string(to_string(k)) +
-                       " is not a runtime dispatch key" +
-                       (is_alias_key(k) ? " (alias keys must be expanded with runtime_keys_for_alias)" : ""));
-    }
+    if (!is_runtime_key(k)) throw_not_runtime_key(k);
     return unchecked_bit(k);
   }
 
@@ -206,3 +203,7 @@ constexpr bool alias_covers(DispatchKey alias, DispatchKey k) { return runtime_k
 constexpr DispatchKeySet key_set_for_device_type(DeviceType type) { return DispatchKeySet(backend_key_for(type)); }
 
 }  // namespace opd
+
+#ifdef OPD_HEADER_ONLY
+#include "dispatch/keys/dispatch_key_set-inl.hpp"
+#endif

@@ -51,6 +51,11 @@ class OPD_API runtime_schema {
   // which has static storage. (The copy itself is out of line.)
   template <class S>
   static runtime_schema from_static(const S& s) {
+    return copy_of(parts_of(s));
+  }
+  // The pieces of a compile-time schema, viewed in place (no copy, nothing to destroy).
+  template <class S>
+  static constexpr auto parts_of(const S& s) {
     parts p;  // (member by member: nvcc's front end rejects the nested braced form)
     p.text = s.text;
     p.ns = s.ns;
@@ -64,7 +69,7 @@ class OPD_API runtime_schema {
     p.is_vararg = s.is_vararg;
     p.is_varret = s.is_varret;
     p.returns_parenthesized = s.returns_parenthesized;
-    return copy_of(p);
+    return p;
   }
   struct parts {
     std::string_view text, ns, name, overload;
