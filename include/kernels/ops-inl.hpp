@@ -7,12 +7,11 @@
 #include <string_view>
 
 #include "kernels/ops.hpp"
+#include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
 
 namespace detail {
-// ATen's factory options: only the strided layout and unpinned memory exist
-// here; memory_format (empty only) picks the strides.
 OPD_FUNC void check_factory_options(std::string_view op, std::optional<Layout> layout, std::optional<bool> pin_memory,
                                     std::optional<MemoryFormat> memory_format) {
   OPD_CHECK_VALUE(!layout || *layout == Layout::Strided, op, ": only the strided layout is supported, got layout=",
@@ -50,10 +49,12 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_structured<ops::div>());
   set.add(register_structured<ops::div_scalar>());
   set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::Meta));  // checks shapes, copies nothing
   set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
+  set.add(register_views());
   return set;
 }
 

@@ -72,8 +72,17 @@ struct ones : op<"aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? l
 
 }  // namespace ops
 
+namespace detail {
+// ATen's factory options: only the strided layout and unpinned memory exist
+// here; memory_format=preserve_format has nothing to preserve in a factory.
+// Throws opd::ValueError naming `op`.
+OPD_API void check_factory_options(std::string_view op, std::optional<Layout> layout, std::optional<bool> pin_memory,
+                                   std::optional<MemoryFormat> memory_format);
+}  // namespace detail
+
 // Registers every operator above for CPU (and the structured ones' Meta
-// kernels). Compiled once, in libopdispatch (src/kernels/register_cpu.cpp).
+// kernels; copy_ for Meta too), and the views and copies of
+// kernels/ops_views.hpp through register_views(). Compiled once, in libopdispatch (src/kernels/register_cpu.cpp).
 OPD_API RegistrationSet register_cpu();
 
 }  // namespace opd::kernels
