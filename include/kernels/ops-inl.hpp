@@ -52,6 +52,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::Meta));  // checks shapes, copies nothing
   set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
   set.add(register_views());
