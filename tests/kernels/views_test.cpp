@@ -231,7 +231,7 @@ TEST_F(Views, ErrorsReadLikePyTorchsAndNameTheOperator) {
        "aten::narrow: start out of range (expected to be in range of [-3, 3], but got 4)"},
       {[&] { (void)opd::call<ops::t>(iota({2, 2, 2})); },
        "aten::t: t() expects a tensor with <= 2 dimensions, but self is 3D"},
-      {[&] { (void)opd::call<ops::permute>(x, V{0, 0}); }, "aten::permute: repeated dim in permute (dims [0, 0])"},
+      {[&] { (void)opd::call<ops::permute>(x, V{0, 0}); }, "aten::permute: permute(): duplicate dims are not allowed."},
       {[&] { (void)opd::call<ops::diagonal>(x, 0, 1, -1); }, "aten::diagonal: diagonal dimensions cannot be identical 1, -1"},
       {[&] { (void)opd::call<ops::expand>(x, V{3}); },
        "aten::expand: the number of sizes provided (1) must be greater or equal to the number of dimensions in the "
@@ -244,13 +244,13 @@ TEST_F(Views, ErrorsReadLikePyTorchsAndNameTheOperator) {
       {[&] { (void)opd::call<ops::unfold>(x, 1, 4, 1); },
        "aten::unfold: maximum size for tensor at dimension 1 is 3 but size is 4"},
       {[&] { (void)opd::call<ops::unfold>(x, 1, 2, 0); }, "aten::unfold: step is 0 but must be > 0"},
-      {[&] { (void)opd::call<ops::slice>(x, 0, 0, 1, 0); }, "aten::slice.Tensor: slice step must be positive, got 0"},
+      {[&] { (void)opd::call<ops::slice>(x, 0, 0, 1, 0); }, "aten::slice.Tensor: slice step must be positive"},
       {[&] { (void)opd::call<ops::flatten>(x, 1, 0); },
        "aten::flatten.using_ints: flatten() has invalid args: start_dim cannot come after end_dim"},
       {[&] { (void)opd::call<ops::unbind>(s0, 0); },
        "aten::unbind.int: Dimension specified as 0 but tensor has no dimensions"},
       {[&] { (void)opd::call<ops::as_strided>(x, V{2, 2}, V{1}, std::nullopt); },
-       "aten::as_strided: mismatch in length of strides and shape (size [2, 2], stride [1])"},
+       "aten::as_strided: mismatch in length of strides and shape"},
       {[&] { (void)opd::call<ops::as_strided>(x, V{4}, V{2}, std::nullopt); },
        "aten::as_strided: setStorage: sizes [4], strides [2], storage offset 0, and itemsize 4 requiring a storage "
        "size of 28 are out of bounds for storage of size 24"},
@@ -358,7 +358,7 @@ TEST_F(Views, EmptyStridedToCopyAndTo) {
   const Tensor em = opd::call<ops::empty_strided>(V{2, 3}, V{1, 2}, opd::arg<"device"> = Device::meta());
   EXPECT_TRUE(em.is_meta());
   EXPECT_EQ(error_of([&] { (void)opd::call<ops::empty_strided>(V{2}, V{1, 1}); }),
-            "aten::empty_strided: mismatch in length of strides and shape (size [2], stride [1, 1])");
+            "aten::empty_strided: mismatch in length of strides and shape");
 
   const Tensor x = iota({2, 3});
   const Tensor d = opd::call<ops::to_copy>(x, opd::arg<"dtype"> = ScalarType::Long);

@@ -1,9 +1,9 @@
 // The view operators against libtorch 1.13, both called boxed by ATen's name
 // with the same arguments over a table of cases: the same error-or-not, and
 // for each result the same sizes, strides, storage offset, aliasing of the
-// input's storage and values. Where both throw, the messages are compared
-// without opd's "aten::op: " prefix and the differences printed (PyTorch's
-// wording is the model, not asserted case by case: see views_test.cpp).
+// input's storage and values. Where both throw, the messages must be equal
+// without opd's "aten::op: " prefix and libtorch's backtrace, except in the
+// cases marked `worded_differently` (docs/views.md says why).
 #include <gtest/gtest.h>
 
 #ifndef OPD_HAVE_LIBTORCH
@@ -40,6 +40,7 @@ struct Case {
   V self_sizes;
   bool transpose_self;
   std::vector<tb::BoxedArg> args;
+  bool worded_differently = false;
 };
 
 std::string describe(const Case& c) {
@@ -131,7 +132,8 @@ TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
       {"permute", "", {2, 3, 4}, false, {L({1, 2, 0})}},
       {"permute", "", {2, 3, 4}, true, {L({-1, 0, 1})}},
       {"permute", "", {2, 3}, false, {L({0, 0})}},
-      {"permute", "", {2, 3}, false, {L({0})}},
+      // 1.13 names the wrong function: "permute(sparse_coo): ..." for a dense tensor.
+      {"permute", "", {2, 3}, false, {L({0})}, true},
       {"slice", "Tensor", {4, 5}, false, {I(1), I(1), I(-1), I(2)}},
       {"slice", "Tensor", {4, 5}, false, {I(0), I(-100), I(100), I(3)}},
       {"slice", "Tensor", {4, 5}, true, {I(1), None(), None(), I(2)}},
@@ -144,7 +146,8 @@ TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
       {"narrow", "", {3, 4}, false, {I(0), I(1), I(2)}},
       {"narrow", "", {3, 4}, false, {I(1), I(-2), I(2)}},
       {"narrow", "", {3, 4}, false, {I(1), I(3), I(2)}},
-      {"narrow", "", {3, 4}, false, {I(1), I(5), I(0)}},
+      // 1.13 checks start as a dimension ("Dimension out of range ... [-4, 3]"); opd as PyTorch 2.x.
+      {"narrow", "", {3, 4}, false, {I(1), I(5), I(0)}, true},
       {"diagonal", "", {3, 4}, false, {I(1), I(0), I(1)}},
       {"diagonal", "", {3, 4}, false, {I(-1), I(0), I(1)}},
       {"diagonal", "", {3, 4}, false, {I(9), I(0), I(1)}},
@@ -161,7 +164,8 @@ TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
       {"expand", "", {3, 1}, false, {L({2, 3, 4}), B(false)}},
       {"expand", "", {3, 1}, false, {L({-1, 5}), B(false)}},
       {"expand", "", {3, 1}, true, {L({4, -1}), B(true)}},
-      {"expand", "", {2, 3}, false, {L({3}), B(false)}},
+      // libtorch starts with "expand(CPUFloatType{[2, 3]}, size=[3]): "; opd with the operator's name only.
+      {"expand", "", {2, 3}, false, {L({3}), B(false)}, true},
       {"expand", "", {2, 3}, false, {L({2, 4}), B(false)}},
       {"expand", "", {2, 3}, false, {L({-1, 2, 3}), B(false)}},
       {"expand", "", {}, false, {L({2, 2}), B(false)}},
@@ -206,10 +210,9 @@ TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
       ++both_threw;
       const std::string& t = *theirs.error;
       const std::string first_line = t.substr(0, t.find('\n'));
-      if (*mine.error == first_line) {
-        ++same_message;
-      } else {
-        std::cout << describe(c) << "\n  opd:      " << *mine.error << "\n  libtorch: " << first_line << "\n";
+      if (*mine.error == first_line) ++same_message;
+      if (!c.worded_differently) {
+        EXPECT_EQ(*mine.error, first_line);
       }
       continue;
     }
@@ -225,6 +228,7 @@ TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
   std::cout << cases.size() << " cases; " << both_threw << " errors on both sides, " << same_message
             << " with the same message\n";
   EXPECT_GT(both_threw, 0u);
+  EXPECT_GT(same_message, 0u);
 }
 
 }  // namespace

@@ -135,14 +135,17 @@ OPD_FUNC Geometry t(std::string_view op, const Geometry& in) {
 
 OPD_FUNC Geometry permute(std::string_view op, const Geometry& in, IntArrayRef dims) {
   const int64_t nd = detail::ndim_of(in);
-  OPD_CHECK(static_cast<int64_t>(dims.size()) == nd, op, ": number of dims don't match in permute (the tensor has ",
-            nd, ", dims ", dims, " has ", dims.size(), ")");
+  // PyTorch 1.13 says "permute(sparse_coo): ..." here for dense tensors too.
+  OPD_CHECK(static_cast<int64_t>(dims.size()) == nd, op,
+            ": permute(): number of dimensions in the tensor input does not match the length of the desired ordering "
+            "of dimensions i.e. input.dim() = ",
+            nd, " is not equal to len(dims) = ", dims.size());
   Geometry out;
   out.offset = in.offset;
   std::vector<bool> seen(static_cast<std::size_t>(nd), false);
   for (int64_t d : dims) {
     const auto w = static_cast<std::size_t>(wrap_dim(op, d, nd));
-    OPD_CHECK(!seen[w], op, ": repeated dim in permute (dims ", dims, ")");
+    OPD_CHECK(!seen[w], op, ": permute(): duplicate dims are not allowed.");
     seen[w] = true;
     out.sizes.push_back(in.sizes[w]);
     out.strides.push_back(in.strides[w]);
@@ -155,7 +158,7 @@ OPD_FUNC Geometry slice(std::string_view op, const Geometry& in, int64_t dim, st
   const int64_t nd = detail::ndim_of(in);
   OPD_CHECK(nd > 0, op, ": slice() cannot be applied to a 0-dim tensor.");
   const auto d = static_cast<std::size_t>(wrap_dim(op, dim, nd));
-  OPD_CHECK(step > 0, op, ": slice step must be positive, got ", step);
+  OPD_CHECK(step > 0, op, ": slice step must be positive");
   const int64_t size = in.sizes[d];
   int64_t s = start.value_or(0), e = end.value_or(std::numeric_limits<int64_t>::max());
   if (s < 0) s += size;
@@ -295,8 +298,7 @@ OPD_FUNC Geometry expand(std::string_view op, const Geometry& in, IntArrayRef si
 }
 
 OPD_FUNC Geometry as_strided(std::string_view op, IntArrayRef size, IntArrayRef stride, int64_t offset) {
-  OPD_CHECK(size.size() == stride.size(), op, ": mismatch in length of strides and shape (size ", size, ", stride ",
-            stride, ")");
+  OPD_CHECK(size.size() == stride.size(), op, ": mismatch in length of strides and shape");
   for (int64_t s : size)
     OPD_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ", size);
   for (int64_t s : stride)
