@@ -219,10 +219,10 @@ inline bool to_will_alias(const Tensor& self, std::optional<ScalarType> dtype, s
          (format == MemoryFormat::Preserve || self.is_contiguous(format));
 }
 
-OPD_FUNC Tensor to_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                        std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking, bool copy,
-                        std::optional<MemoryFormat> memory_format) {
-  detail::check_factory_options("aten::to", layout, pin_memory, std::nullopt);
+OPD_FUNC Tensor to_impl(std::string_view op, const Tensor& self, std::optional<ScalarType> dtype,
+                        std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
+                        bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format) {
+  detail::check_factory_options(op, layout, pin_memory, std::nullopt);
   if (to_will_alias(self, dtype, device, copy, memory_format)) return self;
   return call<ops::to_copy>(self, arg<"dtype"> = dtype, arg<"layout"> = layout, arg<"device"> = device,
                             arg<"pin_memory"> = pin_memory, arg<"non_blocking"> = non_blocking,
@@ -231,20 +231,22 @@ OPD_FUNC Tensor to_impl(const Tensor& self, std::optional<ScalarType> dtype, std
 
 inline Tensor to_dtype(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy,
                        std::optional<MemoryFormat> memory_format) {
-  return to_impl(self, dtype, std::nullopt, std::nullopt, std::nullopt, non_blocking, copy, memory_format);
+  return to_impl("aten::to.dtype", self, dtype, std::nullopt, std::nullopt, std::nullopt, non_blocking, copy,
+                 memory_format);
 }
 inline Tensor to_dtype_layout(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
                               bool copy, std::optional<MemoryFormat> memory_format) {
-  return to_impl(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format);
+  return to_impl("aten::to.dtype_layout", self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format);
 }
 inline Tensor to_other(const Tensor& self, const Tensor& other, bool non_blocking, bool copy,
                        std::optional<MemoryFormat> memory_format) {
-  return to_impl(self, other.dtype(), std::nullopt, other.device(), std::nullopt, non_blocking, copy, memory_format);
+  return to_impl("aten::to.other", self, other.dtype(), std::nullopt, other.device(), std::nullopt, non_blocking, copy,
+                 memory_format);
 }
 inline Tensor to_device(const Tensor& self, Device device, ScalarType dtype, bool non_blocking, bool copy,
                         std::optional<MemoryFormat> memory_format) {
-  return to_impl(self, dtype, std::nullopt, device, std::nullopt, non_blocking, copy, memory_format);
+  return to_impl("aten::to.device", self, dtype, std::nullopt, device, std::nullopt, non_blocking, copy, memory_format);
 }
 
 }  // namespace views_detail

@@ -380,6 +380,11 @@ TEST_F(Views, EmptyStridedToCopyAndTo) {
   EXPECT_EQ(opd::call<ops::to_device>(x, Device::cpu(), ScalarType::Half).dtype(), ScalarType::Half);
   EXPECT_EQ(error_of([&] { (void)opd::call<ops::to_copy>(x, opd::arg<"layout"> = opd::Layout::Sparse); }),
             "aten::_to_copy: only the strided layout is supported, got layout=Sparse");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::to_dtype_layout>(x, opd::arg<"pin_memory"> = true); }),
+            "aten::to.dtype_layout: pin_memory=True is not supported (no pinned-memory allocator)");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::empty>(V{2}, opd::arg<"memory_format"> = MemoryFormat::Preserve); }),
+            "aten::empty.memory_format: memory_format=preserve_format is not supported by empty (there is no input to "
+            "preserve)");
 }
 
 TEST_F(Views, CopyAcrossDtypesAndTheCrossDeviceBranch) {
