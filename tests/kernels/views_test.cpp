@@ -325,6 +325,13 @@ TEST_F(Views, MetaAndPrivateUse1TensorsReachTheViews) {
     const std::vector<Tensor> rows = opd::call<ops::unbind>(p, 0);
     EXPECT_EQ(rows[1].data_ptr<float>()[0], 3.f);
     EXPECT_TRUE(rows[1]._base().is_same(p));
+    // The CompositeImplicitAutograd ones too (reshape, narrow, flatten, chunk).
+    const Tensor r = opd::call<ops::reshape>(p, V{3, 2});
+    EXPECT_TRUE(r.is_view());
+    EXPECT_EQ(r.device(), p.device());
+    EXPECT_EQ(opd::call<ops::narrow>(p, 1, 1, 2).storage_offset(), 1);
+    EXPECT_EQ(vec(opd::call<ops::flatten>(p, 0, -1).sizes()), (V{6}));
+    EXPECT_EQ(opd::call<ops::chunk>(p, 2, 1).size(), 2u);
   }
 }
 
