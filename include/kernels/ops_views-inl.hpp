@@ -156,6 +156,16 @@ OPD_FUNC bool non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) 
   return true;
 }
 
+// PyTorch's suggest_memory_format, for the layouts TensorImpl tracks:
+// channels-last(-3d) when the tensor is laid out so (and not plainly
+// contiguous), else contiguous.
+inline MemoryFormat suggest_memory_format(const Tensor& self) {
+  if (self.is_contiguous()) return MemoryFormat::Contiguous;
+  if (self.dim() == 4 && self.is_contiguous(MemoryFormat::ChannelsLast)) return MemoryFormat::ChannelsLast;
+  if (self.dim() == 5 && self.is_contiguous(MemoryFormat::ChannelsLast3d)) return MemoryFormat::ChannelsLast3d;
+  return MemoryFormat::Contiguous;
+}
+
 // An uninitialised tensor like `self` on `device` with `dtype`: the same strides
 // under preserve_format when self is dense, else the layout of `format`
 // (preserve: channels-last when self is channels-last, else contiguous).
@@ -167,9 +177,7 @@ OPD_FUNC Tensor empty_like_for_copy(std::string_view op, const Tensor& self, Sca
       return call<ops::empty_strided>(sizes, std::span<const int64_t>(self.strides().data(), self.strides().size()),
                                       arg<"dtype"> = dtype, arg<"device"> = device);
     }
-    format = self.dim() == 4 && self.is_contiguous(MemoryFormat::ChannelsLast)     ? MemoryFormat::ChannelsLast
-             : self.dim() == 5 && self.is_contiguous(MemoryFormat::ChannelsLast3d) ? MemoryFormat::ChannelsLast3d
-                                                                                    : MemoryFormat::Contiguous;
+    format = suggest_memory_format(self);
   }
   OPD_CHECK_VALUE(format == MemoryFormat::Contiguous || (format == MemoryFormat::ChannelsLast && self.dim() == 4) ||
                       (format == MemoryFormat::ChannelsLast3d && self.dim() == 5),
@@ -211,12 +219,15 @@ OPD_FUNC Tensor to_copy(const Tensor& self, std::optional<ScalarType> dtype, std
   return out;
 }
 
-// ATen's to_will_alias: no copy asked for and nothing to change.
+// ATen's to_will_alias: no copy asked for and nothing to change. As in ATen,
+// a memory format counts as unchanged when it is the one suggested for the
+// input (so to(memory_format=contiguous_format) of a transposed matrix
+// returns it as it is).
 inline bool to_will_alias(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                           bool copy, std::optional<MemoryFormat> memory_format) {
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
   return !copy && (!dtype || *dtype == self.dtype()) && (!device || *device == self.device()) &&
-         (format == MemoryFormat::Preserve || self.is_contiguous(format));
+         (format == MemoryFormat::Preserve || suggest_memory_format(self) == format);
 }
 
 OPD_FUNC Tensor to_impl(std::string_view op, const Tensor& self, std::optional<ScalarType> dtype,

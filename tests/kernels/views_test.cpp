@@ -384,6 +384,15 @@ TEST_F(Views, EmptyStridedToCopyAndTo) {
   EXPECT_TRUE(opd::call<ops::to_dtype_layout>(x, opd::arg<"device"> = Device::cpu()).is_same(x));
   EXPECT_EQ(opd::call<ops::to_dtype_layout>(x, opd::arg<"dtype"> = ScalarType::Bool).dtype(), ScalarType::Bool);
   EXPECT_TRUE(opd::call<ops::to_device>(x, Device::cpu(), ScalarType::Float).is_same(x));
+  // A memory format that is already the suggested one changes nothing (ATen's
+  // to_will_alias): a transposed matrix stays as it is, a channels-last
+  // tensor asked for contiguous_format is copied.
+  const Tensor xt = opd::call<ops::t>(x);
+  EXPECT_TRUE(opd::call<ops::to_dtype>(xt, ScalarType::Float, false, false, MemoryFormat::Contiguous).is_same(xt));
+  const Tensor nhwc = opd::call<ops::clone>(iota({1, 2, 2, 3}), MemoryFormat::ChannelsLast);
+  const Tensor back = opd::call<ops::to_dtype>(nhwc, ScalarType::Float, false, false, MemoryFormat::Contiguous);
+  EXPECT_FALSE(back.is_same(nhwc));
+  EXPECT_TRUE(back.is_contiguous());
   EXPECT_EQ(opd::call<ops::to_device>(x, Device::cpu(), ScalarType::Half).dtype(), ScalarType::Half);
   EXPECT_EQ(error_of([&] { (void)opd::call<ops::to_copy>(x, opd::arg<"layout"> = opd::Layout::Sparse); }),
             "aten::_to_copy: only the strided layout is supported, got layout=Sparse");
