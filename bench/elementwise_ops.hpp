@@ -25,7 +25,7 @@ namespace bench_hw {
 
 namespace k = opd::kernels;
 
-// Same schemas as opd::add.Tensor / add_.Tensor / add.out, another namespace.
+// Same schemas as aten::add.Tensor / add_.Tensor / add.out, another namespace.
 // Each kernel is what one writes without opd::structured: PyTorch's checks
 // and semantics, on the kernels' own functions, nothing done twice.
 struct add : opd::op<"bench_hw::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"> {};

@@ -3,6 +3,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
 #include <c10/util/Exception.h>
 #include <torch/csrc/api/include/torch/version.h>  // TORCH_VERSION
 
@@ -200,5 +202,50 @@ int result_type(const RawScalar& a, const RawScalar& b) {
 
 void set_num_threads(int n) { at::set_num_threads(n); }
 std::string version() { return TORCH_VERSION; }
+
+ViewOutcome call_view(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
+                      bool transpose_self, const std::vector<BoxedArg>& args) {
+  ViewOutcome o;
+  try {
+    int64_t n = 1;
+    for (int64_t s : self_sizes) n *= s;
+    at::Tensor self = at::arange(n, at::TensorOptions().dtype(at::kFloat)).reshape(self_sizes);
+    if (transpose_self) self = self.transpose(0, -1);
+    const c10::OperatorHandle handle = c10::Dispatcher::singleton().findSchemaOrThrow(("aten::" + op).c_str(),
+                                                                                       overload.c_str());
+    torch::jit::Stack stack;
+    stack.emplace_back(self);
+    for (const BoxedArg& a : args) {
+      switch (a.kind) {
+        case BoxedArg::Kind::Int: stack.emplace_back(a.i); break;
+        case BoxedArg::Kind::IntList: stack.emplace_back(a.list); break;
+        case BoxedArg::Kind::None: stack.emplace_back(); break;
+        case BoxedArg::Kind::Bool: stack.emplace_back(a.b); break;
+      }
+    }
+    handle.callBoxed(&stack);
+    std::vector<at::Tensor> outs;
+    if (stack.at(0).isTensor()) {
+      outs.push_back(stack.at(0).toTensor());
+    } else {
+      for (const at::Tensor& t : stack.at(0).toTensorList().vec()) outs.push_back(t);
+    }
+    for (const at::Tensor& t : outs) {
+      ViewResult r;
+      r.sizes = t.sizes().vec();
+      r.strides = t.strides().vec();
+      r.offset = t.storage_offset();
+      r.aliases_self = t.storage().is_alias_of(self.storage());
+      const at::Tensor c = t.contiguous();
+      r.values.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+      o.results.push_back(std::move(r));
+    }
+  } catch (const c10::Error& e) {
+    o.error = e.what_without_backtrace();
+  } catch (const std::exception& e) {
+    o.error = e.what();
+  }
+  return o;
+}
 
 }  // namespace torch_bridge

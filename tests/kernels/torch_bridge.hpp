@@ -57,6 +57,28 @@ int result_type(int a, bool a_zero_dim, const RawScalar& b);
 int result_type(const RawScalar& a, int b, bool b_zero_dim);
 int result_type(const RawScalar& a, const RawScalar& b);
 
+// A boxed call of an ATen view operator by name (views_torch_diff_test.cpp):
+// self is a contiguous Float arange of `self_sizes`, transposed (first and
+// last dims) when `transpose_self`; every argument after self is given.
+struct BoxedArg {
+  enum class Kind { Int, IntList, None, Bool } kind = Kind::Int;
+  int64_t i = 0;
+  std::vector<int64_t> list;
+  bool b = false;
+};
+struct ViewResult {
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;          // storage offset, in elements
+  bool aliases_self = false;   // shares self's storage
+  std::vector<float> values;   // in row-major logical order
+};
+struct ViewOutcome {
+  std::optional<std::string> error;
+  std::vector<ViewResult> results;  // one, or one per element of a Tensor[] return
+};
+ViewOutcome call_view(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
+                      bool transpose_self, const std::vector<BoxedArg>& args);
+
 void set_num_threads(int n);
 std::string version();
 

@@ -316,9 +316,9 @@ std::string error_bucket(const std::string& msg) {
 }
 
 // The structured wrappers start their own messages with the operator's
-// name ("opd::add_.Tensor: output with shape ..."); PyTorch's do not.
+// name ("aten::add_.Tensor: output with shape ..."); PyTorch's do not.
 std::string without_op_name(std::string msg) {
-  if (msg.rfind("opd::", 0) == 0) {
+  if (msg.rfind("aten::", 0) == 0) {
     const std::size_t colon = msg.find(": ");
     if (colon != std::string::npos) msg.erase(0, colon + 2);
   }

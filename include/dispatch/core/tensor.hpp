@@ -53,6 +53,11 @@ class Tensor {
   DispatchKeySet key_set() const { return impl().key_set(); }
   bool is_contiguous(MemoryFormat format = MemoryFormat::Contiguous) const { return impl().is_contiguous(format); }
   bool is_view() const { return impl().is_view(); }
+  // The tensor this view was taken from; undefined when this is no view.
+  Tensor _base() const {
+    intrusive_ptr<TensorImpl> b = impl().base();
+    return b ? Tensor(std::move(b)) : Tensor();
+  }
   bool is_cpu() const { return device().is_cpu(); }
   bool is_meta() const { return device().is_meta(); }
 

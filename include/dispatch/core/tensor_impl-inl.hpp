@@ -141,6 +141,9 @@ OPD_FUNC intrusive_ptr<TensorImpl> TensorImpl::make_view(IntArrayRef sizes, IntA
     view->storage_offset_ = storage_offset_;
     view->set_sizes_and_strides(sizes, strides, offset.value_or(storage_offset_));
     view->is_view_ = true;
+    // `this` is owned by an intrusive_ptr (TensorImpls are only made by
+    // make_intrusive), so taking a new reference on it is safe.
+    view->base_ = base_ ? base_ : intrusive_ptr<intrusive_target>(const_cast<TensorImpl*>(this));
     return view;
   }
 

@@ -28,6 +28,12 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
   return self;
 }
 
+OPD_FUNC Tensor& copy_between_devices(Tensor& self, const Tensor& src, bool non_blocking) {
+  (void)non_blocking;
+  throw NotImplementedError(opd::detail::str_cat("aten::copy_: copying from device ", src.device(), " to device ",
+                                                 self.device(), " is not implemented"));
+}
+
 OPD_FUNC Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   (void)non_blocking;  // CPU copies are synchronous
   OPD_CHECK(self.defined(), "copy_: self is an undefined tensor");
@@ -43,6 +49,7 @@ OPD_FUNC Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   OPD_CHECK(self.sizes() == IntArrayRef(shape), "output with shape ", self.sizes(),
             " doesn't match the broadcast shape ", IntArrayRef(shape));
   if (self.device().is_meta()) return self;
+  if (self.device() != src.device()) return copy_between_devices(self, src, non_blocking);
   OPD_CHECK(self.device().is_cpu() && src.device().is_cpu(), "copy_: the CPU kernel got tensors on devices ",
             self.device(), " (self) and ", src.device(), " (src)");
   if (self.numel() == 0) return self;

@@ -1,0 +1,71 @@
+// Every operator the library declares is ATen's: its name is in namespace
+// aten and its schema text is ATen 1.13's (tests/data/native_functions_1.13.jsonl,
+// field "schema"), character for character. The operators are read from the
+// dispatcher after register_cpu(), not listed here.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <kernels/ops.hpp>
+#include <kernels/ops_views.hpp>
+
+namespace {
+
+std::map<std::string, std::string> aten_schemas() {
+  std::ifstream in(OPD_TEST_DATA_DIR "/native_functions_1.13.jsonl");
+  EXPECT_TRUE(in.good()) << "cannot read native_functions_1.13.jsonl";
+  std::map<std::string, std::string> by_name;  // "aten::add.out" -> "aten::add.out(Tensor self, ...) -> Tensor(a!)"
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const nlohmann::json j = nlohmann::json::parse(line);
+    const std::string schema = "aten::" + j.at("schema").get<std::string>();
+    by_name.emplace(schema.substr(0, schema.find('(')), schema);
+  }
+  return by_name;
+}
+
+TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
+  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const std::map<std::string, std::string> aten = aten_schemas();
+  ASSERT_GT(aten.size(), 2000u);
+  opd::Dispatcher& d = opd::Dispatcher::singleton();
+  std::size_t checked = 0, newer = 0;
+  std::vector<std::string> outside_aten;
+  for (const std::string& name : d.operator_names()) {
+    const opd::OperatorEntry* e = d.find_schema(name);
+    if (e == nullptr) continue;
+    if (name.rfind("aten::", 0) != 0) {
+      outside_aten.push_back(name);
+      continue;
+    }
+    const auto it = aten.find(name);
+    if (it != aten.end()) {
+      EXPECT_EQ(e->schema().text(), it->second) << name;
+      ++checked;
+      continue;
+    }
+    // Only the roots of the Scalar structured families (add.Scalar_out, ...)
+    // are newer than ATen 1.13 (2.x has them): an out= overload whose
+    // functional sibling (add.Scalar) 1.13 has.
+    ++newer;
+    const std::string suffix = "_out";
+    ASSERT_GT(name.size(), suffix.size()) << name;
+    EXPECT_EQ(name.substr(name.size() - suffix.size()), suffix) << name << " is not in ATen 1.13";
+    EXPECT_TRUE(aten.count(name.substr(0, name.size() - suffix.size())) == 1) << name;
+  }
+  // add/sub/mul/div x {Tensor, Scalar} x 3 variants, less the 4 newer roots;
+  // copy_, fill_, empty, zeros, ones; 32 views and copies.
+  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u);
+  EXPECT_EQ(newer, 4u);
+  // The one operator outside aten is the structured machinery's own copy
+  // (structured/copy.hpp), which ATen has no counterpart of.
+  EXPECT_EQ(outside_aten, std::vector<std::string>{"opd::_structured_copy_"});
+}
+
+}  // namespace
