@@ -1,0 +1,132 @@
+#pragma once
+// Out-of-line part of transfer.hpp (compiled once in src/transfer.cpp, or
+// inline under OPD_HEADER_ONLY).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "dispatch/dispatcher/call.hpp"
+#include "dispatch/transfer.hpp"
+#include "structured/copy.hpp"
+
+namespace opd {
+
+namespace transfer_detail {
+
+// The device's backend key; only a CPU <-> device copy has one.
+inline DispatchKey device_key(Device a, Device b) { return backend_key_for(a.is_cpu() ? b.type() : a.type()); }
+
+[[gnu::cold, gnu::noinline]] inline void report_no_copy_kernel(Device from, Device to, DispatchKey key) {
+  throw NotImplementedError("cannot copy a tensor from " + from.str() + " to " + to.str() + ": " +
+                            std::string(to_string(key)) +
+                            " has no copy kernel; register one with opd::register_kernel<opd::copy_from_op>(opd::DispatchKey::" +
+                            std::string(to_string(key)) +
+                            ", kernel) (ATen's _copy_from(Tensor self, Tensor dst, bool non_blocking=False) -> Tensor)");
+}
+
+// src -> dst (same sizes and dtype; one on the CPU) through the device's _copy_from.
+inline void copy_across(const Tensor& src, const Tensor& dst, bool non_blocking) {
+  const DispatchKey key = device_key(src.device(), dst.device());
+  if (!entry_for<copy_from_op>().has_kernel_for(key)) [[unlikely]]
+    report_no_copy_kernel(src.device(), dst.device(), key);
+  (void)redispatch<copy_from_op>(DispatchKeySet(key), src, dst, non_blocking);
+}
+
+// A contiguous CPU tensor of dtype `dtype` holding t's values (t itself when it is one).
+inline Tensor contiguous_cpu(const Tensor& t, ScalarType dtype) {
+  if (t.is_contiguous() && t.dtype() == dtype) return t;
+  Tensor c = empty(t.sizes(), dtype);
+  structured_detail::copy_into(c, t, DispatchKey::CPU);
+  return c;
+}
+
+}  // namespace transfer_detail
+
+OPD_FUNC Tensor to(const Tensor& t, Device device, bool non_blocking) {
+  if (!t.defined() || t.device() == device) return t;
+  if (device.is_meta()) return empty(t.sizes(), t.dtype(), device);
+  OPD_CHECK(!t.is_meta(), "cannot copy out of a meta tensor (it has no data) to ", device);
+  if (!t.is_cpu() && !device.is_cpu())  // device to another device: through the host
+    return to(to(t, Device::cpu(), non_blocking), device, non_blocking);
+  // The device kernel sees a contiguous CPU side.
+  const Tensor src = t.is_cpu() ? transfer_detail::contiguous_cpu(t, t.dtype()) : t;
+  Tensor dst = empty(t.sizes(), t.dtype(), device);
+  transfer_detail::copy_across(src, dst, non_blocking);
+  return dst;
+}
+
+OPD_FUNC Tensor Tensor::to(Device device, bool non_blocking) const { return opd::to(*this, device, non_blocking); }
+
+OPD_FUNC std::vector<Tensor> to_cpu(std::span<const Tensor> tensors) {
+  std::vector<Tensor> out(tensors.begin(), tensors.end());
+  // Which device tensors go together: one group per backend key, in order of first appearance.
+  std::vector<std::pair<DispatchKey, std::vector<std::size_t>>> groups;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    if (!t.defined() || t.is_cpu()) continue;
+    const DispatchKey key = backend_key_for(t.device().type());
+    auto it = groups.begin();
+    while (it != groups.end() && it->first != key) ++it;
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+    it->second.push_back(i);
+  }
+  const OperatorEntry& batched = entry_for<to_cpu_op>();
+  for (const auto& [key, positions] : groups) {
+    if (batched.has_kernel_for(key)) {
+      std::vector<Tensor> moving;
+      moving.reserve(positions.size());
+      for (std::size_t i : positions) moving.push_back(tensors[i]);
+      std::vector<Tensor> moved = redispatch<to_cpu_op>(DispatchKeySet(key), std::span<const Tensor>(moving));
+      OPD_CHECK(moved.size() == moving.size(), "aten::_to_cpu: the ", to_string(key), " batched transfer returned ",
+                moved.size(), " tensors for ", moving.size());
+      for (std::size_t j = 0; j < positions.size(); ++j) {
+        OPD_CHECK(moved[j].defined() && moved[j].is_cpu() && moved[j].sizes() == moving[j].sizes(),
+                  "aten::_to_cpu: the ", to_string(key), " batched transfer returned for tensor ", j,
+                  " something other than a CPU tensor of its sizes");
+        out[positions[j]] = std::move(moved[j]);
+      }
+    } else {
+      for (std::size_t i : positions) out[i] = to(tensors[i], Device::cpu());
+    }
+  }
+  return out;
+}
+
+OPD_FUNC const Tensor& copy_from_and_resize(const Tensor& src, const Tensor& dst) {
+  OPD_CHECK(src.defined() && dst.defined(), "copy_from_and_resize: undefined tensor");
+  if (src.device() == dst.device()) {  // nothing crosses: an ordinary copy
+    if (!(dst.sizes() == src.sizes())) dst.resize_(src.sizes());
+    structured_detail::copy_into(dst, src, backend_key_for(dst.device().type()));
+    return dst;
+  }
+  const DispatchKey key = transfer_detail::device_key(src.device(), dst.device());
+  if (entry_for<copy_from_and_resize_op>().has_kernel_for(key)) {
+    (void)redispatch<copy_from_and_resize_op>(DispatchKeySet(key), src, dst);
+    return dst;
+  }
+  if (!(dst.sizes() == src.sizes())) dst.resize_(src.sizes());
+  if (dst.is_cpu()) {  // device -> CPU: through a contiguous CPU tensor of src's dtype unless dst is one
+    if (dst.is_contiguous() && dst.dtype() == src.dtype()) {
+      transfer_detail::copy_across(src, dst, false);
+    } else {
+      Tensor staged = empty(src.sizes(), src.dtype());
+      transfer_detail::copy_across(src, staged, false);
+      structured_detail::copy_into(dst, staged, DispatchKey::CPU);
+    }
+    return dst;
+  }
+  // CPU -> device: convert and make contiguous on the CPU; a strided dst gets a
+  // contiguous device tensor copied in by the device's own copy.
+  const Tensor staged = transfer_detail::contiguous_cpu(src, dst.dtype());
+  if (dst.is_contiguous()) {
+    transfer_detail::copy_across(staged, dst, false);
+  } else {
+    Tensor d = empty(staged.sizes(), staged.dtype(), dst.device());
+    transfer_detail::copy_across(staged, d, false);
+    structured_detail::copy_into(dst, d, key);
+  }
+  return dst;
+}
+
+}  // namespace opd
