@@ -33,11 +33,17 @@ inline void copy_across(const Tensor& src, const Tensor& dst, bool non_blocking)
   (void)redispatch<copy_from_op>(DispatchKeySet(key), src, dst, non_blocking);
 }
 
+// dst <- src on the CPU, any strides and dtypes (the built-in strided copy).
+inline void cpu_copy(const Tensor& dst, const Tensor& src) {
+  structured_detail::ensure_builtin_copy_kernels();
+  structured_detail::copy_into(dst, src, DispatchKey::CPU);
+}
+
 // A contiguous CPU tensor of dtype `dtype` holding t's values (t itself when it is one).
 inline Tensor contiguous_cpu(const Tensor& t, ScalarType dtype) {
   if (t.is_contiguous() && t.dtype() == dtype) return t;
   Tensor c = empty(t.sizes(), dtype);
-  structured_detail::copy_into(c, t, DispatchKey::CPU);
+  cpu_copy(c, t);
   return c;
 }
 
@@ -97,7 +103,8 @@ OPD_FUNC const Tensor& copy_from_and_resize(const Tensor& src, const Tensor& dst
   OPD_CHECK(src.defined() && dst.defined(), "copy_from_and_resize: undefined tensor");
   if (src.device() == dst.device()) {  // nothing crosses: an ordinary copy
     if (!(dst.sizes() == src.sizes())) dst.resize_(src.sizes());
-    structured_detail::copy_into(dst, src, backend_key_for(dst.device().type()));
+    if (dst.is_cpu()) transfer_detail::cpu_copy(dst, src);
+    else structured_detail::copy_into(dst, src, backend_key_for(dst.device().type()));
     return dst;
   }
   const DispatchKey key = transfer_detail::device_key(src.device(), dst.device());
@@ -112,7 +119,7 @@ OPD_FUNC const Tensor& copy_from_and_resize(const Tensor& src, const Tensor& dst
     } else {
       Tensor staged = empty(src.sizes(), src.dtype());
       transfer_detail::copy_across(src, staged, false);
-      structured_detail::copy_into(dst, staged, DispatchKey::CPU);
+      transfer_detail::cpu_copy(dst, staged);
     }
     return dst;
   }
