@@ -143,6 +143,27 @@ struct Pu2Memory final : opd::Allocator {
   }
 };
 
+TEST(DeviceTransfer, MetaAndDeviceToDevice) {
+  toydev::ToyDevice device(false, false);
+  const Tensor d = device_floats({1, 2, 3}, {3});
+  const Tensor m = d.to(opd::Device::meta());
+  EXPECT_TRUE(m.is_meta());
+  EXPECT_EQ(m.sizes(), v({3}));
+  // PrivateUse1 -> PrivateUse2: through the CPU, with each device's copy kernel.
+  Pu2Memory pu2;
+  opd::Allocator* previous = opd::set_allocator(opd::DeviceType::PrivateUse2, &pu2);
+  {
+    const opd::RegistrationHandle copy2 =
+        opd::register_kernel<opd::copy_from_op, &toydev::copy_from>(opd::DispatchKey::PrivateUse2);
+    toydev::counters = {};
+    const Tensor e = d.to(opd::Device(opd::DeviceType::PrivateUse2, 0));
+    EXPECT_EQ(e.device().type(), opd::DeviceType::PrivateUse2);
+    EXPECT_EQ(toydev::counters.copies, 2);  // down from PrivateUse1, up to PrivateUse2
+    EXPECT_EQ(opd::to_vector<float>(e.to(opd::Device::cpu())), (std::vector<float>{1, 2, 3}));
+  }
+  opd::set_allocator(opd::DeviceType::PrivateUse2, previous);
+}
+
 TEST(DeviceTransfer, NoCopyKernelSaysWhatToRegister) {
   Pu2Memory pu2;
   opd::Allocator* previous = opd::set_allocator(opd::DeviceType::PrivateUse2, &pu2);
