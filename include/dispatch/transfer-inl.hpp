@@ -27,6 +27,7 @@ inline DispatchKey device_key(Device a, Device b) { return backend_key_for(a.is_
 
 // src -> dst (same sizes and dtype; one on the CPU) through the device's _copy_from.
 inline void copy_across(const Tensor& src, const Tensor& dst, bool non_blocking) {
+  if (src.numel() == 0) return;  // nothing to move (and a device may hand out no memory for it)
   const DispatchKey key = device_key(src.device(), dst.device());
   if (!entry_for<copy_from_op>().has_kernel_for(key)) [[unlikely]]
     report_no_copy_kernel(src.device(), dst.device(), key);
