@@ -37,6 +37,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/native/CPUFallback.h>
 #include <c10/core/Allocator.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <torch/library.h>
 #endif
 
@@ -207,6 +208,12 @@ void BM(benchmark::State& st) {
 }
 
 }  // namespace aten_side
+
+// A device guard that does nothing (one device): ATen's structured add runs
+// TensorIterator on the device tensors before its out= kernel falls back,
+// and TensorIterator asks for the device's guard.
+using NoOpGuard = c10::impl::NoOpDeviceGuardImpl<c10::DeviceType::PrivateUse1>;
+C10_REGISTER_GUARD_IMPL(PrivateUse1, NoOpGuard);
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("empty.memory_format", TORCH_FN(aten_side::empty_memory_format));

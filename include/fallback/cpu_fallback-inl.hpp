@@ -125,6 +125,7 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
   // 2. Collect the device tensors, in argument order, and the target device.
   std::vector<Tensor> device_tensors;
   std::vector<tensor_slot> slots;
+  std::vector<std::size_t> fresh_outs;
   std::optional<Device> target, first_tensor_device, first_list_device;
   for (std::size_t p : op.tensor_argument_positions()) {
     const IValue& v = args[p];
@@ -132,6 +133,12 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
       const Tensor& t = v.to_tensor();
       if (!t.defined() || t.is_cpu()) continue;
       if (!first_tensor_device) first_tensor_device = t.device();
+      if (std::find(facts.outs.begin(), facts.outs.end(), p) != facts.outs.end()) {
+        // An out= tensor is only written: the CPU kernel gets a fresh one of
+        // its sizes and dtype, and its old values are not moved.
+        fresh_outs.push_back(p);
+        continue;
+      }
       slots.push_back({p, -1});
       device_tensors.push_back(t);
     } else if (v.is_tensor_list() || v.is_optional_tensor_list()) {
@@ -188,6 +195,10 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
         args[p] = IValue(std::move(l));
       }
     }
+  }
+  for (std::size_t p : fresh_outs) {
+    const Tensor& t = args[p].to_tensor();
+    args[p] = IValue(empty(t.sizes(), t.dtype()));
   }
   // The CPU values of the written arguments (the kernel writes into them).
   std::vector<IValue> written_cpu;

@@ -13,7 +13,9 @@
 //      one too, unless the options ask to warn and return a copy;
 //   2. every device tensor among the arguments (Tensor, Tensor?, Tensor[],
 //      Tensor?[]) moves to the CPU in ONE opd::to_cpu call (one batched
-//      transfer per device); undefined tensors and None pass through; a
+//      transfer per device), except out= tensors (keyword-only, written),
+//      whose values the kernel does not read: they get fresh CPU tensors of
+//      their sizes and dtype; undefined tensors and None pass through; a
 //      Device argument is remembered as the target device and CPU is passed;
 //   3. the operator runs on its CPU kernel (a redispatch on {CPU});
 //   4. every written argument (Tensor(a!), Tensor(a!)?, Tensor(a!)[]) is

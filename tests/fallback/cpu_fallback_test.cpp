@@ -282,6 +282,14 @@ TEST(CpuFallback, BatchedTransferOncePerCall) {
   opd::call<ops::add::inplace>(a, y);
   EXPECT_EQ(toydev::counters.batched_calls, 1);
   EXPECT_EQ(toydev::counters.batched_tensors, 2);
+  // out=: the out tensor's old values are not moved (the kernel only writes it).
+  Tensor out = device_floats({-1, -1}, {2});
+  toydev::counters = {};
+  opd::call<ops::mul::out>(a, y, out);
+  EXPECT_EQ(toydev::counters.batched_calls, 1);
+  EXPECT_EQ(toydev::counters.batched_tensors, 2);
+  EXPECT_EQ(values_of(out), (std::vector<float>{11 * 10, 22 * 20}));
+  EXPECT_EQ(opd::entry_for<ops::mul::out>().alias_facts().outs, std::vector<std::size_t>{2});
 }
 
 TEST(CpuFallback, ViewOperatorsAreAnErrorNamingOperatorAndDevice) {

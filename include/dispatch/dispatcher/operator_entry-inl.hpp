@@ -202,7 +202,10 @@ OPD_FUNC void OperatorEntry::analyse_schema() {
   if (tensor_positions_.empty()) factory_device_ = device;
 
   for (std::size_t i = 0; i < s.arguments.size(); ++i)
-    if (schema::is_mutable_argument(s, i)) alias_facts_.written.push_back(i);
+    if (schema::is_mutable_argument(s, i)) {
+      alias_facts_.written.push_back(i);
+      if (s.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
+    }
   for (std::size_t r = 0; r < s.returns.size(); ++r) {
     const std::size_t a = schema::return_written_argument(s, r);
     alias_facts_.return_written.push_back(a == schema::no_position ? -1 : static_cast<std::ptrdiff_t>(a));

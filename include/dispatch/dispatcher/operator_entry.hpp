@@ -53,6 +53,7 @@ struct AliasFacts {
   std::vector<std::ptrdiff_t> return_written;  // per return: the written argument it returns, or -1 (fresh or view)
   std::ptrdiff_t view_return = -1;             // the first return aliasing an argument without a write, or -1
   std::vector<std::size_t> devices;            // Device / Device? arguments (a factory's target device)
+  std::vector<std::size_t> outs;               // out= arguments: keyword-only, written (a subset of `written`)
   bool is_view() const { return view_return >= 0; }
 };
 
