@@ -65,38 +65,69 @@ OPD_FUNC Tensor to(const Tensor& t, Device device, bool non_blocking) {
 
 OPD_FUNC Tensor Tensor::to(Device device, bool non_blocking) const { return opd::to(*this, device, non_blocking); }
 
-OPD_FUNC std::vector<Tensor> to_cpu(std::span<const Tensor> tensors) {
-  std::vector<Tensor> out(tensors.begin(), tensors.end());
-  // Which device tensors go together: one group per backend key, in order of first appearance.
-  std::vector<std::pair<DispatchKey, std::vector<std::size_t>>> groups;
+namespace transfer_detail {
+// The device tensors of `keys`' backend among tensors[first, ...) into out:
+// in one call of its batched transfer kernel when it has one, else one by one.
+inline void move_group(std::span<const Tensor> tensors, std::span<Tensor> out, DispatchKey key, std::size_t first,
+                       bool only_this_key) {
+  const auto in_group = [&](const Tensor& t) {
+    return t.defined() && !t.is_cpu() && (only_this_key || backend_key_for(t.device().type()) == key);
+  };
+  if (!entry_for<to_cpu_op>().has_kernel_for(key)) {
+    for (std::size_t i = first; i < tensors.size(); ++i)
+      if (in_group(tensors[i])) out[i] = to(tensors[i], Device::cpu());
+    return;
+  }
+  std::vector<Tensor> moving;
+  std::vector<std::size_t> positions;
+  for (std::size_t i = first; i < tensors.size(); ++i)
+    if (in_group(tensors[i])) {
+      moving.push_back(tensors[i]);
+      positions.push_back(i);
+    }
+  std::vector<Tensor> moved = redispatch<to_cpu_op>(DispatchKeySet(key), std::span<const Tensor>(moving));
+  OPD_CHECK(moved.size() == moving.size(), "aten::_to_cpu: the ", to_string(key), " batched transfer returned ",
+            moved.size(), " tensors for ", moving.size());
+  for (std::size_t j = 0; j < positions.size(); ++j) {
+    OPD_CHECK(moved[j].defined() && moved[j].is_cpu() && moved[j].sizes() == moving[j].sizes(), "aten::_to_cpu: the ",
+              to_string(key), " batched transfer returned for tensor ", j,
+              " something other than a CPU tensor of its sizes");
+    out[positions[j]] = std::move(moved[j]);
+  }
+}
+}  // namespace transfer_detail
+
+OPD_FUNC void to_cpu(std::span<const Tensor> tensors, std::span<Tensor> out) {
+  OPD_CHECK(out.size() == tensors.size(), "to_cpu: ", tensors.size(), " tensors but room for ", out.size());
+  // The first device tensor's backend; the common case is that all share it.
+  std::size_t first = tensors.size();
+  DispatchKey key = DispatchKey::Undefined;
+  bool one_backend = true;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
+    out[i] = t;  // undefined and CPU tensors pass through
     if (!t.defined() || t.is_cpu()) continue;
-    const DispatchKey key = backend_key_for(t.device().type());
-    auto it = groups.begin();
-    while (it != groups.end() && it->first != key) ++it;
-    if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
-    it->second.push_back(i);
-  }
-  const OperatorEntry& batched = entry_for<to_cpu_op>();
-  for (const auto& [key, positions] : groups) {
-    if (batched.has_kernel_for(key)) {
-      std::vector<Tensor> moving;
-      moving.reserve(positions.size());
-      for (std::size_t i : positions) moving.push_back(tensors[i]);
-      std::vector<Tensor> moved = redispatch<to_cpu_op>(DispatchKeySet(key), std::span<const Tensor>(moving));
-      OPD_CHECK(moved.size() == moving.size(), "aten::_to_cpu: the ", to_string(key), " batched transfer returned ",
-                moved.size(), " tensors for ", moving.size());
-      for (std::size_t j = 0; j < positions.size(); ++j) {
-        OPD_CHECK(moved[j].defined() && moved[j].is_cpu() && moved[j].sizes() == moving[j].sizes(),
-                  "aten::_to_cpu: the ", to_string(key), " batched transfer returned for tensor ", j,
-                  " something other than a CPU tensor of its sizes");
-        out[positions[j]] = std::move(moved[j]);
-      }
-    } else {
-      for (std::size_t i : positions) out[i] = to(tensors[i], Device::cpu());
+    const DispatchKey k = backend_key_for(t.device().type());
+    if (first == tensors.size()) {
+      first = i;
+      key = k;
+    } else if (k != key) {
+      one_backend = false;
     }
   }
+  if (first == tensors.size()) return;
+  if (one_backend) return transfer_detail::move_group(tensors, out, key, first, true);
+  // Several backends: one group per backend, in order of first appearance.
+  for (std::size_t i = first; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    if (!t.defined() || t.is_cpu() || !out[i].is_same(t)) continue;  // (moved already)
+    transfer_detail::move_group(tensors, out, backend_key_for(t.device().type()), i, false);
+  }
+}
+
+OPD_FUNC std::vector<Tensor> to_cpu(std::span<const Tensor> tensors) {
+  std::vector<Tensor> out(tensors.size());
+  to_cpu(tensors, out);
   return out;
 }
 

@@ -43,6 +43,9 @@ OPD_API Tensor to(const Tensor& t, Device device, bool non_blocking = false);
 // as they are. The tensors of each device with a batched transfer kernel move
 // in one call of it; the others one by one through _copy_from.
 OPD_API std::vector<Tensor> to_cpu(std::span<const Tensor> tensors);
+// The same into `out` (as many elements as `tensors`), allocating nothing
+// of its own when every device tensor moves through _copy_from.
+OPD_API void to_cpu(std::span<const Tensor> tensors, std::span<Tensor> out);
 
 // Copies src into dst, resizing dst to src's sizes when they differ (ATen's
 // _copy_from_and_resize: how a result computed elsewhere is written back into

@@ -3,6 +3,9 @@
 // or inline under OPD_HEADER_ONLY). One plain function over (operator, keys,
 // stack), in the steps the header lists.
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <span>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -60,6 +63,33 @@ inline bool listed(const std::vector<std::string>& names, const std::string& nam
   if (options.warning_handler != nullptr) options.warning_handler(message);
   else std::fprintf(stderr, "%s\n", message.c_str());
 }
+
+// N values inline, then the heap: a call's few tensors cost no allocation.
+template <class T, std::size_t N>
+class short_list {
+ public:
+  void push_back(T v) {
+    if (size_ < N) {
+      inline_[size_++] = std::move(v);
+      return;
+    }
+    if (size_ == N) heap_.assign(std::make_move_iterator(inline_.begin()), std::make_move_iterator(inline_.end()));
+    heap_.push_back(std::move(v));
+    ++size_;
+  }
+  T* data() { return size_ <= N ? inline_.data() : heap_.data(); }
+  const T* data() const { return size_ <= N ? inline_.data() : heap_.data(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return data()[i]; }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
+
+ private:
+  std::array<T, N> inline_{};
+  std::vector<T> heap_;
+  std::size_t size_ = 0;
+};
 
 // Where a device tensor of the call sits: argument p, list element e (-1: the argument itself).
 struct tensor_slot {
@@ -123,9 +153,10 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
   }
 
   // 2. Collect the device tensors, in argument order, and the target device.
-  std::vector<Tensor> device_tensors;
-  std::vector<tensor_slot> slots;
-  std::vector<std::size_t> fresh_outs;
+  using fallback_detail::short_list;
+  short_list<Tensor, 8> device_tensors;
+  short_list<tensor_slot, 8> slots;
+  short_list<std::size_t, 4> fresh_outs;
   std::optional<Device> target, first_tensor_device, first_list_device;
   for (std::size_t p : op.tensor_argument_positions()) {
     const IValue& v = args[p];
@@ -170,13 +201,15 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
 
   // The caller's written arguments, as they were (copy-back targets, and what
   // returns aliasing them give back).
-  std::vector<IValue> originals;
-  originals.reserve(facts.written.size());
+  short_list<IValue, 4> originals;
   for (std::size_t p : facts.written) originals.push_back(args[p]);
 
   // One batched transfer for the whole call.
   if (!device_tensors.empty()) {
-    std::vector<Tensor> cpu = to_cpu(device_tensors);
+    short_list<Tensor, 8> cpu;
+    for (std::size_t i = 0; i < device_tensors.size(); ++i) cpu.push_back(Tensor());
+    to_cpu(std::span<const Tensor>(device_tensors.data(), device_tensors.size()),
+           std::span<Tensor>(cpu.data(), cpu.size()));
     std::size_t k = 0;
     while (k < slots.size()) {
       const std::size_t p = slots[k].argument;
@@ -201,8 +234,7 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
     args[p] = IValue(empty(t.sizes(), t.dtype()));
   }
   // The CPU values of the written arguments (the kernel writes into them).
-  std::vector<IValue> written_cpu;
-  written_cpu.reserve(facts.written.size());
+  short_list<IValue, 4> written_cpu;
   for (std::size_t p : facts.written) written_cpu.push_back(args[p]);
 
   // 3. Run on the CPU. An exception leaves here: nothing was copied back.
