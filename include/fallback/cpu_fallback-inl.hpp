@@ -154,8 +154,8 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
 
   // 2. Collect the device tensors, in argument order, and the target device.
   using fallback_detail::short_list;
-  short_list<Tensor, 8> device_tensors;
-  short_list<tensor_slot, 8> slots;
+  short_list<Tensor, 4> device_tensors;
+  short_list<tensor_slot, 4> slots;
   short_list<std::size_t, 4> fresh_outs;
   std::optional<Device> target, first_tensor_device, first_list_device;
   for (std::size_t p : op.tensor_argument_positions()) {
@@ -206,7 +206,7 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
 
   // One batched transfer for the whole call.
   if (!device_tensors.empty()) {
-    short_list<Tensor, 8> cpu;
+    short_list<Tensor, 4> cpu;
     for (std::size_t i = 0; i < device_tensors.size(); ++i) cpu.push_back(Tensor());
     to_cpu(std::span<const Tensor>(device_tensors.data(), device_tensors.size()),
            std::span<Tensor>(cpu.data(), cpu.size()));
