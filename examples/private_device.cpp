@@ -1,12 +1,20 @@
 // An out-of-tree device on PrivateUse1: its own allocator (an arena of its
-// own, never CPU memory), and only functional kernels. In-place and out=
-// calls on it are served by kernels derived from the functional ones:
-// compute, check the result fits, copy into self / into the (resized) out.
+// own, never CPU memory), a copy kernel (ATen's _copy_from), and only
+// functional kernels for two operators. In-place and out= calls of those are
+// served by kernels derived from the functional ones: compute, check the
+// result fits, copy into self / into the (resized) out. Every other operator
+// (the library's add, sub, zeros, fill_, ...) runs through opd::cpu_fallback,
+// wrapped with logging as XLA does; the program prints which operators ran
+// natively and which fell back.
+#include <dispatch/transfer.hpp>
+#include <fallback/cpu_fallback.hpp>
+#include <kernels/ops.hpp>
 #include <structured/structured.hpp>
 
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -129,6 +137,35 @@ opd::Tensor& device_copy(opd::Tensor& self, const opd::Tensor& src) {
   return self;
 }
 
+// The device's copy kernel for transfers (aten::_copy_from): one side is the
+// CPU, the other the arena; contiguous, same dtype (opd::to hands it a
+// contiguous CPU side; the device side is made contiguous first when needed).
+opd::Tensor device_copy_from(const opd::Tensor& self, const opd::Tensor& dst, bool /*non_blocking*/) {
+  const opd::Tensor& on_device = self.is_cpu() ? dst : self;
+  toydev::check_device_tensor(on_device);
+  if (self.dtype() != dst.dtype() || !(self.sizes() == dst.sizes()) || !dst.is_contiguous())
+    throw opd::Error("toydev _copy_from: expected a contiguous destination of the source's sizes and dtype");
+  if (self.is_contiguous()) {
+    std::memcpy(dst.data_ptr(), self.data_ptr(), self.nbytes());
+  } else {  // a strided source: element by element
+    const std::size_t item = self.itemsize();
+    auto* d = static_cast<unsigned char*>(dst.data_ptr());
+    const auto* s = static_cast<const unsigned char*>(self.data_ptr());
+    opd::detail::for_each_element_offset(self.sizes(), self.strides(), [&](int64_t off) {
+      std::memcpy(d, s + static_cast<std::size_t>(off) * item, item);
+      d += item;
+    });
+  }
+  return dst;
+}
+
+// The fallback, logged: which operators the device did not run itself.
+std::map<std::string, int> fell_back;
+void logging_cpu_fallback(const opd::OperatorEntry& op, opd::DispatchKeySet ks, opd::Stack* stack) {
+  ++fell_back[op.name()];
+  opd::cpu_fallback(op, ks, stack);
+}
+
 namespace {
 bool failed = false;
 void expect(bool ok, const char* what) {
@@ -199,6 +236,41 @@ int main() {
   expect(stack[0].to_tensor().is_same(y) && toydev::download(y) == std::vector<float>{0, 1}, "relu_ (boxed)");
 
   expect(device_kernel_calls == 6, "every result came from the device's functional kernels");
+  expect(fell_back.empty(), "nothing fell back so far (no fallback registered yet)");
+
+  // ---- everything else through the CPU fallback ----------------------------------
+  std::printf("\nThe library's operators on the device, through opd::cpu_fallback:\n");
+  namespace ops = opd::kernels::ops;
+  const opd::RegistrationSet cpu_kernels = opd::kernels::register_cpu();
+  opd::RegistrationHandle copy_from = opd::register_kernel<opd::copy_from_op, &device_copy_from>(opd::DispatchKey::PrivateUse1);
+  opd::RegistrationHandle fallback = opd::register_fallback(opd::DispatchKey::PrivateUse1, &logging_cpu_fallback);
+  const int native_before = device_kernel_calls;
+
+  const opd::Tensor sum = opd::call<ops::add::functional>(a, b, 2);  // a + 2 * b
+  expect(toydev::arena.owns(sum.data_ptr()) && toydev::download(sum) == std::vector<float>{5, 2, 7, 16, 25, 14},
+         "add.Tensor (fell back; the result lives in the arena)");
+  opd::Tensor acc = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, std::nullopt, toydev::device);
+  expect(toydev::arena.owns(acc.data_ptr()) && toydev::download(acc) == std::vector<float>(6, 0.f),
+         "zeros(..., device=privateuse1) (a factory, fell back)");
+  opd::call<ops::sub::inplace>(acc, a, 1);
+  expect(toydev::download(acc) == std::vector<float>{-1, 2, -3, 4, -5, 6}, "sub_.Tensor (in-place, copied back)");
+  opd::Tensor into = opd::empty(std::vector<int64_t>{0}, opd::ScalarType::Float, toydev::device);
+  opd::call<ops::div::out>(a, b, into);
+  expect(into.sizes() == std::vector<int64_t>{2, 3} &&
+             toydev::download(into) == std::vector<float>{0.5f, -1, 1.5f, -0.4f, 0.5f, -0.6f},
+         "div.out (out= resized and copied back)");
+  const opd::Tensor product = opd::call<mul::functional>(a, b);  // the device's own kernel still wins
+  expect(toydev::download(product) == std::vector<float>{2, -4, 6, -40, 50, -60} &&
+             device_kernel_calls == native_before + 1,
+         "toydev::mul.Tensor (native: its own kernel, not the fallback)");
+  const opd::Tensor host = sum.to(opd::Device::cpu());
+  expect(host.is_cpu() && opd::to_vector<float>(host) == toydev::download(sum), "Tensor::to(cpu) (the copy kernel)");
+
+  std::printf("\n  ran natively (the device's kernels): %d calls of toydev::mul / toydev::relu\n",
+              device_kernel_calls);
+  std::printf("  fell back to the CPU:\n");
+  for (const auto& [name, calls] : fell_back) std::printf("    %-28s %d call%s\n", name.c_str(), calls, calls == 1 ? "" : "s");
+  expect(fell_back.size() == 4, "four operators fell back, once each");
   std::printf("%s\n", failed ? "FAILED" : "all results right");
   opd::set_allocator(opd::DeviceType::PrivateUse1, nullptr);
   return failed ? 1 : 0;

@@ -10,3 +10,4 @@
 #include "dispatch/dispatcher/registration.hpp"
 #include "dispatch/dispatcher/registration_handle.hpp"
 #include "dispatch/op.hpp"
+#include "dispatch/transfer.hpp"

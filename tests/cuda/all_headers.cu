@@ -5,6 +5,7 @@
 #include <dispatch/schema.hpp>
 #include <dispatch/schema/properties.hpp>
 #include <dispatch/schema/variants.hpp>
+#include <fallback/cpu_fallback.hpp>
 #include <kernels/ops.hpp>
 #include <structured/structured.hpp>
 

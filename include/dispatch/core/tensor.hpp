@@ -93,6 +93,10 @@ class Tensor {
   Tensor as_strided(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset = std::nullopt) const {
     return Tensor(impl().make_view(sizes, strides, offset));
   }
+  // A copy on `device` through the device's copy kernel; *this when it is
+  // there already (dispatch/transfer.hpp, which defines it: header-only
+  // users include <dispatch/dispatcher.hpp> or <dispatch/transfer.hpp>).
+  OPD_API Tensor to(Device device, bool non_blocking = false) const;
   // A view of the same shape (c10 alias()).
   Tensor alias() const { return as_strided(sizes(), strides(), storage_offset()); }
 

@@ -10,6 +10,7 @@
 #include "dispatch/core/error.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"
 #include "dispatch/dispatcher/suggest.hpp"
+#include "dispatch/schema/alias_facts.hpp"
 #include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/runtime.hpp"
 
@@ -73,6 +74,12 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bo
 
 OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent) {
   const std::string name = schema::operator_name(s->ns, s->name, s->overload);
+  // A written return must hand back an argument: checked here, once, rather
+  // than found wrong by the first layer that needs it (the CPU fallback).
+  if (const std::size_t r = schema::unmatched_mutable_return(s.value()); r != schema::no_position)
+    throw Error("operator '" + name + "': return " + std::to_string(r) + " of '" + s.text() +
+                "' is annotated as written, but no argument is written in its alias set; a written return must be "
+                "one of the written arguments");
   std::lock_guard lock(s_->mutex);
   OperatorEntry& e = entry_locked(name);
   if (e.has_schema()) {

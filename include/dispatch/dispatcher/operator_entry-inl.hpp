@@ -4,6 +4,7 @@
 #include "dispatch/core/error.hpp"
 #include "dispatch/dispatcher/tensor_args.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/schema/alias_facts.hpp"
 #include "dispatch/schema/runtime.hpp"
 
 namespace opd {
@@ -195,7 +196,22 @@ OPD_FUNC void OperatorEntry::analyse_schema() {
     if (bears_tensor(kind)) tensor_positions_.push_back(i);
     if (kind == argument_kind::device && device < 0) device = static_cast<std::ptrdiff_t>(i);
   }
+  alias_facts_ = AliasFacts{};
+  for (std::size_t i = 0; i < s.arguments.size(); ++i)
+    if (schema::classify_argument(s, s.arguments[i].type) == argument_kind::device) alias_facts_.devices.push_back(i);
   if (tensor_positions_.empty()) factory_device_ = device;
+
+  for (std::size_t i = 0; i < s.arguments.size(); ++i)
+    if (schema::is_mutable_argument(s, i)) {
+      alias_facts_.written.push_back(i);
+      if (s.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
+    }
+  for (std::size_t r = 0; r < s.returns.size(); ++r) {
+    const std::size_t a = schema::return_written_argument(s, r);
+    alias_facts_.return_written.push_back(a == schema::no_position ? -1 : static_cast<std::ptrdiff_t>(a));
+    if (alias_facts_.view_return < 0 && schema::return_is_view(s, r))
+      alias_facts_.view_return = static_cast<std::ptrdiff_t>(r);
+  }
 }
 
 }  // namespace opd

@@ -44,6 +44,19 @@ enum class TableEntrySource : std::uint8_t {
   missing,          // nothing: a call that reaches this key fails
 };
 
+// What an operator's schema says about aliasing, for layers that run it
+// elsewhere and must copy written arguments back and return the caller's own
+// tensors (opd::cpu_fallback). Computed once, when the schema is declared
+// (schema/alias_facts.hpp), never during a call.
+struct AliasFacts {
+  std::vector<std::size_t> written;            // arguments annotated as written: Tensor(a!), Tensor(a!)?, Tensor(a!)[]
+  std::vector<std::ptrdiff_t> return_written;  // per return: the written argument it returns, or -1 (fresh or view)
+  std::ptrdiff_t view_return = -1;             // the first return aliasing an argument without a write, or -1
+  std::vector<std::size_t> devices;            // Device / Device? arguments (a factory's target device)
+  std::vector<std::size_t> outs;               // out= arguments: keyword-only, written (a subset of `written`)
+  bool is_view() const { return view_return >= 0; }
+};
+
 class OPD_API OperatorEntry {
  public:
   explicit OperatorEntry(std::string name);
@@ -93,6 +106,8 @@ class OPD_API OperatorEntry {
   std::ptrdiff_t factory_device_position() const { return factory_device_; }
   // The schema's argument count (0 before a schema is declared): read on every boxed call.
   std::size_t num_arguments() const { return num_arguments_; }
+  // Written arguments, returns aliasing them, views (empty before a schema is declared).
+  const AliasFacts& alias_facts() const { return alias_facts_; }
 
   // ---- introspection -----------------------------------------------------
   bool has_kernel_for(DispatchKey k) const { return registered(k) != nullptr; }
@@ -150,6 +165,7 @@ class OPD_API OperatorEntry {
   std::vector<std::size_t> tensor_positions_;
   std::ptrdiff_t factory_device_ = -1;
   std::size_t num_arguments_ = 0;
+  AliasFacts alias_facts_;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
   struct stacked_kernel {
     std::uint64_t id;

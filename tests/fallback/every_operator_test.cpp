@@ -1,0 +1,139 @@
+// Every CPU operator of the library, called on the toy device through
+// opd::cpu_fallback, gives the CPU result: the operators are found by
+// iterating the Dispatcher (every declared operator with a CPU kernel), and
+// their arguments built from their schemas, so an operator added later is
+// covered without touching this file.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <kernels/ops.hpp>
+
+#include "toy_device.hpp"
+
+namespace {
+
+using opd::IValue;
+using opd::Stack;
+using opd::Tensor;
+using opd::schema::base_type;
+using opd::schema::type_kind;
+
+// Values for one call: tensors are [2, 3] Float with no zero (div), or
+// empty for a written out= argument; Device arguments name `device`.
+// Returns false for an argument type this builder does not know.
+bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& stack) {
+  const auto& s = op.schema().value();
+  const std::vector<float> values = {1.5f, -2.f, 3.25f, 4.f, -5.5f, 6.f};
+  const auto tensor = [&](std::size_t i) {
+    Tensor t = opd::from_vector<float>(values, {2, 3});
+    if (opd::schema::is_out_argument(s, i)) t = opd::empty(std::vector<int64_t>{0});
+    return opd::to(t, device);
+  };
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const auto kind = opd::schema::classify_argument(s, s.arguments[i].type);
+    switch (kind) {
+      case opd::argument_kind::tensor:
+      case opd::argument_kind::optional_tensor: stack.emplace_back(tensor(i)); continue;
+      case opd::argument_kind::tensor_list: stack.emplace_back(std::vector<Tensor>{tensor(i), tensor(i)}); continue;
+      case opd::argument_kind::optional_tensor_list:
+        stack.emplace_back(std::vector<std::optional<Tensor>>{tensor(i), std::nullopt});
+        continue;
+      case opd::argument_kind::device: stack.emplace_back(device); continue;
+      case opd::argument_kind::other: break;
+    }
+    const auto* n = &s.type(s.arguments[i].type);
+    if (n->kind == type_kind::optional) {  // any other optional: None
+      stack.emplace_back();
+      continue;
+    }
+    if (n->kind == type_kind::list && s.type(n->child).kind == type_kind::base &&
+        s.type(n->child).base == base_type::int_) {
+      stack.emplace_back(std::vector<int64_t>{2, 3});
+      continue;
+    }
+    if (n->kind != type_kind::base) return false;
+    switch (n->base) {
+      case base_type::Scalar: stack.emplace_back(0.75); break;
+      case base_type::float_: stack.emplace_back(0.5); break;
+      case base_type::int_: stack.emplace_back(int64_t{1}); break;
+      case base_type::bool_: stack.emplace_back(false); break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+// Sizes, dtype and (unless `values` is false) the bytes of a tensor, from the CPU.
+void expect_same(const Tensor& device_result, const Tensor& cpu_result, bool values, const std::string& what) {
+  ASSERT_EQ(device_result.defined(), cpu_result.defined()) << what;
+  if (!cpu_result.defined()) return;
+  EXPECT_EQ(device_result.device(), toydev::kDevice) << what;
+  const Tensor back = opd::to(device_result, opd::Device::cpu());
+  ASSERT_EQ(back.sizes(), cpu_result.sizes()) << what;
+  ASSERT_EQ(back.dtype(), cpu_result.dtype()) << what;
+  if (!values) return;
+  const Tensor a = opd::to(back, opd::Device::cpu()), b = cpu_result;
+  ASSERT_TRUE(a.is_contiguous() && b.is_contiguous()) << what;
+  EXPECT_EQ(std::memcmp(a.data_ptr(), b.data_ptr(), a.nbytes()), 0) << what << ": " << a << " vs " << b;
+}
+
+void expect_same(const IValue& device_value, const IValue& cpu_value, bool values, const std::string& what) {
+  if (cpu_value.is_tensor()) {
+    ASSERT_TRUE(device_value.is_tensor()) << what;
+    expect_same(device_value.to_tensor(), cpu_value.to_tensor(), values, what);
+  } else if (cpu_value.is_tensor_list()) {
+    ASSERT_TRUE(device_value.is_tensor_list()) << what;
+    ASSERT_EQ(device_value.to_tensor_list().size(), cpu_value.to_tensor_list().size()) << what;
+    for (std::size_t i = 0; i < cpu_value.to_tensor_list().size(); ++i)
+      expect_same(device_value.to_tensor_list()[i], cpu_value.to_tensor_list()[i], values, what);
+  }
+}
+
+TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
+  const opd::RegistrationSet cpu_kernels = opd::kernels::register_cpu();
+  toydev::ToyDevice device;
+  std::vector<std::string> tested, skipped;
+  for (const std::string& name : opd::Dispatcher::singleton().operator_names()) {
+    const opd::OperatorEntry* op = opd::Dispatcher::singleton().find_schema(name);
+    if (op == nullptr || !op->has_kernel_for(opd::DispatchKey::CPU)) continue;
+    if (op->has_kernel_for(opd::DispatchKey::PrivateUse1)) continue;  // (the device's own kernels)
+    Stack on_cpu, on_device;
+    if (!build_arguments(*op, opd::Device::cpu(), on_cpu) || !build_arguments(*op, toydev::kDevice, on_device)) {
+      skipped.push_back(name);
+      continue;
+    }
+    const Stack device_arguments = on_device;  // the caller's tensors, to read written ones back
+    opd::call_boxed(*op, on_cpu);
+    opd::call_boxed(*op, on_device);
+    // `empty` returns memory nobody wrote: its values are not compared.
+    const bool values = op->schema().value().name.find("empty") == std::string_view::npos;
+    ASSERT_EQ(on_device.size(), on_cpu.size()) << name;
+    for (std::size_t r = 0; r < on_cpu.size(); ++r)
+      expect_same(on_device[r], on_cpu[r], values, name + " return " + std::to_string(r));
+    // Written arguments: the caller's device tensors now hold what the CPU wrote.
+    Stack reference;
+    ASSERT_TRUE(build_arguments(*op, opd::Device::cpu(), reference));
+    Stack reference_arguments = reference;
+    opd::call_boxed(*op, reference);
+    for (std::size_t p : op->alias_facts().written)
+      expect_same(device_arguments[p], reference_arguments[p], values, name + " written argument " + std::to_string(p));
+    tested.push_back(name);
+  }
+  EXPECT_TRUE(skipped.empty()) << "argument types not built for " << skipped.size() << " operators, first " << skipped.front();
+  // Every family of the library went through: functional, in-place and out=.
+  const auto any = [&](auto pred) {
+    for (const auto& n : tested)
+      if (pred(n)) return true;
+    return false;
+  };
+  EXPECT_TRUE(any([](const std::string& n) { return n.find("add.out") != std::string::npos; }));
+  EXPECT_TRUE(any([](const std::string& n) { return n.find("add_.Tensor") != std::string::npos; }));
+  EXPECT_TRUE(any([](const std::string& n) { return n.find("zeros") != std::string::npos; }));
+  EXPECT_GE(tested.size(), 20u);
+}
+
+}  // namespace
