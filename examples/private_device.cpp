@@ -249,7 +249,7 @@ int main() {
   const opd::Tensor sum = opd::call<ops::add::functional>(a, b, 2);  // a + 2 * b
   expect(toydev::arena.owns(sum.data_ptr()) && toydev::download(sum) == std::vector<float>{5, 2, 7, 16, 25, 14},
          "add.Tensor (fell back; the result lives in the arena)");
-  opd::Tensor acc = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, std::nullopt, toydev::device);
+  opd::Tensor acc = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, opd::arg<"device"> = toydev::device);
   expect(toydev::arena.owns(acc.data_ptr()) && toydev::download(acc) == std::vector<float>(6, 0.f),
          "zeros(..., device=privateuse1) (a factory, fell back)");
   opd::call<ops::sub::inplace>(acc, a, 1);

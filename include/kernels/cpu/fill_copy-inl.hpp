@@ -7,6 +7,7 @@
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/scalar.hpp"
 #include "dispatch/core/tensor.hpp"
+#include "dispatch/transfer.hpp"
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -28,10 +29,17 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
   return self;
 }
 
+// Through the CPU, with the devices' _copy_from kernels (dispatch/transfer.hpp):
+// src comes to the CPU; dtype conversion and broadcasting happen there; the
+// result goes into self with self's device's kernel. self is only written by
+// the last step, so a failure before it leaves self as it was.
 OPD_FUNC Tensor& copy_between_devices(Tensor& self, const Tensor& src, bool non_blocking) {
-  (void)non_blocking;
-  throw NotImplementedError(opd::detail::str_cat("aten::copy_: copying from device ", src.device(), " to device ",
-                                                 self.device(), " is not implemented"));
+  const Tensor src_cpu = opd::to(src, Device(DeviceType::CPU), non_blocking);
+  if (self.device().is_cpu()) return copy_(self, src_cpu, non_blocking);
+  Tensor staged = opd::empty(self.sizes(), self.dtype(), Device(DeviceType::CPU));
+  copy_(staged, src_cpu, non_blocking);
+  (void)opd::copy_from_and_resize(staged, self);
+  return self;
 }
 
 OPD_FUNC Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
