@@ -7,6 +7,9 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -158,12 +161,84 @@ struct boxed_adapter<R(Args...)> {
 template <class R, class... A>
 using make_signature_t = R(A...);
 
-template <class F>
-decltype(auto) invoke_kernel(F& f, DispatchKeySet ks, auto&&... args) {
-  if constexpr (schema::takes_dispatch_key_set_v<F>)
-    return f(ks, std::forward<decltype(args)>(args)...);
+// The canonical form of a kernel's parameter or return type (the inverse of
+// the accepted forms): what a run-time schema's typed kernel is called with.
+template <class P>
+struct canonical_form {
+  using type = P;
+};
+template <>
+struct canonical_form<Tensor> {
+  using type = const Tensor&;
+};
+template <>
+struct canonical_form<std::optional<Tensor>> {
+  using type = const std::optional<Tensor>&;
+};
+template <>
+struct canonical_form<std::string> {
+  using type = std::string_view;
+};
+template <>
+struct canonical_form<const std::string&> {
+  using type = std::string_view;
+};
+template <>
+struct canonical_form<std::optional<std::string>> {
+  using type = std::optional<std::string_view>;
+};
+template <>
+struct canonical_form<const std::optional<std::string>&> {
+  using type = std::optional<std::string_view>;
+};
+template <>
+struct canonical_form<std::tuple<>> {
+  using type = void;
+};
+template <class P>
+using canonical_form_t = typename canonical_form<P>::type;
+
+// An argument in the form the kernel takes it (kernel_signature.hpp's
+// param_form_accepted_v): a str copied into the std::string the kernel asks
+// for; anything else passed on as it is (a Tensor taken by value is copied
+// by the call itself).
+template <class Param, class A>
+decltype(auto) as_kernel_param(A&& a) {
+  using P = std::remove_cvref_t<Param>;
+  if constexpr (std::is_same_v<P, std::string>)
+    return std::string(a);
+  else if constexpr (std::is_same_v<P, std::optional<std::string>>)
+    return a ? std::optional<std::string>(std::in_place, *a) : std::optional<std::string>();
   else
-    return f(std::forward<decltype(args)>(args)...);
+    return std::forward<A>(a);
+}
+
+// Calls the kernel f with the canonical arguments, adapted to its own
+// parameter forms; R is the canonical result (void for `-> ()`, whatever the
+// kernel returns then, e.g. std::tuple<>).
+template <class R, class Fn, class Params>
+struct kernel_invoker;
+template <class R, class Fn, class... P>
+struct kernel_invoker<R, Fn, boost::mp11::mp_list<P...>> {
+  template <class... A>
+  static R call(Fn&& f, DispatchKeySet ks, A&&... args) {
+    if constexpr (std::is_void_v<R>) {
+      if constexpr (schema::takes_dispatch_key_set_v<Fn>) (void)f(ks, as_kernel_param<P>(std::forward<A>(args))...);
+      else (void)f(as_kernel_param<P>(std::forward<A>(args))...);
+    } else if constexpr (schema::takes_dispatch_key_set_v<Fn>) {
+      return f(ks, as_kernel_param<P>(std::forward<A>(args))...);
+    } else {
+      return f(as_kernel_param<P>(std::forward<A>(args))...);
+    }
+  }
+};
+template <class R, class F>
+using kernel_invoker_for =
+    kernel_invoker<R, F, typename schema::detail::schema_params<typename schema::detail::kernel_info<F>::params>::type>;
+
+template <class R, class F>
+R invoke_kernel(F& f, DispatchKeySet ks, auto&&... args) {
+  return kernel_invoker_for<R, F&>::call(f, ks, std::forward<decltype(args)>(args)...);
 }
 
 template <class Op, class F, class Sig>
@@ -171,11 +246,11 @@ struct kernel_entry_points;
 template <class Op, class F, class R, class... Args>
 struct kernel_entry_points<Op, F, R(Args...)> {
   static R unboxed(void* functor, DispatchKeySet ks, Args... args) {
-    return invoke_kernel(*static_cast<F*>(functor), ks, std::forward<Args>(args)...);
+    return invoke_kernel<R>(*static_cast<F*>(functor), ks, std::forward<Args>(args)...);
   }
   static void boxed(void* functor, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
     boxed_adapter<R(Args...)>::run(op, ks, *stack, [functor](DispatchKeySet k, auto&&... a) -> R {
-      return invoke_kernel(*static_cast<F*>(functor), k, std::forward<decltype(a)>(a)...);
+      return invoke_kernel<R>(*static_cast<F*>(functor), k, std::forward<decltype(a)>(a)...);
     });
   }
 };
@@ -187,10 +262,7 @@ template <class Op, auto Fn, class R, class... Args>
 struct static_kernel_entry_points<Op, Fn, R(Args...)> {
   using F = decltype(Fn);
   static R unboxed(void*, DispatchKeySet ks, Args... args) {
-    if constexpr (schema::takes_dispatch_key_set_v<F>)
-      return Fn(ks, std::forward<Args>(args)...);
-    else
-      return Fn(std::forward<Args>(args)...);
+    return kernel_invoker_for<R, F>::call(Fn, ks, std::forward<Args>(args)...);
   }
   static void boxed(void*, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
     boxed_adapter<R(Args...)>::run(op, ks, *stack, [](DispatchKeySet k, auto&&... a) -> R {
@@ -232,9 +304,11 @@ KernelFunction make_kernel(F&& f) {
 template <class F>
 KernelFunction make_runtime_kernel(F&& f) {
   using info = schema::detail::kernel_info<std::decay_t<F>>;
-  using Sig = boost::mp11::mp_apply<detail::make_signature_t,
-                                    boost::mp11::mp_push_front<typename schema::detail::schema_params<typename info::params>::type,
-                                                               typename info::return_type>>;
+  using Sig = boost::mp11::mp_apply<
+      detail::make_signature_t,
+      boost::mp11::mp_push_front<
+          boost::mp11::mp_transform<detail::canonical_form_t, typename schema::detail::schema_params<typename info::params>::type>,
+          detail::canonical_form_t<typename info::return_type>>>;
   return detail::functor_kernel<Sig>(std::forward<F>(f));
 }
 

@@ -85,4 +85,18 @@ inline RegistrationHandle declare(std::string_view schema_text) {
   return Dispatcher::singleton().declare(schema_text);
 }
 
+// Declares an operator from a kernel, with the schema inferred from its C++
+// signature (c10's m.def("ns::name", fn)), and registers the kernel for every
+// backend (CompositeImplicitAutograd, as c10 does). A parameter type without
+// a schema type is a compile error. The set undoes both.
+//   auto r = opd::def("myops::scale", [](const opd::Tensor& t, double f) { ... });
+//   // declares "myops::scale(Tensor _0, float _1) -> Tensor"
+template <class F>
+RegistrationSet def(std::string_view name, F&& kernel, const source_location& where = source_location::current()) {
+  RegistrationSet set;
+  set.add(declare(detail::inferred_schema<std::decay_t<F>>(name)));
+  set.add(register_kernel(name, DispatchKey::CompositeImplicitAutograd, std::forward<F>(kernel), where));
+  return set;
+}
+
 }  // namespace opd

@@ -9,8 +9,11 @@
 // non-template operator() (a lambda, a functor, std::function). Its
 // parameters must be EXACTLY kernel_signature_t<Op>'s (cpp_types.hpp), with
 // an optional leading opd::DispatchKeySet taken by value; its return type
-// must be exactly return_type_t<Op>. No conversions are accepted: the
-// dispatcher calls the kernel through a function pointer of exactly that type.
+// must be exactly return_type_t<Op>. The forms c10 also accepts are the only
+// exceptions (param_form_accepted_v below: a Tensor taken by value, a str
+// taken as std::string, std::tuple<> returned for `-> ()`); the kernel's
+// entry points (make_kernel.hpp) adapt them, so the dispatcher still calls
+// every kernel through a function pointer of exactly the schema's type.
 //
 // A mismatch stops compilation in one of these (the template arguments say
 // what is wrong; argument positions count from 0, as the schema's arguments,
@@ -24,7 +27,10 @@
 // looks like a typo (schema/typo.hpp):
 //   opd::is_read_as_a_type_variable<'t','e','n','s','o','r'>::did_you_mean<'T','e','n','s','o','r'>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -102,9 +108,34 @@ struct kernel_parameter_types_not_deducible {
 
 namespace schema {
 
+// Parameter and return forms accepted besides the canonical ones (c10's
+// kernels may take them): a Tensor or Tensor? by value instead of by const
+// reference (a reference count per call), a str as std::string or
+// const std::string& instead of std::string_view (a copy per call), and
+// std::tuple<> returned for an operator that returns nothing.
+template <class Expected, class Actual>
+inline constexpr bool param_form_accepted_v =
+    std::is_same_v<Expected, Actual> ||
+    (std::is_same_v<Expected, const Tensor&> && std::is_same_v<Actual, Tensor>) ||
+    (std::is_same_v<Expected, const std::optional<Tensor>&> && std::is_same_v<Actual, std::optional<Tensor>>) ||
+    (std::is_same_v<Expected, std::string_view> &&
+     (std::is_same_v<Actual, std::string> || std::is_same_v<Actual, const std::string&>)) ||
+    (std::is_same_v<Expected, std::optional<std::string_view>> &&
+     (std::is_same_v<Actual, std::optional<std::string>> || std::is_same_v<Actual, const std::optional<std::string>&>));
+template <class Expected, class Actual>
+inline constexpr bool return_form_accepted_v =
+    std::is_same_v<Expected, Actual> || (std::is_void_v<Expected> && std::is_same_v<Actual, std::tuple<>>);
+
 namespace detail {
 
 namespace mp = boost::mp11;
+
+template <class Expected, class Actual>
+struct params_accepted : std::false_type {};
+template <class... E, class... A>
+  requires(sizeof...(E) == sizeof...(A))
+struct params_accepted<mp::mp_list<E...>, mp::mp_list<A...>>
+    : std::bool_constant<(param_form_accepted_v<E, A> && ...)> {};
 
 template <class R, class... A>
 struct function_info {
@@ -184,7 +215,7 @@ constexpr bool report_argument(std::index_sequence<C...>) {
 
 template <class Op, std::size_t I, class Expected, class Actual>
 constexpr bool check_argument() {
-  if constexpr (std::is_same_v<Expected, Actual>)
+  if constexpr (param_form_accepted_v<Expected, Actual>)
     return true;
   else
     return report_argument<Op, I, Expected, Actual>(std::make_index_sequence<argument_name<Op>(I).size()>{});
@@ -227,14 +258,16 @@ constexpr bool check_deduced_kernel() {
   constexpr std::size_t n_expected = mp::mp_size<expected>::value;
   constexpr std::size_t n_actual = mp::mp_size<actual>::value;
 
+  constexpr bool return_fits = return_form_accepted_v<return_type_t<Op>, typename Info::return_type>;
+  constexpr bool params_fit = params_accepted<expected, actual>::value;
   bool ok = true;
-  if constexpr (!std::is_same_v<return_type_t<Op>, typename Info::return_type>)
+  if constexpr (!return_fits)
     ok = kernel_return_mismatch<return_type_t<Op>, typename Info::return_type>::ok;
   if constexpr (n_expected != n_actual)
     ok = kernel_arity_mismatch<n_expected, n_actual>::ok && ok;
-  else if constexpr (!std::is_same_v<expected, actual>)  // (a kernel that fits: no check per argument)
+  else if constexpr (!params_fit)  // (a kernel that fits: no check per argument)
     ok = check_arguments<Op, expected, actual>(std::make_index_sequence<n_expected>{}) && ok;
-  if constexpr (!std::is_same_v<return_type_t<Op>, typename Info::return_type> || !std::is_same_v<expected, actual>)
+  if constexpr (!return_fits || !params_fit)
     ok = report_suspicious_type_variable<Op>() && ok;
   return ok;
 }
@@ -256,8 +289,8 @@ template <schema_holder Op, class F>
 inline constexpr bool kernel_matches_v = [] {
   using info = detail::kernel_info<F>;
   if constexpr (info::deducible)
-    return std::is_same_v<typename info::return_type, return_type_t<Op>> &&
-           std::is_same_v<typename detail::schema_params<typename info::params>::type, arg_types_t<Op>>;
+    return return_form_accepted_v<return_type_t<Op>, typename info::return_type> &&
+           detail::params_accepted<arg_types_t<Op>, typename detail::schema_params<typename info::params>::type>::value;
   else
     return false;
 }();
