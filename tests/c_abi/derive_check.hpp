@@ -38,7 +38,7 @@ struct name_sink {
 
 constexpr bool derives(std::string_view text) {
   scratch_schema s{};
-  if (sch::parse_into(text, s).code != sch::schema_error::none) return false;
+  if (sch::parse_into(text, s).code != opd::schema_error::none) return false;
   std::size_t expected = 0;
   for (const sch::argument& a : s.arguments) {
     const cabi::c_form f = cabi::arg_form(s, a.type);
