@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <new>
@@ -480,16 +481,45 @@ OPD_C_API int32_t opd_call_boxed(const char* name, const opd_any* args, int64_t 
       return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad argument array of length ", nargs));
     if (max_results < 0 || (max_results > 0 && results == nullptr))
       return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad result array of length ", max_results));
-    const opd::OperatorEntry& e = opd::Dispatcher::singleton().find_schema_or_throw(name);
+    // The thread's last operator, found again without the registry's lock
+    // (an OperatorEntry lives as long as the process: entry_for caches them too).
+    thread_local std::string last_name;
+    thread_local const opd::OperatorEntry* last_entry = nullptr;
+    if (last_entry == nullptr || std::strcmp(last_name.c_str(), name) != 0) {
+      last_entry = nullptr;
+      const opd::OperatorEntry& found = opd::Dispatcher::singleton().find_schema_or_throw(name);
+      last_name = name;
+      last_entry = &found;
+    }
+    const opd::OperatorEntry& e = *last_entry;
     const opd::schema::dynamic_schema& s = e.schema().value();
     const std::size_t n = s.arguments.size();
     if (static_cast<std::size_t>(nargs) > n && !s.is_vararg)
       return invalid(opd::detail::str_cat(name, ": expected at most ", n, " arguments, got ", nargs));
-    opd::Stack stack;
+    // The thread's stack, its capacity kept between calls (a fresh one when a
+    // kernel calls back into opd_call_boxed).
+    thread_local opd::Stack cached;
+    thread_local bool cached_in_use = false;
+    opd::Stack fresh;
+    opd::Stack& stack = cached_in_use ? fresh : cached;
+    struct release_stack {
+      opd::Stack& stack;
+      bool& in_use;
+      bool owned;
+      ~release_stack() {
+        stack.clear();
+        if (owned) in_use = false;
+      }
+    } release{stack, cached_in_use, !cached_in_use};
+    cached_in_use = true;
     stack.reserve(std::max<std::size_t>(n, static_cast<std::size_t>(nargs)));
     for (int64_t i = 0; i < nargs; ++i) {
       const std::size_t k = static_cast<std::size_t>(i);
       const std::string_view arg = k < n ? s.arguments[k].name : std::string_view("...");
+      if (args[i].tag == OPD_TAG_TENSOR && args[i].v.tensor != nullptr) {  // lent for the call: no count traffic
+        stack.emplace_back(opd::borrow, args[i].v.tensor->t);
+        continue;
+      }
       opd::IValue v = ivalue_from_any(args[i], name, arg);
       if (k < n && v.is_int() && wants_float(s, s.arguments[k].type)) v = opd::IValue(static_cast<double>(v.to_int()));
       stack.push_back(std::move(v));
