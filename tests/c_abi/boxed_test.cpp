@@ -100,6 +100,24 @@ TEST_F(CAbiBoxed, DefaultsAndIntToFloat) {
   opd_tensor_release(y);
 }
 
+TEST_F(CAbiBoxed, DefaultsOfEveryKind) {
+  opd_any result{};
+  int64_t n = 0;
+  // All four defaulted: stride=[1, 1], eps=0.5, mode="abc", dims=[3, 4].
+  ASSERT_EQ(opd_call_boxed("ctest::defaults", nullptr, 0, &result, 1, &n), OPD_OK) << opd_last_error();
+  ASSERT_EQ(result.tag, OPD_TAG_DOUBLE);
+  EXPECT_EQ(result.v.d, 1 + 1 + 0.5 + 3 + 3 + 4);
+  // The typed shim with the same values given.
+  const int64_t stride[] = {1, 1}, dims[] = {3, 4};
+  double typed = 0;
+  ASSERT_EQ(opd_ctest_defaults(stride, 2, 0.5, "abc", dims, 2, &typed), OPD_OK) << opd_last_error();
+  EXPECT_EQ(typed, result.v.d);
+  // int[2] given one value: repeated, as PyTorch reads it.
+  ASSERT_EQ(opd_ctest_defaults(stride, 1, 0.5, "abc", dims, 2, &typed), OPD_OK) << opd_last_error();
+  EXPECT_EQ(typed, result.v.d);
+  EXPECT_EQ(opd_ctest_defaults(stride, 3, 0.5, "abc", dims, 2, &typed), OPD_ERR_INVALID_ARGUMENT);
+}
+
 TEST_F(CAbiBoxed, ErrorsAreStatuses) {
   opd_any result{};
   int64_t n = 0;

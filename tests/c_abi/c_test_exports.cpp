@@ -65,6 +65,12 @@ int64_t scalar_to_int_cpu(const opd::Scalar& s) { return s.to<int64_t>(); }
 std::tuple<int64_t, int64_t> codes_cpu(std::optional<opd::ScalarType> dtype, std::optional<opd::Device> device) {
   return {dtype ? static_cast<int64_t>(*dtype) : -1, device ? static_cast<int64_t>(device->type()) : -1};
 }
+double defaults_cpu(std::span<const int64_t> stride, double eps, std::string_view mode, std::span<const int64_t> dims) {
+  double s = eps + static_cast<double>(mode.size());
+  for (int64_t v : stride) s += static_cast<double>(v);
+  for (int64_t v : dims) s += static_cast<double>(v);
+  return s;
+}
 opd::Tensor fail_cpu(const opd::Tensor&) { throw std::runtime_error("ctest::fail: this operator always fails"); }
 
 }  // namespace
@@ -81,6 +87,7 @@ int32_t opd_ctest_init(void) {
       set->push_back(opd::register_kernel<ctest::fill_, &fill_cpu>(opd::DispatchKey::CPU));
       set->push_back(opd::register_kernel<ctest::scalar_to_int, &scalar_to_int_cpu>(opd::DispatchKey::CPU));
       set->push_back(opd::register_kernel<ctest::codes, &codes_cpu>(opd::DispatchKey::CPU));
+      set->push_back(opd::register_kernel<ctest::defaults, &defaults_cpu>(opd::DispatchKey::CPU));
       set->push_back(opd::register_kernel<ctest::fail, &fail_cpu>(opd::DispatchKey::CPU));
       return set;
     }();
@@ -100,6 +107,7 @@ OPD_EXPORT_C(opd_ctest_unbind, ctest::unbind)
 OPD_EXPORT_C(opd_ctest_fill_, ctest::fill_)
 OPD_EXPORT_C(opd_ctest_scalar_to_int, ctest::scalar_to_int)
 OPD_EXPORT_C(opd_ctest_codes, ctest::codes)
+OPD_EXPORT_C(opd_ctest_defaults, ctest::defaults)
 OPD_EXPORT_C(opd_ctest_fail, ctest::fail)
 OPD_EXPORT_C(opd_add_out, opd::kernels::ops::add::out)
 OPD_EXPORT_C(opd_add, opd::kernels::ops::add::functional)

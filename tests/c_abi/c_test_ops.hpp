@@ -22,6 +22,8 @@ struct fill_ : opd::op<"ctest::fill_(Tensor(a!) self, Scalar value) -> Tensor(a!
 struct scalar_to_int : opd::op<"ctest::scalar_to_int(Scalar s) -> int"> {};
 // dtype code of the optional dtype (or -1), the device type of the optional device (or -1).
 struct codes : opd::op<"ctest::codes(ScalarType? dtype=None, Device? device=None) -> (int, int)"> {};
+// sum(stride) + eps + len(mode) + sum(dims): defaults of several kinds for the boxed entry.
+struct defaults : opd::op<"ctest::defaults(int[2] stride=1, float eps=0.5, str mode=\"abc\", int[] dims=[3, 4]) -> float"> {};
 // Always fails.
 struct fail : opd::op<"ctest::fail(Tensor self) -> Tensor"> {};
 }  // namespace ctest

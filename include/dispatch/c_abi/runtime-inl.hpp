@@ -148,10 +148,12 @@ inline IValue list_ivalue(const c_form& f, const void* data, std::int64_t length
   if (length < 0 || (data == nullptr && length > 0)) throw_bad_list(op, arg, length);
   if (f.fixed_size >= 0 && length != f.fixed_size && length != 1)
     throw ValueError(opd::detail::str_cat(op, ": argument '", arg, "': expected a list of ", f.fixed_size, " elements, got ", length));
-  const auto n = static_cast<std::size_t>(length);
+  // T[N] given one value stands for N copies of it (as PyTorch reads `int[2] stride=1`).
+  const bool repeated = f.fixed_size > 1 && length == 1;
+  const auto n = static_cast<std::size_t>(repeated ? f.fixed_size : length);
   const std::size_t step = f.optional_elements ? sizeof(const void*) : c_size(f.base);
   const auto element = [&](std::size_t i) -> std::optional<IValue> {
-    const void* p = static_cast<const char*>(data) + i * step;
+    const void* p = static_cast<const char*>(data) + (repeated ? 0 : i) * step;
     if (f.optional_elements) {
       p = *static_cast<const void* const*>(p);
       if (p == nullptr) return std::nullopt;
@@ -196,7 +198,6 @@ inline IValue list_ivalue(const c_form& f, const void* data, std::int64_t length
         if (f.leaf == BT::bool_ || f.leaf == BT::SymBool) {
           std::vector<bool> v;
           for (IValue& e : items) v.push_back(e.to_bool());
-          if (f.fixed_size > 0 && v.size() == 1) v.assign(static_cast<std::size_t>(f.fixed_size), v[0]);
           return IValue(std::move(v));
         }
         break;

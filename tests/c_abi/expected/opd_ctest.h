@@ -48,6 +48,11 @@ OPD_C_API extern const uint64_t opd_ctest_scalar_to_int_fingerprint;
 OPD_C_API extern int32_t (*const opd_ctest_codes)(const int32_t* dtype, const int32_t* device, int32_t device_index, int64_t* ret0, int64_t* ret1);
 OPD_C_API extern const uint64_t opd_ctest_codes_fingerprint;
 
+/* ctest::defaults(int[2] stride=1, float eps=0.5, str mode="abc", int[] dims=[3, 4]) -> float */
+#define opd_ctest_defaults_FINGERPRINT UINT64_C(0x746589472c314530)
+OPD_C_API extern int32_t (*const opd_ctest_defaults)(const int64_t* stride, int64_t stride_len, double eps, opd_str mode, const int64_t* dims, int64_t dims_len, double* ret0);
+OPD_C_API extern const uint64_t opd_ctest_defaults_fingerprint;
+
 /* ctest::fail(Tensor self) -> Tensor */
 #define opd_ctest_fail_FINGERPRINT UINT64_C(0xeeb9a34172b55b63)
 OPD_C_API extern int32_t (*const opd_ctest_fail)(opd_tensor self, opd_tensor* ret0);
