@@ -5,8 +5,14 @@
 
 struct scale : opd::op<"cf::scale(Tensor self, float? factor=None) -> Tensor"> {};
 struct sum : opd::op<"cf::sum(int[] dims, Tensor?[] ts, *, bool flag=False) -> (int, float)"> {};
+// Returns of every flat kind, and a string (an opd_value).
+struct many : opd::op<"cf::many(Tensor self) -> (Device, Scalar, ScalarType, bool, str, int[], float, complex)"> {};
 OPD_EXPORT_C(opd_cf_scale, scale)
 OPD_EXPORT_C(opd_cf_sum, sum)
+OPD_EXPORT_C(opd_cf_many, many)
+static_assert(std::is_same_v<opd::c_abi::c_function_t<many>,
+                             int32_t(opd_tensor, int32_t*, int32_t*, opd_scalar*, int32_t*, int32_t*, opd_value*,
+                                     opd_value*, double*, opd_complex*)>);
 
 static_assert(std::is_same_v<opd::c_abi::c_function_t<scale>, int32_t(opd_tensor, const double*, opd_tensor*)>);
 

@@ -144,7 +144,7 @@ constexpr c_form arg_form(const Schema& s, std::int16_t i) {
 }
 
 // How a return comes back: through out-pointers to its flat C form (a leaf
-// that is not opd_any), as an opd_value (everything else), or not at all
+// that is neither opd_any nor a string), as an opd_value (everything else), or not at all
 // (a write-annotated return: it is one of the caller's own arguments, which
 // the caller already holds, as with AOTInductor's out= shims).
 enum class c_return : std::uint8_t { flat, value, omitted };
@@ -156,7 +156,9 @@ constexpr c_return return_kind(const Schema& s, std::int16_t i) {
     const schema::type_node& e = s.type(n.child);
     if (e.alias != schema::no_index && s.alias(e.alias).is_write) return c_return::omitted;  // Tensor(a!)[]
   }
-  if (detail::is_leaf(s, i) && leaf_of(n.base).base != c_base::any) return c_return::flat;
+  // A string has no owner on the C side: it comes back in an opd_value.
+  if (detail::is_leaf(s, i) && leaf_of(n.base).base != c_base::any && leaf_of(n.base).base != c_base::str)
+    return c_return::flat;
   return c_return::value;
 }
 
