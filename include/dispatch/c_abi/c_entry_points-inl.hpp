@@ -185,6 +185,42 @@ inline opd_any any_from_ivalue(IValue v) {
 
 }  // namespace opd::c_abi::detail
 
+namespace opd::c_abi::detail {
+// Element i of a list or tuple value (the value itself, i == 0, otherwise).
+inline IValue element_of(const IValue& v, std::int64_t i) {
+  const auto at = [&](const auto& vec) -> IValue {
+    if (i < 0 || static_cast<std::size_t>(i) >= vec.size())
+      throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range for ", vec.size(), " elements"));
+    return IValue(vec[static_cast<std::size_t>(i)]);
+  };
+  if (v.is_tensor_list()) return at(v.to_tensor_list());
+  if (v.is_optional_tensor_list()) return at(v.to_optional_tensor_list());
+  if (v.is_int_list()) return at(v.to_int_list());
+  if (v.is_double_list()) return at(v.to_double_list());
+  if (v.is_bool_list()) {
+    const std::vector<bool>& b = v.to_bool_list();
+    if (i < 0 || static_cast<std::size_t>(i) >= b.size()) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range"));
+    return IValue(static_cast<bool>(b[static_cast<std::size_t>(i)]));
+  }
+  if (v.is_string_list()) return at(v.to_string_list());
+  if (v.is_generic_list()) return at(v.to_generic_list());
+  if (v.is_tuple()) return at(v.to_tuple());
+  if (i != 0) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " of a value that is not a list"));
+  return v;
+}
+inline std::int64_t size_of(const IValue& v) {
+  if (v.is_tensor_list()) return static_cast<std::int64_t>(v.to_tensor_list().size());
+  if (v.is_optional_tensor_list()) return static_cast<std::int64_t>(v.to_optional_tensor_list().size());
+  if (v.is_int_list()) return static_cast<std::int64_t>(v.to_int_list().size());
+  if (v.is_double_list()) return static_cast<std::int64_t>(v.to_double_list().size());
+  if (v.is_bool_list()) return static_cast<std::int64_t>(v.to_bool_list().size());
+  if (v.is_string_list()) return static_cast<std::int64_t>(v.to_string_list().size());
+  if (v.is_generic_list()) return static_cast<std::int64_t>(v.to_generic_list().size());
+  if (v.is_tuple()) return static_cast<std::int64_t>(v.to_tuple().size());
+  return 1;
+}
+}  // namespace opd::c_abi::detail
+
 extern "C" {
 
 OPD_C_API const char* opd_last_error(void) { return opd::c_abi::detail::last_error().c_str(); }
@@ -360,41 +396,6 @@ OPD_C_API int32_t opd_value_kind(opd_value v, int32_t* kind) {
   return OPD_OK;
 }
 
-namespace opd::c_abi::detail {
-// Element i of a list or tuple value (the value itself, i == 0, otherwise).
-inline IValue element_of(const IValue& v, std::int64_t i) {
-  const auto at = [&](const auto& vec) -> IValue {
-    if (i < 0 || static_cast<std::size_t>(i) >= vec.size())
-      throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range for ", vec.size(), " elements"));
-    return IValue(vec[static_cast<std::size_t>(i)]);
-  };
-  if (v.is_tensor_list()) return at(v.to_tensor_list());
-  if (v.is_optional_tensor_list()) return at(v.to_optional_tensor_list());
-  if (v.is_int_list()) return at(v.to_int_list());
-  if (v.is_double_list()) return at(v.to_double_list());
-  if (v.is_bool_list()) {
-    const std::vector<bool>& b = v.to_bool_list();
-    if (i < 0 || static_cast<std::size_t>(i) >= b.size()) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range"));
-    return IValue(static_cast<bool>(b[static_cast<std::size_t>(i)]));
-  }
-  if (v.is_string_list()) return at(v.to_string_list());
-  if (v.is_generic_list()) return at(v.to_generic_list());
-  if (v.is_tuple()) return at(v.to_tuple());
-  if (i != 0) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " of a value that is not a list"));
-  return v;
-}
-inline std::int64_t size_of(const IValue& v) {
-  if (v.is_tensor_list()) return static_cast<std::int64_t>(v.to_tensor_list().size());
-  if (v.is_optional_tensor_list()) return static_cast<std::int64_t>(v.to_optional_tensor_list().size());
-  if (v.is_int_list()) return static_cast<std::int64_t>(v.to_int_list().size());
-  if (v.is_double_list()) return static_cast<std::int64_t>(v.to_double_list().size());
-  if (v.is_bool_list()) return static_cast<std::int64_t>(v.to_bool_list().size());
-  if (v.is_string_list()) return static_cast<std::int64_t>(v.to_string_list().size());
-  if (v.is_generic_list()) return static_cast<std::int64_t>(v.to_generic_list().size());
-  if (v.is_tuple()) return static_cast<std::int64_t>(v.to_tuple().size());
-  return 1;
-}
-}  // namespace opd::c_abi::detail
 
 OPD_C_API int32_t opd_value_size(opd_value v, int64_t* size) {
   using namespace opd::c_abi::detail;
