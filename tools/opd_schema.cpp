@@ -1,15 +1,18 @@
 // opd-schema: check operator schemas, one per line, with opdispatch's parser.
 //
-//   opd-schema [--json] [--strict] < schemas.txt
+//   opd-schema [--json | --c] [--strict] < schemas.txt
 //
 // For each input line it writes one output line:
 //   ok<TAB><the schema in canonical form>
 //   error<TAB><column><TAB><message>
 // With --json, a parsed schema is written as one JSON object instead of its
-// canonical form (error lines stay as they are). A type variable that looks
+// canonical form (error lines stay as they are); with --c, as the C prototype
+// of its C entry point (dispatch/c_abi/c_signature.hpp, the derivation the
+// OPD_EXPORT_C shims use). A type variable that looks
 // like a typo (`tensor`, `int64`) gets a warning on standard error, or with
 // --strict an error line. Exit status: 0 when every line parsed, 1 when some
 // did not, 2 on bad usage.
+#include <dispatch/c_abi/c_signature.hpp>
 #include <dispatch/schema.hpp>
 #include <dispatch/schema/queries.hpp>
 #include <dispatch/schema/typo.hpp>
@@ -28,7 +31,7 @@ namespace {
 namespace sch = opd::schema;
 
 constexpr std::string_view usage_text =
-    "usage: opd-schema [--json] [--strict] [--help]\n"
+    "usage: opd-schema [--json | --c] [--strict] [--help]\n"
     "\n"
     "Reads operator schemas from standard input, one per line, and writes one\n"
     "line for each:\n"
@@ -39,6 +42,8 @@ constexpr std::string_view usage_text =
     "           (name, overload, namespace, arguments, returns; each argument with\n"
     "           name, type, kwarg_only, is_out, default, alias, N) instead of the\n"
     "           canonical form\n"
+    "  --c      for a schema that parsed, write the C prototype of its C entry\n"
+    "           point (opdispatch's C ABI, docs/c_abi.md) instead\n"
     "  --strict a type variable that looks like a typo ('tensor', 'int64') is an\n"
     "           error; without --strict it is a warning on standard error\n"
     "  --help   show this text\n"
@@ -232,11 +237,13 @@ std::string message_of(const sch::parse_result& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false, strict = false;
+  bool json = false, strict = false, c_abi = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--c") {
+      c_abi = true;
     } else if (arg == "--strict") {
       strict = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -268,7 +275,13 @@ int main(int argc, char** argv) {
       if (typo_column != 0)
         std::cerr << "opd-schema: line " << line_number << ", column " << typo_column << ": warning: " << typo << "\n";
       out = "ok\t";
-      out += json ? to_json(r.schema->value()) : one_line(sch::to_string(r.schema->value()));
+      if (c_abi) {
+        sch::string_sink prototype;
+        opd::c_abi::print_c_prototype(r.schema->value(), "", prototype);
+        out += prototype.out;
+      } else {
+        out += json ? to_json(r.schema->value()) : one_line(sch::to_string(r.schema->value()));
+      }
     } else {
       out = "error\t" + std::to_string(r.column) + "\t" + message_of(r);
       all_ok = false;

@@ -1,0 +1,543 @@
+#pragma once
+// The extern "C" functions of opd_c.h: errors, tensor handles, DLPack,
+// values and the boxed call. Each catches everything (catch (...), bad_alloc
+// included) and returns a status. Compiled once into libopdispatch
+// (src/c_abi.cpp); a header-only program that needs them includes this file
+// in exactly one of its translation units.
+#include <dlpack/dlpack.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dispatch/c_abi/handles.hpp"
+#include "dispatch/c_abi/opd_c.h"
+#include "dispatch/c_abi/runtime-inl.hpp"
+#include "dispatch/dispatcher/call.hpp"
+#include "dispatch/dispatcher/defaults.hpp"
+#include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/schema/runtime.hpp"
+
+namespace opd::c_abi::detail {
+
+// Runs f (which returns nothing or a status) with every exception turned into a status.
+template <class F>
+std::int32_t guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (...) {
+    return status_from_current_exception();
+  }
+}
+inline std::int32_t invalid(std::string_view message) { return fail(OPD_ERR_INVALID_ARGUMENT, message); }
+
+inline Tensor& tensor_of(opd_tensor t, const char* function) {
+  if (t == nullptr) throw ValueError(opd::detail::str_cat(function, ": tensor handle is NULL"));
+  return t->t;
+}
+
+inline ScalarType dtype_from_code(std::int64_t code, const char* function) {
+  if (!is_valid_scalar_type(code)) throw ValueError(opd::detail::str_cat(function, ": unknown dtype code ", code));
+  return static_cast<ScalarType>(code);
+}
+
+// ---- DLPack ---------------------------------------------------------------------
+inline ScalarType dtype_from_dlpack(DLDataType t) {
+  if (t.lanes != 1) throw ValueError(opd::detail::str_cat("opd_tensor_from_dlpack: vector dtypes (lanes=", t.lanes, ") are not supported"));
+  switch (t.code) {
+    case kDLInt:
+      if (t.bits == 8) return ScalarType::Char;
+      if (t.bits == 16) return ScalarType::Short;
+      if (t.bits == 32) return ScalarType::Int;
+      if (t.bits == 64) return ScalarType::Long;
+      break;
+    case kDLUInt:
+      if (t.bits == 8) return ScalarType::Byte;
+      break;
+    case kDLFloat:
+      if (t.bits == 16) return ScalarType::Half;
+      if (t.bits == 32) return ScalarType::Float;
+      if (t.bits == 64) return ScalarType::Double;
+      break;
+    case kDLBfloat:
+      if (t.bits == 16) return ScalarType::BFloat16;
+      break;
+    case kDLComplex:
+      if (t.bits == 64) return ScalarType::ComplexFloat;
+      if (t.bits == 128) return ScalarType::ComplexDouble;
+      break;
+    case 6:  // kDLBool (DLPack 0.8)
+      if (t.bits == 8) return ScalarType::Bool;
+      break;
+    default: break;
+  }
+  throw ValueError(opd::detail::str_cat("opd_tensor_from_dlpack: unsupported dtype (code ", static_cast<int>(t.code), ", bits ",
+                           static_cast<int>(t.bits), ")"));
+}
+inline DLDataType dtype_to_dlpack(ScalarType s) {
+  DLDataType t{};
+  t.lanes = 1;
+  t.bits = static_cast<std::uint8_t>(element_size(s) * 8);
+  switch (s) {
+    case ScalarType::Byte: t.code = kDLUInt; break;
+    case ScalarType::Bool: t.code = kDLUInt; break;  // as PyTorch 1.13 exports bool (DLPack 0.6 has no bool)
+    case ScalarType::Char: case ScalarType::Short: case ScalarType::Int: case ScalarType::Long: t.code = kDLInt; break;
+    case ScalarType::Half: case ScalarType::Float: case ScalarType::Double: t.code = kDLFloat; break;
+    case ScalarType::BFloat16: t.code = kDLBfloat; break;
+    case ScalarType::ComplexFloat: case ScalarType::ComplexDouble: t.code = kDLComplex; break;
+    default: throw ValueError(opd::detail::str_cat("opd_tensor_to_dlpack: dtype ", s, " has no DLPack form"));
+  }
+  return t;
+}
+
+// What an exported DLManagedTensor owns.
+struct dlpack_export {
+  DLManagedTensor managed{};
+  Tensor tensor;
+  std::vector<std::int64_t> shape, strides;
+};
+
+// ---- the boxed call ---------------------------------------------------------------
+inline const schema::type_node& strip_optional(const schema::dynamic_schema& s, std::int16_t t) {
+  const schema::type_node* n = &s.type(t);
+  if (n->kind == schema::type_kind::optional) n = &s.type(n->child);
+  return *n;
+}
+inline bool wants_float(const schema::dynamic_schema& s, std::int16_t t) {
+  const schema::type_node& n = strip_optional(s, t);
+  return n.kind == schema::type_kind::base &&
+         (n.base == schema::base_type::float_ || n.base == schema::base_type::SymFloat);
+}
+
+// The schema default of argument `a` as the IValue a boxed kernel expects.
+inline IValue default_ivalue(const schema::dynamic_schema& s, const schema::argument& a) {
+  using DK = schema::default_kind;
+  const schema::default_value& d = a.def;
+  const schema::type_node& n = strip_optional(s, a.type);
+  const bool is_float = wants_float(s, a.type);
+  const auto scalar_of = [&](const schema::default_value& e, bool as_float) -> IValue {
+    switch (e.kind == DK::repeated ? e.element : e.kind) {  // a repeated default: the one value
+      case DK::boolean: return IValue(e.boolean);
+      case DK::integer:
+      case DK::symbol: return as_float ? IValue(static_cast<double>(e.integer)) : IValue(e.integer);
+      case DK::floating: return IValue(e.floating);
+      case DK::complex: return IValue(std::complex<double>(0.0, e.floating));
+      default: return IValue();
+    }
+  };
+  switch (d.kind) {
+    case DK::none: return IValue();
+    case DK::string: {
+      std::string_view text = d.text;
+      if (text.size() >= 2) text = text.substr(1, text.size() - 2);
+      if (n.kind == schema::type_kind::base && n.base == schema::base_type::Device) return IValue(Device(text));
+      return IValue(std::string(text));
+    }
+    case DK::list:
+    case DK::repeated: {
+      const std::int64_t count = d.kind == DK::repeated ? std::max<std::int32_t>(n.fixed_size, 0) : d.length;
+      const bool float_elements = n.kind == schema::type_kind::list && wants_float(s, n.child);
+      std::vector<IValue> items;
+      for (std::int64_t k = 0; k < count; ++k)
+        items.push_back(scalar_of(opd::detail::list_default_element(d, static_cast<std::size_t>(k)), float_elements));
+      const DK element = d.element;
+      if (float_elements) {
+        std::vector<double> v;
+        for (const IValue& e : items) v.push_back(e.is_int() ? static_cast<double>(e.to_int()) : e.to_double());
+        return IValue(std::move(v));
+      }
+      if (element == DK::boolean || (items.size() > 0 && items[0].is_bool())) {
+        std::vector<bool> v;
+        for (const IValue& e : items) v.push_back(e.to_bool());
+        return IValue(std::move(v));
+      }
+      std::vector<std::int64_t> v;
+      for (const IValue& e : items) v.push_back(e.to_int());
+      return IValue(std::move(v));
+    }
+    default: return scalar_of(d, is_float);
+  }
+}
+
+// A result as a boxed value: flat values in place, tensors as new handles,
+// everything else (lists, strings, tuples) as a new opd_value.
+inline opd_any any_from_ivalue(IValue v) {
+  opd_any a{};
+  if (v.is_none()) a.tag = OPD_TAG_NONE;
+  else if (v.is_int()) a.tag = OPD_TAG_INT, a.v.i = v.to_int();
+  else if (v.is_double()) a.tag = OPD_TAG_DOUBLE, a.v.d = v.to_double();
+  else if (v.is_bool()) a.tag = OPD_TAG_BOOL, a.v.i = v.to_bool();
+  else if (v.is_tensor()) a.tag = OPD_TAG_TENSOR, a.v.tensor = new_tensor(std::move(v).to_tensor());
+  else if (v.is_device()) {
+    const Device d = v.to_device();
+    a.tag = OPD_TAG_DEVICE, a.v.device.type = static_cast<std::int32_t>(d.type()), a.v.device.index = d.index();
+  } else a.tag = OPD_TAG_LIST, a.v.value = new_value(std::move(v));
+  return a;
+}
+
+}  // namespace opd::c_abi::detail
+
+namespace opd::c_abi::detail {
+// Element i of a list or tuple value (the value itself, i == 0, otherwise).
+inline IValue element_of(const IValue& v, std::int64_t i) {
+  const auto at = [&](const auto& vec) -> IValue {
+    if (i < 0 || static_cast<std::size_t>(i) >= vec.size())
+      throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range for ", vec.size(), " elements"));
+    return IValue(vec[static_cast<std::size_t>(i)]);
+  };
+  if (v.is_tensor_list()) return at(v.to_tensor_list());
+  if (v.is_optional_tensor_list()) return at(v.to_optional_tensor_list());
+  if (v.is_int_list()) return at(v.to_int_list());
+  if (v.is_double_list()) return at(v.to_double_list());
+  if (v.is_bool_list()) {
+    const std::vector<bool>& b = v.to_bool_list();
+    if (i < 0 || static_cast<std::size_t>(i) >= b.size()) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " out of range"));
+    return IValue(static_cast<bool>(b[static_cast<std::size_t>(i)]));
+  }
+  if (v.is_string_list()) return at(v.to_string_list());
+  if (v.is_generic_list()) return at(v.to_generic_list());
+  if (v.is_tuple()) return at(v.to_tuple());
+  if (i != 0) throw IndexError(opd::detail::str_cat("opd_value_get: index ", i, " of a value that is not a list"));
+  return v;
+}
+inline std::int64_t size_of(const IValue& v) {
+  if (v.is_tensor_list()) return static_cast<std::int64_t>(v.to_tensor_list().size());
+  if (v.is_optional_tensor_list()) return static_cast<std::int64_t>(v.to_optional_tensor_list().size());
+  if (v.is_int_list()) return static_cast<std::int64_t>(v.to_int_list().size());
+  if (v.is_double_list()) return static_cast<std::int64_t>(v.to_double_list().size());
+  if (v.is_bool_list()) return static_cast<std::int64_t>(v.to_bool_list().size());
+  if (v.is_string_list()) return static_cast<std::int64_t>(v.to_string_list().size());
+  if (v.is_generic_list()) return static_cast<std::int64_t>(v.to_generic_list().size());
+  if (v.is_tuple()) return static_cast<std::int64_t>(v.to_tuple().size());
+  return 1;
+}
+}  // namespace opd::c_abi::detail
+
+extern "C" {
+
+OPD_C_API const char* opd_last_error(void) { return opd::c_abi::detail::last_error().c_str(); }
+
+// ---- tensors -------------------------------------------------------------------------
+OPD_C_API int32_t opd_tensor_from_data(void* data, int64_t ndim, const int64_t* sizes, const int64_t* strides,
+                                       int32_t dtype, int32_t device_type, int32_t device_index,
+                                       opd_deleter deleter, void* context, opd_tensor* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_from_data: out is NULL");
+    if (ndim < 0 || ndim > 64) return invalid(opd::detail::str_cat("opd_tensor_from_data: bad ndim ", ndim));
+    if (ndim > 0 && sizes == nullptr) return invalid("opd_tensor_from_data: sizes is NULL");
+    for (int64_t d = 0; d < ndim; ++d)
+      if (sizes[d] < 0) return invalid(opd::detail::str_cat("opd_tensor_from_data: negative size ", sizes[d]));
+    const opd::ScalarType st = dtype_from_code(dtype, "opd_tensor_from_data");
+    const opd::Device device = runtime::device_from_c(device_type, device_index, "opd_tensor_from_data", "device");
+    std::vector<int64_t> sz(sizes, sizes + ndim), st_(static_cast<std::size_t>(ndim));
+    if (strides != nullptr) {
+      st_.assign(strides, strides + ndim);
+    } else {
+      int64_t s = 1;
+      for (int64_t d = ndim - 1; d >= 0; --d) st_[static_cast<std::size_t>(d)] = s, s *= std::max<int64_t>(sz[static_cast<std::size_t>(d)], 1);
+    }
+    std::function<void(void*)> on_free;
+    if (deleter != nullptr) on_free = [deleter, context](void* p) { deleter(p, context); };
+    *out = new_tensor(opd::from_blob(data, sz, st_, st, device, std::move(on_free)));
+    return OPD_OK;
+  });
+}
+
+OPD_C_API int32_t opd_tensor_empty(int64_t ndim, const int64_t* sizes, int32_t dtype, int32_t device_type,
+                                   int32_t device_index, opd_tensor* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_empty: out is NULL");
+    if (ndim < 0 || ndim > 64) return invalid(opd::detail::str_cat("opd_tensor_empty: bad ndim ", ndim));
+    if (ndim > 0 && sizes == nullptr) return invalid("opd_tensor_empty: sizes is NULL");
+    for (int64_t d = 0; d < ndim; ++d)
+      if (sizes[d] < 0) return invalid(opd::detail::str_cat("opd_tensor_empty: negative size ", sizes[d]));
+    const opd::ScalarType st = dtype_from_code(dtype, "opd_tensor_empty");
+    const opd::Device device = runtime::device_from_c(device_type, device_index, "opd_tensor_empty", "device");
+    *out = new_tensor(opd::empty(std::vector<int64_t>(sizes, sizes + ndim), st, device));
+    return OPD_OK;
+  });
+}
+
+OPD_C_API int32_t opd_tensor_release(opd_tensor t) {
+  delete t;
+  return OPD_OK;
+}
+
+OPD_C_API int32_t opd_tensor_ndim(opd_tensor t, int64_t* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_ndim: out is NULL");
+    *out = tensor_of(t, "opd_tensor_ndim").dim();
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_tensor_sizes(opd_tensor t, const int64_t** out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_sizes: out is NULL");
+    *out = tensor_of(t, "opd_tensor_sizes").sizes().data();
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_tensor_strides(opd_tensor t, const int64_t** out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_strides: out is NULL");
+    *out = tensor_of(t, "opd_tensor_strides").strides().data();
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_tensor_dtype(opd_tensor t, int32_t* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_dtype: out is NULL");
+    *out = static_cast<int32_t>(tensor_of(t, "opd_tensor_dtype").dtype());
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_tensor_device(opd_tensor t, int32_t* type, int32_t* index) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    const opd::Device d = tensor_of(t, "opd_tensor_device").device();
+    if (type != nullptr) *type = static_cast<int32_t>(d.type());
+    if (index != nullptr) *index = d.index();
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_tensor_data_ptr(opd_tensor t, void** out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_tensor_data_ptr: out is NULL");
+    *out = tensor_of(t, "opd_tensor_data_ptr").data_ptr();
+    return OPD_OK;
+  });
+}
+
+// ---- DLPack ------------------------------------------------------------------------------
+OPD_C_API int32_t opd_tensor_from_dlpack(void* managed, opd_tensor* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (managed == nullptr) return invalid("opd_tensor_from_dlpack: managed tensor is NULL");
+    if (out == nullptr) return invalid("opd_tensor_from_dlpack: out is NULL");
+    auto* m = static_cast<DLManagedTensor*>(managed);
+    const DLTensor& t = m->dl_tensor;
+    if (t.ndim < 0 || (t.ndim > 0 && t.shape == nullptr))
+      return invalid(opd::detail::str_cat("opd_tensor_from_dlpack: bad ndim ", t.ndim, " or NULL shape"));
+    const opd::ScalarType st = dtype_from_dlpack(t.dtype);
+    opd::Device device = opd::Device::cpu();
+    if (t.device.device_type == kDLCUDA) device = opd::Device::cuda(static_cast<opd::DeviceIndex>(t.device.device_id));
+    else if (t.device.device_type != kDLCPU)
+      return invalid(opd::detail::str_cat("opd_tensor_from_dlpack: unsupported device type ",
+                                          static_cast<int>(t.device.device_type)));
+    const auto n = static_cast<std::size_t>(t.ndim);
+    std::vector<int64_t> sizes(t.shape, t.shape + n), strides(n);
+    if (t.strides != nullptr) {
+      strides.assign(t.strides, t.strides + n);
+    } else {
+      int64_t s = 1;
+      for (std::size_t d = n; d-- > 0;) strides[d] = s, s *= std::max<int64_t>(sizes[d], 1);
+    }
+    void* data = static_cast<char*>(t.data) + t.byte_offset;
+    // The producer's deleter runs when the last tensor over the memory is gone.
+    *out = new_tensor(opd::from_blob(data, sizes, strides, st, device, [m](void*) {
+      if (m->deleter != nullptr) m->deleter(m);
+    }));
+    return OPD_OK;
+  });
+}
+
+OPD_C_API int32_t opd_tensor_to_dlpack(opd_tensor t, void** managed_out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (managed_out == nullptr) return invalid("opd_tensor_to_dlpack: out is NULL");
+    const opd::Tensor& tensor = tensor_of(t, "opd_tensor_to_dlpack");
+    auto e = std::make_unique<dlpack_export>();
+    e->tensor = tensor;
+    e->shape.assign(tensor.sizes().begin(), tensor.sizes().end());
+    e->strides.assign(tensor.strides().begin(), tensor.strides().end());
+    DLTensor& d = e->managed.dl_tensor;
+    d.data = tensor.data_ptr();
+    const opd::Device device = tensor.device();
+    if (device.is_cpu()) d.device = DLDevice{kDLCPU, 0};
+    else if (device.type() == opd::DeviceType::CUDA) d.device = DLDevice{kDLCUDA, device.index() < 0 ? 0 : device.index()};
+    else return invalid(opd::detail::str_cat("opd_tensor_to_dlpack: device ", device, " has no DLPack form"));
+    d.ndim = static_cast<int32_t>(tensor.dim());
+    d.dtype = dtype_to_dlpack(tensor.dtype());
+    d.shape = e->shape.data();
+    d.strides = e->strides.data();
+    d.byte_offset = 0;
+    e->managed.manager_ctx = e.get();
+    e->managed.deleter = [](DLManagedTensor* self) { delete static_cast<dlpack_export*>(self->manager_ctx); };
+    *managed_out = &e.release()->managed;
+    return OPD_OK;
+  });
+}
+
+// ---- values ------------------------------------------------------------------------------
+OPD_C_API int32_t opd_value_kind(opd_value v, int32_t* kind) {
+  using namespace opd::c_abi::detail;
+  if (v == nullptr || kind == nullptr) return invalid("opd_value_kind: NULL value or out");
+  const opd::IValue& iv = v->v;
+  *kind = iv.is_none() ? OPD_VALUE_NONE
+          : iv.is_list() ? OPD_VALUE_LIST
+          : iv.is_string() ? OPD_VALUE_STRING
+          : iv.is_tuple() ? OPD_VALUE_TUPLE
+                          : OPD_VALUE_OTHER;
+  return OPD_OK;
+}
+
+
+OPD_C_API int32_t opd_value_size(opd_value v, int64_t* size) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (v == nullptr || size == nullptr) return invalid("opd_value_size: NULL value or out");
+    *size = size_of(v->v);
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_value_get(opd_value v, int64_t i, opd_any* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (v == nullptr || out == nullptr) return invalid("opd_value_get: NULL value or out");
+    opd::IValue e = element_of(v->v, i);
+    if (e.is_string()) {  // a pointer into v's own storage
+      const opd::IValue& held = v->v.is_string() ? v->v : opd::IValue();
+      if (v->v.is_string_list()) {
+        out->tag = OPD_TAG_STRING, out->v.s = v->v.to_string_list()[static_cast<std::size_t>(i)].c_str();
+        return OPD_OK;
+      }
+      if (held.is_string()) {
+        out->tag = OPD_TAG_STRING, out->v.s = v->v.to_string_ref().c_str();
+        return OPD_OK;
+      }
+    }
+    *out = any_from_ivalue(std::move(e));
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_value_string(opd_value v, const char** out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (v == nullptr || out == nullptr) return invalid("opd_value_string: NULL value or out");
+    if (!v->v.is_string()) return invalid("opd_value_string: the value is not a string");
+    *out = v->v.to_string_ref().c_str();
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_value_list(const opd_any* items, int64_t n, opd_value* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (out == nullptr) return invalid("opd_value_list: out is NULL");
+    if (n < 0 || (n > 0 && items == nullptr)) return invalid(opd::detail::str_cat("opd_value_list: bad list of length ", n));
+    std::vector<opd::IValue> v;
+    v.reserve(static_cast<std::size_t>(n));
+    bool all_int = true, all_double = true, all_tensor = true;
+    for (int64_t i = 0; i < n; ++i) {
+      v.push_back(ivalue_from_any(items[i], "opd_value_list", "items"));
+      all_int = all_int && v.back().is_int();
+      all_double = all_double && v.back().is_double();
+      all_tensor = all_tensor && v.back().is_tensor();
+    }
+    // Typed lists where the elements agree, as the kernels' list types expect.
+    if (n > 0 && all_int) {
+      std::vector<int64_t> l;
+      for (auto& e : v) l.push_back(e.to_int());
+      *out = new_value(opd::IValue(std::move(l)));
+    } else if (n > 0 && all_double) {
+      std::vector<double> l;
+      for (auto& e : v) l.push_back(e.to_double());
+      *out = new_value(opd::IValue(std::move(l)));
+    } else if (n > 0 && all_tensor) {
+      std::vector<opd::Tensor> l;
+      for (auto& e : v) l.push_back(std::move(e).to_tensor());
+      *out = new_value(opd::IValue(std::move(l)));
+    } else {
+      *out = new_value(opd::IValue(std::move(v)));
+    }
+    return OPD_OK;
+  });
+}
+OPD_C_API int32_t opd_value_release(opd_value v) {
+  delete v;
+  return OPD_OK;
+}
+
+// ---- the boxed call ------------------------------------------------------------------------
+OPD_C_API int32_t opd_call_boxed(const char* name, const opd_any* args, int64_t nargs, opd_any* results,
+                                 int64_t max_results, int64_t* nresults) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (name == nullptr) return invalid("opd_call_boxed: operator name is NULL");
+    if (nargs < 0 || (nargs > 0 && args == nullptr))
+      return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad argument array of length ", nargs));
+    if (max_results < 0 || (max_results > 0 && results == nullptr))
+      return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad result array of length ", max_results));
+    // The thread's last operator, found again without the registry's lock
+    // (an OperatorEntry lives as long as the process: entry_for caches them too).
+    thread_local std::string last_name;
+    thread_local const opd::OperatorEntry* last_entry = nullptr;
+    if (last_entry == nullptr || std::strcmp(last_name.c_str(), name) != 0) {
+      last_entry = nullptr;
+      const opd::OperatorEntry& found = opd::Dispatcher::singleton().find_schema_or_throw(name);
+      last_name = name;
+      last_entry = &found;
+    }
+    const opd::OperatorEntry& e = *last_entry;
+    const opd::schema::dynamic_schema& s = e.schema().value();
+    const std::size_t n = s.arguments.size();
+    if (static_cast<std::size_t>(nargs) > n && !s.is_vararg)
+      return invalid(opd::detail::str_cat(name, ": expected at most ", n, " arguments, got ", nargs));
+    // The thread's stack, its capacity kept between calls (a fresh one when a
+    // kernel calls back into opd_call_boxed).
+    thread_local opd::Stack cached;
+    thread_local bool cached_in_use = false;
+    opd::Stack fresh;
+    opd::Stack& stack = cached_in_use ? fresh : cached;
+    struct release_stack {
+      opd::Stack& stack;
+      bool& in_use;
+      bool owned;
+      ~release_stack() {
+        stack.clear();
+        if (owned) in_use = false;
+      }
+    } release{stack, cached_in_use, !cached_in_use};
+    cached_in_use = true;
+    stack.reserve(std::max<std::size_t>(n, static_cast<std::size_t>(nargs)));
+    for (int64_t i = 0; i < nargs; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      const std::string_view arg = k < n ? s.arguments[k].name : std::string_view("...");
+      if (args[i].tag == OPD_TAG_TENSOR && args[i].v.tensor != nullptr) {  // lent for the call: no count traffic
+        stack.emplace_back(opd::borrow, args[i].v.tensor->t);
+        continue;
+      }
+      opd::IValue v = ivalue_from_any(args[i], name, arg);
+      if (k < n && v.is_int() && wants_float(s, s.arguments[k].type)) v = opd::IValue(static_cast<double>(v.to_int()));
+      stack.push_back(std::move(v));
+    }
+    for (std::size_t k = static_cast<std::size_t>(nargs); k < n; ++k) {
+      if (!s.arguments[k].has_default)
+        return invalid(opd::detail::str_cat(name, ": argument '", s.arguments[k].name, "' (position ", k,
+                                            ") was not given and has no default"));
+      stack.push_back(default_ivalue(s, s.arguments[k]));
+    }
+    opd::call_boxed(e, stack);
+    const int64_t count = static_cast<int64_t>(stack.size());
+    for (int64_t r = 0; r < count && r < max_results; ++r)
+      results[r] = any_from_ivalue(std::move(stack[static_cast<std::size_t>(r)]));
+    if (nresults != nullptr) *nresults = count;
+    return OPD_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,13 @@
+/* opd_ctest_init(): registers the test operators' CPU kernels and the
+ * library's (c_test_exports.cpp). C and C++. */
+#ifndef OPD_CTEST_INIT_H
+#define OPD_CTEST_INIT_H
+#include <dispatch/c_abi/opd_c.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+OPD_C_API int32_t opd_ctest_init(void);
+#ifdef __cplusplus
+}
+#endif
+#endif
