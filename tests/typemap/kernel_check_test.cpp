@@ -142,8 +142,10 @@ struct add_functor_rvalue {
   Tensor operator()(const Tensor&, const Tensor&, const Scalar&) &&;  // not callable on the stored kernel
 };
 static_assert(!kernel_matches_v<my_add, add_functor_rvalue>);
-// Exact types only: by value instead of const&, const& instead of by value.
-static_assert(!kernel_matches_v<my_add, Tensor (*)(Tensor, const Tensor&, const Scalar&)>);
+// Exact types only, but for c10's accepted forms (a Tensor by value:
+// tests/dispatcher/kernel_forms_test.cpp); a cheap type by const& is rejected.
+static_assert(kernel_matches_v<my_add, Tensor (*)(Tensor, const Tensor&, const Scalar&)>);
+static_assert(!kernel_matches_v<my_add, Tensor (*)(const Tensor&, const Tensor&, Scalar&)>);
 static_assert(!kernel_matches_v<my_add, Tensor (*)(const Tensor&, const Tensor&, Scalar)>);
 static_assert(!kernel_matches_v<my_opt, std::int64_t (*)(const std::optional<Tensor>&, const std::optional<std::int64_t>&,
                                                          std::optional<std::string_view>)>);
