@@ -23,7 +23,12 @@
 #include "dispatch/config.hpp"
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/tensor.hpp"
-#include "dispatch/dispatcher.hpp"
+// (The dispatcher's parts, not dispatch/dispatcher.hpp: that one brings
+// dispatch/transfer.hpp, whose header-only part uses this header.)
+#include "dispatch/dispatcher/call.hpp"
+#include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/dispatcher/registration.hpp"
+#include "dispatch/op.hpp"
 #include "structured/out_semantics.hpp"
 
 namespace opd {
