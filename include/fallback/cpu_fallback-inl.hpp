@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <span>
 #include <cstdio>
@@ -66,60 +67,59 @@ inline bool listed(const std::vector<std::string>& names, const std::string& nam
 }
 
 // N values inline, then the heap: a call's few tensors cost no allocation.
-// The inline slots are raw storage, constructed only when pushed (a call
-// builds several of these lists: default-constructing and destroying N
-// values each, and a std::vector member, cost more than the fallback's own
-// work for one small tensor under callgrind).
+// The inline slots are raw storage, constructed only when pushed, and data_
+// points at them or at the heap block (a call builds several of these lists:
+// default-constructed slots, a std::vector member and a branch per access
+// cost more than the fallback's own work for one small tensor under callgrind).
 template <class T, std::size_t N>
 class short_list {
  public:
   short_list() {}
+  // n default-constructed values.
+  explicit short_list(std::size_t n) {
+    if (n > N) [[unlikely]]
+      grow(n);
+    for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(data_ + i)) T();
+    size_ = n;
+  }
   short_list(const short_list&) = delete;
   short_list& operator=(const short_list&) = delete;
   ~short_list() {
-    if (heap_ != nullptr) [[unlikely]] {
-      delete heap_;
-      return;
-    }
-    for (std::size_t i = 0; i < size_; ++i) inline_[i].~T();
+    std::destroy(data_, data_ + size_);
+    if (data_ != inline_) [[unlikely]]
+      std::allocator<T>().deallocate(data_, capacity_);
   }
   template <class... A>
   void emplace_back(A&&... a) {
-    if (heap_ == nullptr && size_ < N) [[likely]] {
-      ::new (static_cast<void*>(&inline_[size_])) T(std::forward<A>(a)...);
-      ++size_;
-      return;
-    }
-    spill(T(std::forward<A>(a)...));
+    if (size_ == capacity_) [[unlikely]]
+      grow(2 * capacity_);
+    ::new (static_cast<void*>(data_ + size_)) T(std::forward<A>(a)...);
+    ++size_;
   }
   void push_back(T v) { emplace_back(std::move(v)); }
-  T* data() { return heap_ == nullptr ? inline_ : heap_->data(); }
-  const T* data() const { return heap_ == nullptr ? inline_ : heap_->data(); }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T& operator[](std::size_t i) { return data()[i]; }
-  T* begin() { return data(); }
-  T* end() { return data() + size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
 
  private:
-  [[gnu::noinline]] void spill(T v) {
-    if (heap_ == nullptr) {
-      auto* h = new std::vector<T>;
-      h->reserve(2 * N);
-      for (std::size_t i = 0; i < size_; ++i) {
-        h->push_back(std::move(inline_[i]));
-        inline_[i].~T();
-      }
-      heap_ = h;
-    }
-    heap_->push_back(std::move(v));
-    ++size_;
+  [[gnu::noinline]] void grow(std::size_t capacity) {
+    T* bigger = std::allocator<T>().allocate(capacity);
+    std::uninitialized_move(data_, data_ + size_, bigger);
+    std::destroy(data_, data_ + size_);
+    if (data_ != inline_) std::allocator<T>().deallocate(data_, capacity_);
+    data_ = bigger;
+    capacity_ = capacity;
   }
   union {
     T inline_[N];
   };
+  T* data_ = inline_;
   std::size_t size_ = 0;
-  std::vector<T>* heap_ = nullptr;  // all values once more than N (rare)
+  std::size_t capacity_ = N;
 };
 
 // Where a device tensor of the call sits: argument p, list element e (-1: the argument itself).
@@ -247,8 +247,7 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
 
   // One batched transfer for the whole call.
   if (!device_tensors.empty()) {
-    short_list<Tensor, 4> cpu;
-    for (std::size_t i = 0; i < device_tensors.size(); ++i) cpu.emplace_back();
+    short_list<Tensor, 4> cpu(device_tensors.size());
     to_cpu(std::span<const Tensor>(device_tensors.data(), device_tensors.size()),
            std::span<Tensor>(cpu.data(), cpu.size()));
     std::size_t k = 0;
