@@ -50,8 +50,10 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       stack.emplace_back();
       continue;
     }
-    if (n->kind == type_kind::list && s.type(n->child).kind == type_kind::base &&
-        s.type(n->child).base == base_type::int_) {
+    const auto is_int = [](const auto& t) {
+      return t.kind == type_kind::base && (t.base == base_type::int_ || t.base == base_type::SymInt);
+    };
+    if (n->kind == type_kind::list && is_int(s.type(n->child))) {
       stack.emplace_back(std::vector<int64_t>{2, 3});
       continue;
     }
@@ -59,7 +61,8 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
     switch (n->base) {
       case base_type::Scalar: stack.emplace_back(0.75); break;
       case base_type::float_: stack.emplace_back(0.5); break;
-      case base_type::int_: stack.emplace_back(int64_t{1}); break;
+      case base_type::int_:
+      case base_type::SymInt: stack.emplace_back(int64_t{1}); break;
       case base_type::bool_: stack.emplace_back(false); break;
       default: return false;
     }
