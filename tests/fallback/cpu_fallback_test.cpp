@@ -258,7 +258,7 @@ TEST(CpuFallback, FreshTensorListsMoveToTheDevice) {
 // lists it builds move to the heap, and every tensor still moves once.
 TEST(CpuFallback, ManyTensorsInOneListAllMove) {
   TestOps test_ops;
-  toydev::ToyDevice device;
+  toydev::ToyDevice device(/*batched=*/true);
   std::vector<Tensor> xs;
   for (int i = 0; i < 9; ++i) xs.push_back(device_floats({static_cast<float>(i)}, {1}));
   const std::vector<Tensor> r = opd::call<doubled>(std::span<const Tensor>(xs));
