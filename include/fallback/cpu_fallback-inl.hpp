@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <span>
 #include <cstdio>
 #include <optional>
@@ -65,30 +67,59 @@ inline bool listed(const std::vector<std::string>& names, const std::string& nam
 }
 
 // N values inline, then the heap: a call's few tensors cost no allocation.
+// The inline slots are raw storage, constructed only when pushed, and data_
+// points at them or at the heap block (a call builds several of these lists:
+// default-constructed slots, a std::vector member and a branch per access
+// cost more than the fallback's own work for one small tensor under callgrind).
 template <class T, std::size_t N>
 class short_list {
  public:
-  void push_back(T v) {
-    if (size_ < N) {
-      inline_[size_++] = std::move(v);
-      return;
-    }
-    if (size_ == N) heap_.assign(std::make_move_iterator(inline_.begin()), std::make_move_iterator(inline_.end()));
-    heap_.push_back(std::move(v));
+  short_list() {}
+  // n default-constructed values.
+  explicit short_list(std::size_t n) {
+    if (n > N) [[unlikely]]
+      grow(n);
+    for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(data_ + i)) T();
+    size_ = n;
+  }
+  short_list(const short_list&) = delete;
+  short_list& operator=(const short_list&) = delete;
+  ~short_list() {
+    std::destroy(data_, data_ + size_);
+    if (data_ != inline_) [[unlikely]]
+      std::allocator<T>().deallocate(data_, capacity_);
+  }
+  template <class... A>
+  void emplace_back(A&&... a) {
+    if (size_ == capacity_) [[unlikely]]
+      grow(2 * capacity_);
+    ::new (static_cast<void*>(data_ + size_)) T(std::forward<A>(a)...);
     ++size_;
   }
-  T* data() { return size_ <= N ? inline_.data() : heap_.data(); }
-  const T* data() const { return size_ <= N ? inline_.data() : heap_.data(); }
+  void push_back(T v) { emplace_back(std::move(v)); }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T& operator[](std::size_t i) { return data()[i]; }
-  T* begin() { return data(); }
-  T* end() { return data() + size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
 
  private:
-  std::array<T, N> inline_{};
-  std::vector<T> heap_;
+  [[gnu::noinline]] void grow(std::size_t capacity) {
+    T* bigger = std::allocator<T>().allocate(capacity);
+    std::uninitialized_move(data_, data_ + size_, bigger);
+    std::destroy(data_, data_ + size_);
+    if (data_ != inline_) std::allocator<T>().deallocate(data_, capacity_);
+    data_ = bigger;
+    capacity_ = capacity;
+  }
+  union {
+    T inline_[N];
+  };
+  T* data_ = inline_;
   std::size_t size_ = 0;
+  std::size_t capacity_ = N;
 };
 
 // Where a device tensor of the call sits: argument p, list element e (-1: the argument itself).
@@ -152,33 +183,47 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
     fallback_detail::warn_view(options, op, ks, args);
   }
 
-  // 2. Collect the device tensors, in argument order, and the target device.
+  // The caller's written arguments, as they were (copy-back targets, and what
+  // returns aliasing them give back).
   using fallback_detail::short_list;
+  short_list<IValue, 4> originals;
+  for (std::size_t p : facts.written) originals.emplace_back(args[p]);
+
+  // 2. Collect the device tensors, in argument order, and the target device
+  // (plain Devices and flags rather than optionals: this runs on every call).
   short_list<Tensor, 4> device_tensors;
   short_list<tensor_slot, 4> slots;
-  short_list<std::size_t, 4> fresh_outs;
-  std::optional<Device> target, first_tensor_device, first_list_device;
+  Device target = Device::cpu(), first_tensor_device = target, first_list_device = target;
+  bool has_target = false, has_tensor_device = false, has_list_device = false;
   for (std::size_t p : op.tensor_argument_positions()) {
-    const IValue& v = args[p];
+    IValue& v = args[p];
     if (v.is_tensor()) {
       const Tensor& t = v.to_tensor();
       if (!t.defined() || t.is_cpu()) continue;
-      if (!first_tensor_device) first_tensor_device = t.device();
+      if (!has_tensor_device) {
+        first_tensor_device = t.device();
+        has_tensor_device = true;
+      }
       if (std::find(facts.outs.begin(), facts.outs.end(), p) != facts.outs.end()) {
         // An out= tensor is only written: the CPU kernel gets a fresh one of
-        // its sizes and dtype, and its old values are not moved.
-        fresh_outs.push_back(p);
+        // its sizes and dtype, and its old values are not moved (the caller's
+        // tensor is in `originals`).
+        Tensor fresh = empty(t.sizes(), t.dtype());
+        v = IValue(std::move(fresh));
         continue;
       }
       slots.push_back({p, -1});
-      device_tensors.push_back(t);
+      device_tensors.emplace_back(t);
     } else if (v.is_tensor_list() || v.is_optional_tensor_list()) {
       std::ptrdiff_t e = 0;
       const auto visit = [&](const Tensor& t) {
         if (t.defined() && !t.is_cpu()) {
-          if (!first_list_device) first_list_device = t.device();
+          if (!has_list_device) {
+            first_list_device = t.device();
+            has_list_device = true;
+          }
           slots.push_back({p, e});
-          device_tensors.push_back(t);
+          device_tensors.emplace_back(t);
         }
         ++e;
       };
@@ -194,20 +239,15 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
   }
   for (std::size_t p : facts.devices)
     if (args[p].is_device()) {
-      if (!target) target = args[p].to_device();
+      if (!has_target) target = args[p].to_device();
+      has_target = true;
       args[p] = IValue(Device::cpu());
     }
-  if (!target) target = first_tensor_device ? first_tensor_device : first_list_device;
-
-  // The caller's written arguments, as they were (copy-back targets, and what
-  // returns aliasing them give back).
-  short_list<IValue, 4> originals;
-  for (std::size_t p : facts.written) originals.push_back(args[p]);
+  if (!has_target) target = has_tensor_device ? first_tensor_device : first_list_device;  // (CPU: nothing moves)
 
   // One batched transfer for the whole call.
   if (!device_tensors.empty()) {
-    short_list<Tensor, 4> cpu;
-    for (std::size_t i = 0; i < device_tensors.size(); ++i) cpu.push_back(Tensor());
+    short_list<Tensor, 4> cpu(device_tensors.size());
     to_cpu(std::span<const Tensor>(device_tensors.data(), device_tensors.size()),
            std::span<Tensor>(cpu.data(), cpu.size()));
     std::size_t k = 0;
@@ -229,13 +269,9 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
       }
     }
   }
-  for (std::size_t p : fresh_outs) {
-    const Tensor& t = args[p].to_tensor();
-    args[p] = IValue(empty(t.sizes(), t.dtype()));
-  }
   // The CPU values of the written arguments (the kernel writes into them).
   short_list<IValue, 4> written_cpu;
-  for (std::size_t p : facts.written) written_cpu.push_back(args[p]);
+  for (std::size_t p : facts.written) written_cpu.emplace_back(args[p]);
 
   // 3. Run on the CPU. An exception leaves here: nothing was copied back.
   redispatch_boxed(op, DispatchKeySet(DispatchKey::CPU), *stack);
@@ -252,8 +288,8 @@ OPD_FUNC void cpu_fallback_with(const CpuFallbackOptions& options, const Operato
     if (a >= 0) {
       const auto it = std::find(facts.written.begin(), facts.written.end(), static_cast<std::size_t>(a));
       result = originals[static_cast<std::size_t>(it - facts.written.begin())];
-    } else if (target && !target->is_cpu()) {
-      result = fallback_detail::move_result(std::move(result), *target);
+    } else if (!target.is_cpu()) {
+      result = fallback_detail::move_result(std::move(result), target);
     }
   }
 }

@@ -26,7 +26,8 @@
 //      device tensor argument, else the first device tensor of a list.
 // If the CPU kernel throws, nothing is copied back: the device tensors keep
 // their values. The alias facts (written arguments, returns, views) are the
-// operator entry's, computed once when its schema was declared.
+// operator entry's: computed by the compiler for an operator type, when
+// declared for a run-time schema; never during a call.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -254,6 +254,23 @@ TEST(CpuFallback, FreshTensorListsMoveToTheDevice) {
   EXPECT_EQ(values_of(r[1]), (std::vector<float>{6}));
 }
 
+// More device tensors than the fallback keeps inline per call (4): the
+// lists it builds move to the heap, and every tensor still moves once.
+TEST(CpuFallback, ManyTensorsInOneListAllMove) {
+  TestOps test_ops;
+  toydev::ToyDevice device(/*batched=*/true);
+  std::vector<Tensor> xs;
+  for (int i = 0; i < 9; ++i) xs.push_back(device_floats({static_cast<float>(i)}, {1}));
+  const std::vector<Tensor> r = opd::call<doubled>(std::span<const Tensor>(xs));
+  ASSERT_EQ(r.size(), xs.size());
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    EXPECT_EQ(r[i].device(), kDevice);
+    EXPECT_EQ(values_of(r[i]), (std::vector<float>{2 * static_cast<float>(i)}));
+  }
+  EXPECT_EQ(toydev::counters.batched_calls, 1);
+  EXPECT_EQ(toydev::counters.batched_tensors, 9);
+}
+
 TEST(CpuFallback, DeviceArgumentFactoriesGiveDeviceTensors) {
   TestOps test_ops;
   toydev::ToyDevice device;
@@ -441,6 +458,37 @@ TEST(CpuFallbackAliasFacts, ComputedOnceFromTheSchema) {
   EXPECT_EQ(lists.written, std::vector<std::size_t>{0});
   EXPECT_TRUE(opd::entry_for<alias_of>().alias_facts().is_view());
   EXPECT_EQ(opd::entry_for<ops::zeros>().alias_facts().devices, std::vector<std::size_t>{3});  // aten::zeros's device
+}
+
+// An operator type's facts are a compile-time constant, handed to its entry
+// when declared; they must equal what the run-time analysis finds for the
+// same schema text declared under another name.
+static_assert(opd::detail::static_alias_table<ops::add::out>.return_written[0] == 3);
+static_assert(opd::detail::static_alias_table<ops::add::inplace>.written[0]);
+static_assert(opd::detail::static_alias_table<alias_of>.view_return == 0);
+
+template <class Op>
+void expect_same_facts_as_run_time(const std::string& renamed) {
+  const opd::OperatorEntry& compiled = opd::entry_for<Op>();
+  std::string text = compiled.schema().text();
+  text.replace(0, text.find('('), renamed);
+  const opd::RegistrationHandle h = opd::declare(text);
+  const opd::AliasFacts& a = compiled.alias_facts();
+  const opd::AliasFacts& b = opd::Dispatcher::singleton().find_schema_or_throw(renamed).alias_facts();
+  EXPECT_EQ(a.written, b.written) << text;
+  EXPECT_EQ(a.outs, b.outs) << text;
+  EXPECT_EQ(a.return_written, b.return_written) << text;
+  EXPECT_EQ(a.view_return, b.view_return) << text;
+  EXPECT_EQ(a.devices, b.devices) << text;
+}
+
+TEST(CpuFallbackAliasFacts, CompileTimeFactsEqualTheRunTimeAnalysis) {
+  expect_same_facts_as_run_time<ops::add::functional>("t_cfb_rt::add.Tensor");
+  expect_same_facts_as_run_time<ops::add::inplace>("t_cfb_rt::add_.Tensor");
+  expect_same_facts_as_run_time<ops::add::out>("t_cfb_rt::add.out");
+  expect_same_facts_as_run_time<ops::zeros>("t_cfb_rt::zeros");
+  expect_same_facts_as_run_time<fill_all_>("t_cfb_rt::fill_all_");
+  expect_same_facts_as_run_time<alias_of>("t_cfb_rt::alias_of");
 }
 
 TEST(CpuFallbackAliasFacts, AWrittenReturnWithoutItsArgumentIsRefusedWhenDeclared) {

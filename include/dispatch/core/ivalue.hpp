@@ -262,11 +262,22 @@ class IValue {
   IValue(const Storage& s) noexcept : IValue(Tag::Storage, s.unsafe_get_impl()) {}
 
   // Int, Double, Bool or ComplexDouble according to the Scalar's kind.
+  // Numbers are stored in place (no temporary and move-assignment: this runs
+  // for every Scalar argument of a typed call that reaches a boxed kernel).
   IValue(const Scalar& s) : IValue() {
     switch (s.kind()) {
-      case Scalar::Kind::Bool: *this = IValue(s.to_bool()); break;
-      case Scalar::Kind::Int: *this = IValue(s.to_long()); break;
-      case Scalar::Kind::Double: *this = IValue(s.to_double()); break;
+      case Scalar::Kind::Bool:
+        tag_ = Tag::Bool;
+        payload_.u.as_bool = s.to_bool();
+        break;
+      case Scalar::Kind::Int:
+        tag_ = Tag::Int;
+        payload_.u.as_int = s.to_long();
+        break;
+      case Scalar::Kind::Double:
+        tag_ = Tag::Double;
+        payload_.u.as_double = s.to_double();
+        break;
       case Scalar::Kind::ComplexDouble: *this = IValue(s.to_complex_double()); break;
     }
   }

@@ -7,10 +7,11 @@
 
 namespace opd::detail {
 
-OPD_FUNC OperatorEntry& declare_compiled(const schema::runtime_schema::parts& parts) {
+OPD_FUNC OperatorEntry& declare_compiled(const schema::runtime_schema::parts& parts,
+                                        const schema::precomputed_alias_facts& facts) {
   Dispatcher& d = Dispatcher::singleton();
   std::string name = schema::operator_name(parts.ns, parts.name, parts.overload);
-  (void)d.declare(schema::runtime_schema::copy_of(parts), /*permanent=*/true);  // a permanent declaration has nothing to undo
+  (void)d.declare(schema::runtime_schema::copy_of(parts), /*permanent=*/true, &facts);  // a permanent declaration has nothing to undo
   return d.entry(name);
 }
 

@@ -31,6 +31,7 @@
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/dispatcher/tensor_args.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
+#include "dispatch/schema/alias_facts.hpp"
 #include "dispatch/schema/cpp_types.hpp"
 #include "dispatch/schema/fixed_string.hpp"
 #include "dispatch/schema/printer.hpp"
@@ -39,12 +40,43 @@
 namespace opd {
 
 namespace detail {
-// Declares a compile-time operator's schema text (permanently) and returns its
-// entry. Out of line (call-inl.hpp): each entry_for<Op> only passes constants to it.
-OPD_API OperatorEntry& declare_compiled(const schema::runtime_schema::parts& s);
+// Declares a compile-time operator's schema text (permanently), with the
+// alias facts the compiler computed for it, and returns its entry. Out of
+// line (call-inl.hpp): each entry_for<Op> only passes constants to it.
+OPD_API OperatorEntry& declare_compiled(const schema::runtime_schema::parts& s,
+                                        const schema::precomputed_alias_facts& facts);
 // The schema's pieces as a constant: the call site passes one address.
 template <class Op>
 inline constexpr schema::runtime_schema::parts static_parts = schema::runtime_schema::parts_of(Op::schema);
+// The operator's alias facts (schema/alias_facts.hpp), computed by the compiler.
+template <class Op>
+inline constexpr auto static_alias_table =
+    schema::alias_table_of<schema::properties_detail::schema_value(Op::schema).arguments.size(),
+                           schema::properties_detail::schema_value(Op::schema).returns.size()>(Op::schema);
+template <class Op>
+inline constexpr schema::precomputed_alias_facts static_alias_facts{
+    static_alias_table<Op>.written, static_alias_table<Op>.return_written, static_alias_table<Op>.view_return};
+}  // namespace detail
+
+// An operator type whose schema has a return annotated as written
+// (`Tensor(a!)`) that no written argument shares a set with: nothing the
+// caller passed could be handed back. Named for the compiler's message.
+template <class Op, std::size_t Return>
+struct written_return_matches_no_argument {
+  static_assert(Return == schema::no_position,
+                "a return annotated as written (Tensor(a!)) must be one of the written arguments, but no argument "
+                "is written in its alias set (Op, Return: the template arguments of "
+                "opd::written_return_matches_no_argument above)");
+  static constexpr bool ok = false;
+};
+
+namespace detail {
+template <class Op>
+constexpr bool written_returns_have_arguments() {
+  constexpr std::size_t r = static_alias_table<Op>.unmatched_return;
+  if constexpr (r != schema::no_position) (void)sizeof(written_return_matches_no_argument<Op, r>);  // its message
+  return true;
+}
 
 // The Stack of a typed call that reaches a boxed kernel, borrowed from a
 // per-thread pool rather than allocated: its capacity outlives the call, so
@@ -92,7 +124,8 @@ class pooled_stack {
 template <schema::schema_holder Op>
 OperatorEntry& entry_for() {
   // The compile-time schema copied, not parsed again from its text.
-  static OperatorEntry& e = detail::declare_compiled(detail::static_parts<Op>);
+  static_assert(detail::written_returns_have_arguments<Op>());
+  static OperatorEntry& e = detail::declare_compiled(detail::static_parts<Op>, detail::static_alias_facts<Op>);
   return e;
 }
 

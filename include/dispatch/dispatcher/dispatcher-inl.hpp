@@ -72,11 +72,14 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bo
   return declare(schema::parse_or_throw(schema_text), permanent);
 }
 
-OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent) {
+OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent,
+                                               const schema::precomputed_alias_facts* facts) {
   const std::string name = schema::operator_name(s->ns, s->name, s->overload);
   // A written return must hand back an argument: checked here, once, rather
-  // than found wrong by the first layer that needs it (the CPU fallback).
-  if (const std::size_t r = schema::unmatched_mutable_return(s.value()); r != schema::no_position)
+  // than found wrong by the first layer that needs it (the CPU fallback). An
+  // operator type's facts were checked by the compiler (entry_for's static_assert).
+  if (const std::size_t r = facts != nullptr ? schema::no_position : schema::unmatched_mutable_return(s.value());
+      r != schema::no_position)
     throw Error("operator '" + name + "': return " + std::to_string(r) + " of '" + s.text() +
                 "' is annotated as written, but no argument is written in its alias set; a written return must be "
                 "one of the written arguments");
@@ -93,7 +96,7 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool p
     }
     throw Error("operator '" + name + "' is already declared with schema '" + old + "'");
   }
-  e.set_schema(std::move(s));
+  e.set_schema(std::move(s), facts);
   e.update_table(s_->fallbacks);
   if (permanent) {
     s_->permanent[name] = true;

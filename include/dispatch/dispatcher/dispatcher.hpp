@@ -49,8 +49,11 @@ class OPD_API Dispatcher {
   // struct) are never removed; the handle of any other one removes it.
   // Declaring a different schema under an existing name is an error.
   RegistrationHandle declare(std::string_view schema_text, bool permanent = false);
-  // The same for a schema parsed already (a compile-time operator's).
-  RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
+  // The same for a schema parsed already (a compile-time operator's, whose
+  // alias facts the compiler computed and checked: `facts`, else null and
+  // computed and checked here).
+  RegistrationHandle declare(schema::runtime_schema s, bool permanent = false,
+                             const schema::precomputed_alias_facts* facts = nullptr);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
   // A second kernel for the same key of the same operator is, as in c10,

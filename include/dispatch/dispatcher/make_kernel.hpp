@@ -107,6 +107,10 @@ template <class P>
     if (v.tag() != E::tag && !(E::none_fits && v.is_none())) [[unlikely]]
       check_unboxes<P>(op, v, position);
     return boxing::unboxed_arg<P>(v);
+  } else if constexpr (std::is_same_v<std::remove_cvref_t<P>, Scalar>) {  // any number tag fits
+    if (!v.is_scalar()) [[unlikely]]
+      check_unboxes<P>(op, v, position);
+    return boxing::unboxed_arg<P>(v);
   } else {
     return unbox_argument_checked<P>(op, v, position);
   }

@@ -53,9 +53,9 @@ OPD_FUNC std::vector<std::string> OperatorEntry::registrations_at(DispatchKey k)
   return out;
 }
 
-OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s) {
+OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts* facts) {
   schema_ = std::make_unique<const schema::runtime_schema>(std::move(s));
-  analyse_schema();
+  analyse_schema(facts);
 }
 OPD_FUNC void OperatorEntry::clear_schema() { schema_.reset(); }
 
@@ -185,7 +185,7 @@ OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance
   return out;
 }
 
-OPD_FUNC void OperatorEntry::analyse_schema() {
+OPD_FUNC void OperatorEntry::analyse_schema(const schema::precomputed_alias_facts* facts) {
   tensor_positions_.clear();
   factory_device_ = -1;
   const auto& s = schema_->value();
@@ -201,6 +201,17 @@ OPD_FUNC void OperatorEntry::analyse_schema() {
     if (schema::classify_argument(s, s.arguments[i].type) == argument_kind::device) alias_facts_.devices.push_back(i);
   if (tensor_positions_.empty()) factory_device_ = device;
 
+  if (facts != nullptr) {  // an operator type's: the compiler's table, copied
+    for (std::size_t i = 0; i < facts->written.size(); ++i)
+      if (facts->written[i]) {
+        alias_facts_.written.push_back(i);
+        if (s.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
+      }
+    alias_facts_.return_written.assign(facts->return_written.begin(), facts->return_written.end());
+    alias_facts_.view_return = facts->view_return;
+    return;
+  }
+  // A run-time schema's: the same functions alias_table_of runs at compile time.
   for (std::size_t i = 0; i < s.arguments.size(); ++i)
     if (schema::is_mutable_argument(s, i)) {
       alias_facts_.written.push_back(i);

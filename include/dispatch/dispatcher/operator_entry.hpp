@@ -22,6 +22,7 @@
 #include "dispatch/dispatcher/kernel_function.hpp"
 #include "dispatch/keys/dispatch_key.hpp"
 #include "dispatch/keys/dispatch_key_set.hpp"
+#include "dispatch/schema/alias_facts.hpp"
 
 namespace opd {
 
@@ -46,8 +47,9 @@ enum class TableEntrySource : std::uint8_t {
 
 // What an operator's schema says about aliasing, for layers that run it
 // elsewhere and must copy written arguments back and return the caller's own
-// tensors (opd::cpu_fallback). Computed once, when the schema is declared
-// (schema/alias_facts.hpp), never during a call.
+// tensors (opd::cpu_fallback). Computed once per operator, never during a
+// call: by the compiler for an operator type (its entry copies the constant
+// table, see schema/alias_facts.hpp), when declared for a run-time schema.
 struct AliasFacts {
   std::vector<std::size_t> written;            // arguments annotated as written: Tensor(a!), Tensor(a!)?, Tensor(a!)[]
   std::vector<std::ptrdiff_t> return_written;  // per return: the written argument it returns, or -1 (fresh or view)
@@ -128,7 +130,9 @@ class OPD_API OperatorEntry {
   std::string dump_computed_table(const FallbackProvenance& fallbacks_at, bool all = false) const;
 
   // ---- registration (called by the Dispatcher under its mutex) ----------
-  void set_schema(schema::runtime_schema s);
+  // `facts`: the schema's alias facts computed at compile time (an operator
+  // type's), copied rather than computed again; null: computed here.
+  void set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts* facts = nullptr);
   void clear_schema();
   // Registrations are atomic too: the "no kernel" error lists them without
   // the Dispatcher's mutex, while a writer may be changing them.
@@ -157,7 +161,7 @@ class OPD_API OperatorEntry {
   };
   computed_entry compute_entry(DispatchKey k, const FallbackTable& fallbacks) const;
   computed_entry compute_undefined_entry() const;
-  void analyse_schema();
+  void analyse_schema(const schema::precomputed_alias_facts* facts);
   [[noreturn]] void report_missing_schema() const;
 
   std::string name_;
