@@ -96,6 +96,28 @@ TEST(KernelForms, RunTimeSchemaTakesTheSameForms) {
   EXPECT_EQ(got, "n:3");
 }
 
+// Results returned by value stay values: only parameters take the canonical
+// reference / view forms (a kernel's std::string result is not viewed).
+TEST(KernelForms, RunTimeSchemaResultsByValueAreKept) {
+  auto d1 = opd::declare("t_forms::rt_tensor(Tensor self) -> Tensor");
+  auto d2 = opd::declare("t_forms::rt_str(str name) -> str");
+  auto r1 = opd::register_kernel("t_forms::rt_tensor", opd::DispatchKey::CPU, [](Tensor self) -> Tensor {
+    return opd::from_vector<float>({static_cast<float>(self.numel())});  // a fresh tensor, owned by the result
+  });
+  auto r2 = opd::register_kernel("t_forms::rt_str", opd::DispatchKey::CompositeImplicitAutograd,
+                                 [](std::string name) -> std::string {
+                                   return name + std::string(40, '!');  // longer than any small-string buffer
+                                 });
+  Stack s{IValue(cpu_floats({1.f, 2.f}))};
+  opd::call_boxed("t_forms::rt_tensor", s);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(floats_of(s[0].to_tensor()), (std::vector<float>{2.f}));
+  Stack t{IValue(std::string("n"))};
+  opd::call_boxed("t_forms::rt_str", t);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].to_string_ref(), "n" + std::string(40, '!'));
+}
+
 // ---- schema inference (c10: m.def("name", fn), infer_schema.h) -----------
 
 TEST(KernelForms, DefInfersTheSchemaFromTheKernel) {

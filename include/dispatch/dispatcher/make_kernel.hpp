@@ -165,43 +165,6 @@ struct boxed_adapter<R(Args...)> {
 template <class R, class... A>
 using make_signature_t = R(A...);
 
-// The canonical form of a kernel's parameter or return type (the inverse of
-// the accepted forms): what a run-time schema's typed kernel is called with.
-template <class P>
-struct canonical_form {
-  using type = P;
-};
-template <>
-struct canonical_form<Tensor> {
-  using type = const Tensor&;
-};
-template <>
-struct canonical_form<std::optional<Tensor>> {
-  using type = const std::optional<Tensor>&;
-};
-template <>
-struct canonical_form<std::string> {
-  using type = std::string_view;
-};
-template <>
-struct canonical_form<const std::string&> {
-  using type = std::string_view;
-};
-template <>
-struct canonical_form<std::optional<std::string>> {
-  using type = std::optional<std::string_view>;
-};
-template <>
-struct canonical_form<const std::optional<std::string>&> {
-  using type = std::optional<std::string_view>;
-};
-template <>
-struct canonical_form<std::tuple<>> {
-  using type = void;
-};
-template <class P>
-using canonical_form_t = typename canonical_form<P>::type;
-
 // An argument in the form the kernel takes it (kernel_signature.hpp's
 // param_form_accepted_v): a str copied into the std::string the kernel asks
 // for; anything else passed on as it is (a Tensor taken by value is copied
@@ -311,8 +274,8 @@ KernelFunction make_runtime_kernel(F&& f) {
   using Sig = boost::mp11::mp_apply<
       detail::make_signature_t,
       boost::mp11::mp_push_front<
-          boost::mp11::mp_transform<detail::canonical_form_t, typename schema::detail::schema_params<typename info::params>::type>,
-          detail::canonical_form_t<typename info::return_type>>>;
+          boost::mp11::mp_transform<schema::canonical_param_t, typename schema::detail::schema_params<typename info::params>::type>,
+          schema::canonical_return_t<typename info::return_type>>>;
   return detail::functor_kernel<Sig>(std::forward<F>(f));
 }
 

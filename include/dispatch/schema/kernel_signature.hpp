@@ -109,22 +109,58 @@ struct kernel_parameter_types_not_deducible {
 namespace schema {
 
 // Parameter and return forms accepted besides the canonical ones (c10's
-// kernels may take them): a Tensor or Tensor? by value instead of by const
-// reference (a reference count per call), a str as std::string or
-// const std::string& instead of std::string_view (a copy per call), and
-// std::tuple<> returned for an operator that returns nothing.
+// kernels may take them), each mapped to the canonical type it stands for:
+// a Tensor or Tensor? by value instead of by const reference (a reference
+// count per call), a str as std::string or const std::string& instead of
+// std::string_view (a copy per call), and std::tuple<> returned for an
+// operator that returns nothing. Returns are mapped separately: a Tensor or
+// std::string returned by value is already canonical.
+template <class P>
+struct canonical_param {
+  using type = P;
+};
+template <>
+struct canonical_param<Tensor> {
+  using type = const Tensor&;
+};
+template <>
+struct canonical_param<std::optional<Tensor>> {
+  using type = const std::optional<Tensor>&;
+};
+template <>
+struct canonical_param<std::string> {
+  using type = std::string_view;
+};
+template <>
+struct canonical_param<const std::string&> {
+  using type = std::string_view;
+};
+template <>
+struct canonical_param<std::optional<std::string>> {
+  using type = std::optional<std::string_view>;
+};
+template <>
+struct canonical_param<const std::optional<std::string>&> {
+  using type = std::optional<std::string_view>;
+};
+template <class P>
+using canonical_param_t = typename canonical_param<P>::type;
+
+template <class R>
+struct canonical_return {
+  using type = R;
+};
+template <>
+struct canonical_return<std::tuple<>> {
+  using type = void;
+};
+template <class R>
+using canonical_return_t = typename canonical_return<R>::type;
+
 template <class Expected, class Actual>
-inline constexpr bool param_form_accepted_v =
-    std::is_same_v<Expected, Actual> ||
-    (std::is_same_v<Expected, const Tensor&> && std::is_same_v<Actual, Tensor>) ||
-    (std::is_same_v<Expected, const std::optional<Tensor>&> && std::is_same_v<Actual, std::optional<Tensor>>) ||
-    (std::is_same_v<Expected, std::string_view> &&
-     (std::is_same_v<Actual, std::string> || std::is_same_v<Actual, const std::string&>)) ||
-    (std::is_same_v<Expected, std::optional<std::string_view>> &&
-     (std::is_same_v<Actual, std::optional<std::string>> || std::is_same_v<Actual, const std::optional<std::string>&>));
+inline constexpr bool param_form_accepted_v = std::is_same_v<Expected, canonical_param_t<Actual>>;
 template <class Expected, class Actual>
-inline constexpr bool return_form_accepted_v =
-    std::is_same_v<Expected, Actual> || (std::is_void_v<Expected> && std::is_same_v<Actual, std::tuple<>>);
+inline constexpr bool return_form_accepted_v = std::is_same_v<Expected, canonical_return_t<Actual>>;
 
 namespace detail {
 

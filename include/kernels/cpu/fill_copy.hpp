@@ -24,7 +24,8 @@ namespace opd::kernels {
 OPD_API Tensor& fill_(Tensor& self, const Scalar& value);
 OPD_API Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
 // copy_'s branch for tensors on two different devices (neither Meta), after
-// the shape checks. Not implemented yet: throws opd::NotImplementedError.
+// the shape checks: through the CPU with the devices' _copy_from kernels
+// (dispatch/transfer.hpp); without such a kernel, opd::NotImplementedError.
 OPD_API Tensor& copy_between_devices(Tensor& self, const Tensor& src, bool non_blocking);
 
 }  // namespace opd::kernels
