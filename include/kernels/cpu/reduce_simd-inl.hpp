@@ -1,0 +1,43 @@
+#pragma once
+// Out-of-line part of reduce_simd.hpp (compiled in src/kernels/reduce_simd.cpp):
+// Highway's dynamic dispatch over SSE4, AVX2 and AVX-512 (the per-target
+// bodies are reduce_simd_targets-inl.hpp, compiled once per target).
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/cpu/reduce_simd.hpp"
+
+// Fewer targets, less compile time: no SSSE3 (SSE4 covers every x86-64 CPU
+// that matters here) and no AVX3_DL (AVX3 has every op these use).
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL)
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/reduce_simd_targets-inl.hpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include "kernels/cpu/reduce_simd_targets-inl.hpp"  // the static target's pass
+
+namespace opd::kernels::simd {
+
+namespace dispatch_detail {
+HWY_EXPORT(SumF32);
+HWY_EXPORT(SumF64);
+HWY_EXPORT(MaxF32);
+HWY_EXPORT(MaxF64);
+HWY_EXPORT(MinF32);
+HWY_EXPORT(MinF64);
+HWY_EXPORT(SoftmaxF32);
+}  // namespace dispatch_detail
+
+OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
+OPD_FUNC double sum_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF64)(x, n); }
+OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF32)(x, n); }
+OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
+OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }
+OPD_FUNC double min_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF64)(x, n); }
+OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::SoftmaxF32)(x, y, n, log);
+}
+
+}  // namespace opd::kernels::simd
