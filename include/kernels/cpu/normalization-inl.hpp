@@ -48,7 +48,7 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
   Tensor out = kernels::empty(self.sizes(), self.dtype());
   if (self.numel() == 0) return out;
   const int64_t dims[1] = {d};
-  const DimList dl = self.dim() == 0 ? DimList() : DimList(dims);
+  const reduce_detail::DimSpan dl = self.dim() == 0 ? reduce_detail::DimSpan() : reduce_detail::DimSpan(dims);
   const reduce_detail::Plan p = reduce_detail::make_plan(op, self, dl, true);
   const int64_t n = p.inner;
   const int64_t grain = std::max<int64_t>(1, grain_size / n);

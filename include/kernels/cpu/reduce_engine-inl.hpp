@@ -27,7 +27,6 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/reduce.hpp"  // DimList
 #include "kernels/cpu/reduce_simd.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 #include "kernels/views/geometry.hpp"
@@ -35,6 +34,10 @@
 namespace opd::kernels {
 
 namespace reduce_detail {
+
+// (Not reduce.hpp's DimList: in header-only mode reduce.hpp includes
+// reduce-inl.hpp, which includes this file; the engine stands alone.)
+using DimSpan = std::span<const int64_t>;
 
 // ------------------------------------------------------------------ geometry ---
 
@@ -47,7 +50,7 @@ struct Plan {
   int64_t inner = 1;
 };
 
-inline Plan make_plan(const char* op, const Tensor& self, DimList dims, bool keepdim) {
+inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool keepdim) {
   const int64_t nd = self.dim();
   std::vector<char> reduced(static_cast<std::size_t>(nd), dims.empty() ? 1 : 0);
   for (const int64_t d : dims) {
@@ -93,7 +96,7 @@ inline void check_input(const char* op, const Tensor& self) {
 }
 
 // The empty-reduction errors of amax, max, argmax, ...
-inline void check_nonempty(const char* op, const Tensor& self, DimList dims) {
+inline void check_nonempty(const char* op, const Tensor& self, DimSpan dims) {
   if (self.numel() != 0) return;
   OPD_CHECK_INDEX(!dims.empty() && self.dim() != 0, op,
                   "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
