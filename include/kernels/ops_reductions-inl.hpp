@@ -45,6 +45,46 @@ inline Tensor count_nonzero_opt(const Tensor& s, std::optional<int64_t> dim) {
   return kernels::count_nonzero(s, ints(&d, 1));
 }
 
+// The out= rules after the result is computed: out on the result's device,
+// resized (with the resize warning when it had elements), written.
+inline Tensor& write_out(std::string_view op, const Tensor& result, Tensor& out) {
+  structured_detail::check_out_device(op, result.device(), out);
+  structured_detail::resize_out(op, out, result.sizes(), MemoryFormat::Contiguous);
+  kernels::copy_(out, result);
+  return out;
+}
+
+// sum.IntList_out, mean.out, prod.int_out are structured in ATen: without
+// `dtype` the reduction runs in out's dtype; with one, out must have it.
+inline ScalarType out_dtype(std::string_view op, std::optional<ScalarType> dtype, const Tensor& out) {
+  OPD_CHECK(!dtype || *dtype == out.dtype(), op, ": Expected out tensor to have dtype ", *dtype, ", but got ",
+            out.dtype(), " instead");
+  return out.dtype();
+}
+inline Tensor& sum_out(const Tensor& self, opt_ints dim, bool keepdim, std::optional<ScalarType> dtype, Tensor& out) {
+  constexpr std::string_view op = "sum.IntList_out";
+  return write_out(op, kernels::sum_dim(self, dim, keepdim, out_dtype(op, dtype, out)), out);
+}
+inline Tensor& mean_out(const Tensor& self, opt_ints dim, bool keepdim, std::optional<ScalarType> dtype, Tensor& out) {
+  constexpr std::string_view op = "mean.out";
+  // The input's dtype is checked as the functional variant does, before out's.
+  if (!dtype && self.defined() && !is_floating_type(self.dtype())) (void)kernels::mean_dim(self, dim, keepdim, dtype);
+  return write_out(op, kernels::mean_dim(self, dim, keepdim, out_dtype(op, dtype, out)), out);
+}
+inline Tensor& prod_out(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype, Tensor& out) {
+  constexpr std::string_view op = "prod.int_out";
+  return write_out(op, kernels::prod_dim(self, dim, keepdim, out_dtype(op, dtype, out)), out);
+}
+// amax.out / amin.out: out must have self's dtype.
+template <bool kMax>
+Tensor& amax_out(const Tensor& self, ints dim, bool keepdim, Tensor& out) {
+  const std::string_view op = kMax ? "amax.out" : "amin.out";
+  Tensor result = kMax ? kernels::amax(self, dim, keepdim) : kernels::amin(self, dim, keepdim);
+  OPD_CHECK(self.dtype() == out.dtype(), op, ": Expected the dtype for input and out to match, but got ",
+            self.dtype(), " for input's dtype and ", out.dtype(), " for out's dtype.");
+  return write_out(op, result, out);
+}
+
 // max.dim_max / min.dim_min: the out= rules of a derived out= kernel, for two outs.
 template <bool kMax>
 std::tuple<Tensor&, Tensor&> extreme_dim_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& values,
@@ -57,11 +97,35 @@ std::tuple<Tensor&, Tensor&> extreme_dim_out(const Tensor& self, int64_t dim, bo
             indices.dtype(), " instead");
   structured_detail::check_out_device(op, self.device(), values);
   structured_detail::check_out_device(op, self.device(), indices);
-  structured_detail::resize_out(op, values, v.sizes(), MemoryFormat::Contiguous);
-  structured_detail::resize_out(op, indices, i.sizes(), MemoryFormat::Contiguous);
-  kernels::copy_(values, v);
-  kernels::copy_(indices, i);
+  write_out(op, v, values);
+  write_out(op, i, indices);
   return {values, indices};
+}
+
+// all / any out=: a Bool or Byte out (ATen's "all only supports bool tensor
+// for result"), whatever the input's dtype.
+template <bool kAll>
+void check_logical_out(const Tensor& out) {
+  OPD_CHECK(out.dtype() == ScalarType::Bool || out.dtype() == ScalarType::Byte, kAll ? "all" : "any",
+            " only supports bool tensor for result, got: ", out.dtype());
+}
+template <bool kAll>
+Tensor& all_any_out(const Tensor& self, Tensor& out) {
+  Tensor result = kAll ? kernels::all(self) : kernels::any(self);
+  check_logical_out<kAll>(out);
+  return write_out(kAll ? "all.all_out" : "any.all_out", result, out);
+}
+template <bool kAll>
+Tensor& all_any_dim_out(const Tensor& self, int64_t dim, bool keepdim, Tensor& out) {
+  Tensor result = kAll ? kernels::all_dim(self, dim, keepdim) : kernels::any_dim(self, dim, keepdim);
+  check_logical_out<kAll>(out);
+  return write_out(kAll ? "all.out" : "any.out", result, out);
+}
+// logsumexp.out: rounded once into out's dtype (ATen sums into out).
+inline Tensor& logsumexp_out(const Tensor& self, ints dim, bool keepdim, Tensor& out) {
+  OPD_CHECK(is_floating_type(out.dtype()), "logsumexp.out: result type ", out.dtype(),
+            " can't be cast to the desired output type");
+  return write_out("logsumexp.out", reduce_detail::logsumexp_as(self, dim, keepdim, out.dtype()), out);
 }
 
 template <class F, class O, auto Fn>
@@ -77,14 +141,19 @@ OPD_FUNC RegistrationSet register_reductions() {
   constexpr DispatchKey cpu = DispatchKey::CPU;
   RegistrationSet set;
   set.add(register_kernel<ops::sum, &kernels::sum>(cpu));
-  d::functional_and_out<ops::sum_dim, ops::sum_out, &kernels::sum_dim>(set);
+  set.add(register_kernel<ops::sum_dim, &kernels::sum_dim>(cpu));
+  set.add(register_kernel<ops::sum_out, &d::sum_out>(cpu));
   set.add(register_kernel<ops::mean, &kernels::mean>(cpu));
-  d::functional_and_out<ops::mean_dim, ops::mean_out, &kernels::mean_dim>(set);
+  set.add(register_kernel<ops::mean_dim, &kernels::mean_dim>(cpu));
+  set.add(register_kernel<ops::mean_out, &d::mean_out>(cpu));
   set.add(register_kernel<ops::prod, &kernels::prod>(cpu));
-  d::functional_and_out<ops::prod_dim, ops::prod_out, &kernels::prod_dim>(set);
+  set.add(register_kernel<ops::prod_dim, &kernels::prod_dim>(cpu));
+  set.add(register_kernel<ops::prod_out, &d::prod_out>(cpu));
 
-  d::functional_and_out<ops::amax, ops::amax_out, &kernels::amax>(set);
-  d::functional_and_out<ops::amin, ops::amin_out, &kernels::amin>(set);
+  set.add(register_kernel<ops::amax, &kernels::amax>(cpu));
+  set.add(register_kernel<ops::amax_out, &d::amax_out<true>>(cpu));
+  set.add(register_kernel<ops::amin, &kernels::amin>(cpu));
+  set.add(register_kernel<ops::amin_out, &d::amax_out<false>>(cpu));
   set.add(register_kernel<ops::max_dim, &kernels::max_dim>(cpu));
   set.add(register_kernel<ops::max_dim_max, &d::extreme_dim_out<true>>(cpu));
   set.add(register_kernel<ops::min_dim, &kernels::min_dim>(cpu));
@@ -105,12 +174,17 @@ OPD_FUNC RegistrationSet register_reductions() {
   set.add(register_kernel<ops::norm_scalaropt_dtype, &d::norm_scalaropt_dtype>(cpu));
   d::functional_and_out<ops::norm_scalaropt_dim, ops::norm_out, &d::norm_dim>(set);
   d::functional_and_out<ops::norm_scalaropt_dim_dtype, ops::norm_dtype_out, &d::norm_dim_dtype>(set);
-  d::functional_and_out<ops::logsumexp, ops::logsumexp_out, &kernels::logsumexp>(set);
+  set.add(register_kernel<ops::logsumexp, &kernels::logsumexp>(cpu));
+  set.add(register_kernel<ops::logsumexp_out, &d::logsumexp_out>(cpu));
 
-  d::functional_and_out<ops::all, ops::all_all_out, &kernels::all>(set);
-  d::functional_and_out<ops::all_dim, ops::all_out, &kernels::all_dim>(set);
-  d::functional_and_out<ops::any, ops::any_all_out, &kernels::any>(set);
-  d::functional_and_out<ops::any_dim, ops::any_out, &kernels::any_dim>(set);
+  set.add(register_kernel<ops::all, &kernels::all>(cpu));
+  set.add(register_kernel<ops::all_all_out, &d::all_any_out<true>>(cpu));
+  set.add(register_kernel<ops::all_dim, &kernels::all_dim>(cpu));
+  set.add(register_kernel<ops::all_out, &d::all_any_dim_out<true>>(cpu));
+  set.add(register_kernel<ops::any, &kernels::any>(cpu));
+  set.add(register_kernel<ops::any_all_out, &d::all_any_out<false>>(cpu));
+  set.add(register_kernel<ops::any_dim, &kernels::any_dim>(cpu));
+  set.add(register_kernel<ops::any_out, &d::all_any_dim_out<false>>(cpu));
   set.add(register_kernel<ops::count_nonzero_dims, &kernels::count_nonzero>(cpu));
   set.add(register_kernel<ops::count_nonzero, &d::count_nonzero_opt>(cpu));
 

@@ -4,8 +4,11 @@
 // the functional overloads have CPU kernels (kernels/cpu/reduce.hpp,
 // normalization.hpp); the out= overloads are derived from them
 // (derive_missing_variants: compute, check out's dtype can hold the result,
-// resize out -- with the resize warning -- and copy). max.dim_max and
-// min.dim_min (two outs) have their own kernel doing the same. None of these
+// resize out -- with the resize warning -- and copy). Some have their own
+// out= kernel, for ATen's stricter rules: sum.IntList_out, mean.out and
+// prod.int_out compute in out's dtype (and refuse an out other than `dtype`),
+// amax.out / amin.out want out of self's dtype, max.dim_max / min.dim_min
+// (two outs) want self's dtype and Long. None of these
 // ATen ops is in-place, and none has a Meta kernel here. Struct names follow
 // the schema's name, except `std` (std_dev: `std` would hide namespace std)
 // and `_softmax` / `_log_softmax` (internal_softmax, internal_log_softmax).

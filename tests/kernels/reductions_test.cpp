@@ -105,10 +105,14 @@ TEST_F(Reductions, SumErrorsNameTheOperatorAndLeaveOutUntouched) {
   } catch (const opd::IndexError& e) {
     EXPECT_NE(std::string(e.what()).find("Dimension out of range"), std::string::npos) << e.what();
   }
-  // out= of a lower category: refused, out keeps its value.
+  // out= with a `dtype` other than out's: refused, out keeps its values.
   Tensor out = opd::from_vector<int64_t>({7, 7}, V{2});
-  EXPECT_THROW((void)opd::call<ops::sum_out>(x, V{1}, false, std::nullopt, out), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::sum_out>(x, V{1}, false, ScalarType::Double, out), opd::Error);
   EXPECT_EQ(opd::to_vector<int64_t>(out), (std::vector<int64_t>{7, 7}));
+  // Without `dtype`, the sum runs in out's dtype (ATen's structured sum): 0.5 + 0.75 in Long is 0.
+  Tensor longs = opd::empty(V{}, ScalarType::Long);
+  (void)opd::call<ops::sum_out>(floats({0.5f, 0.75f}, {2}), V{0}, false, std::nullopt, longs);
+  EXPECT_EQ(opd::to_vector<int64_t>(longs), (std::vector<int64_t>{0}));
   // A fitting out= is resized and written.
   Tensor good = opd::empty(V{0}, ScalarType::Double);
   (void)opd::call<ops::sum_out>(x, V{1}, false, std::nullopt, good);

@@ -24,15 +24,18 @@ namespace opd::kernels {
 
 namespace norm_detail {
 
+// `round` (BFloat16 log_softmax): ATen 1.13 rounds x - max and log(sum) to
+// BFloat16 before subtracting them; so does this.
 template <class A>
-void softmax_row_scalar(A* x, int64_t n, bool log) {
+void softmax_row_scalar(A* x, int64_t n, bool log, bool round = false) {
   A m = x[0];
   for (int64_t i = 1; i < n; ++i)
     if (std::isnan(x[i]) || x[i] > m) m = x[i];
+  const auto r = [round](A v) { return round ? static_cast<A>(static_cast<BFloat16>(v)) : v; };
   if (log) {
     const A s = reduce_detail::pairwise_sum<A>(0, n, [&](int64_t i) { return std::exp(x[i] - m); });
-    const A shift = m + std::log(s);
-    for (int64_t i = 0; i < n; ++i) x[i] -= shift;
+    const A log_s = r(std::log(s));
+    for (int64_t i = 0; i < n; ++i) x[i] = r(x[i] - m) - log_s;  // ATen's order
     return;
   }
   for (int64_t i = 0; i < n; ++i) x[i] = std::exp(x[i] - m);
@@ -43,8 +46,14 @@ void softmax_row_scalar(A* x, int64_t n, bool log) {
 inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool half_to_float, bool log) {
   reduce_detail::check_input(op, self);
   OPD_CHECK(!half_to_float, op, ": softmax with half to float conversion is not supported on CPU");
-  if (!is_floating_type(self.dtype())) throw_not_implemented_for(op, self.dtype());
   const int64_t d = views::wrap_dim(op, dim, self.dim());
+  const bool last = self.dim() == 0 || d == self.dim() - 1;
+  if (self.numel() == 0) return kernels::empty(self.sizes(), self.dtype());  // before the dtype check, as ATen
+  // ATen 1.13's names for the loops it lacks (no Half on CPU, floating only).
+  if (!is_floating_type(self.dtype()) || self.dtype() == ScalarType::Half)
+    throw_not_implemented_for(last ? (log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl")
+                                   : "softmax_kernel_impl",
+                              self.dtype());
   Tensor out = kernels::empty(self.sizes(), self.dtype());
   if (self.numel() == 0) return out;
   const int64_t dims[1] = {d};
@@ -52,7 +61,7 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
   const reduce_detail::Plan p = reduce_detail::make_plan(op, self, dl, true);
   const int64_t n = p.inner;
   const int64_t grain = std::max<int64_t>(1, grain_size / n);
-  if (self.dtype() == ScalarType::Float && p.rows.is_contiguous()) {  // in place of a copy
+  if (self.dtype() == ScalarType::Float && last && self.is_contiguous()) {  // rows of self and out alike
     const float* x = static_cast<const float*>(p.rows.data_ptr());
     float* y = static_cast<float*>(out.data_ptr());  // out is contiguous, dim last too
     parallel_for(0, p.outer, grain, [&](int64_t b, int64_t e) {
@@ -63,7 +72,12 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
   const ScalarType acc = self.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   Tensor buf = kernels::empty(p.rows.sizes(), acc);
   kernels::copy_(buf, p.rows);
-  if (acc == ScalarType::Float) {
+  if (acc == ScalarType::Float && log && self.dtype() == ScalarType::BFloat16) {
+    float* x = static_cast<float*>(buf.data_ptr());
+    parallel_for(0, p.outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) softmax_row_scalar(x + o * n, n, true, /*round=*/true);
+    });
+  } else if (acc == ScalarType::Float) {
     float* x = static_cast<float*>(buf.data_ptr());
     parallel_for(0, p.outer, grain, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) simd::softmax_row(x + o * n, x + o * n, n, log);

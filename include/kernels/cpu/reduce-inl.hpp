@@ -44,7 +44,11 @@ inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList
   check_input(op, self);
   const ScalarType out_dtype = sum_out_dtype(self, dtype);
   if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
-  Plan p = make_plan(op, self, dims, keepdim);
+  // ATen 1.13's prod_cpu has no Half or BFloat16 loop.
+  // (An empty input never reaches the loop: the identity is filled in.)
+  if (kind == SumKind::Prod && self.numel() != 0 && (out_dtype == ScalarType::Half || out_dtype == ScalarType::BFloat16))
+    throw_not_implemented_for("prod_cpu", out_dtype);
+  Plan p = make_plan(op, self, dims, keepdim, /*memory_order=*/true);
   const ScalarType acc = sum_acc_dtype(out_dtype);
   // Cast to the output dtype first (ATen's iterator does), then accumulate.
   Tensor rows = p.rows;
@@ -127,6 +131,9 @@ template <bool kMax>
 std::tuple<Tensor, Tensor> max_dim_like(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
                                         bool want_values) {
   check_input(op, self);
+  // ATen 1.13's argmax_cpu / argmin_cpu have no Bool loop (max.dim has).
+  if (!want_values && self.dtype() == ScalarType::Bool && self.numel() != 0)
+    throw_not_implemented_for(kMax ? "argmax_cpu" : "argmin_cpu", self.dtype());
   const int64_t d = dim.value_or(0);
   const std::span<const int64_t> dims = dim ? std::span<const int64_t>(&d, 1) : std::span<const int64_t>();
   check_nonempty(op, self, dims);
@@ -157,17 +164,30 @@ inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::
   check_input(op, self);
   OPD_CHECK_TYPE(is_floating_type(self.dtype()), op,
                  ": std and var only support floating point and complex dtypes, got ", self.dtype());
-  Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim);
+  Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim, /*memory_order=*/true);
   const Tensor rows = contiguous_rows(p.rows, ScalarType::Double);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Double);
   const double c = static_cast<double>(correction.value_or(1));
+  // As ATen's CPU kernels: one output (a full reduction) in two passes,
+  // several outputs with Welford's update, both in double.
+  const bool two_pass = p.outer == 1;
   for_each_row(static_cast<const double*>(rows.data_ptr()), p.outer, p.inner, static_cast<double*>(res.data_ptr()),
-               [c, take_sqrt](const double* x, int64_t n) {
-                 const double mean = n == 0 ? 0.0 : sum_row(x, n) / static_cast<double>(n);
-                 const double m2 = pairwise_sum<double>(0, n, [&](int64_t i) {
-                   const double d = x[i] - mean;
-                   return d * d;
-                 });
+               [c, take_sqrt, two_pass](const double* x, int64_t n) {
+                 double m2 = 0;
+                 if (two_pass) {
+                   const double mean = n == 0 ? 0.0 : sum_row(x, n) / static_cast<double>(n);
+                   m2 = pairwise_sum<double>(0, n, [&](int64_t i) {
+                     const double d = x[i] - mean;
+                     return d * d;
+                   });
+                 } else {
+                   double mean = 0;
+                   for (int64_t i = 0; i < n; ++i) {
+                     const double delta = x[i] - mean;
+                     mean += delta / static_cast<double>(i + 1);
+                     m2 += delta * (x[i] - mean);
+                   }
+                 }
                  const double divisor = std::max(0.0, static_cast<double>(n) - c);
                  const double v = m2 / divisor;
                  return take_sqrt ? std::sqrt(v) : v;
@@ -207,6 +227,10 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
   check_input(op, self);
   const ScalarType out_dtype = sum_out_dtype(self, dtype);
   if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  // ATen 1.13's cumsum_out_cpu / cumprod_out_cpu have no Half loop.
+  // (An empty or 0-dim input never reaches the loop: it is copied.)
+  if (out_dtype == ScalarType::Half && self.dim() > 0 && self.numel() != 0)
+    throw_not_implemented_for(is_prod ? "cumprod_out_cpu" : "cumsum_out_cpu", out_dtype);
   const int64_t d = views::wrap_dim(op, dim, self.dim());
   Tensor out = kernels::empty(self.sizes(), out_dtype);
   if (self.numel() == 0) return out;
@@ -342,12 +366,12 @@ OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList
                      std::optional<ScalarType> dtype) {
   reduce_detail::check_input("norm", self);
   const ScalarType t = dtype.value_or(self.dtype());
-  OPD_CHECK_TYPE(is_floating_type(self.dtype()), "norm(): input dtype should be either floating point or complex. Got ",
-                 self.dtype(), " instead.");
+  OPD_CHECK_TYPE(dtype || is_floating_type(self.dtype()),
+                 "norm(): input dtype should be either floating point or complex. Got ", self.dtype(), " instead.");
   OPD_CHECK_TYPE(is_floating_type(t), "norm(): the desired output dtype should be either floating point or complex. Got ",
                  t, " instead.");
   const double pv = p ? p->to_double() : 2.0;
-  reduce_detail::Plan plan = reduce_detail::make_plan("norm", self, dim, keepdim);
+  reduce_detail::Plan plan = reduce_detail::make_plan("norm", self, dim, keepdim, /*memory_order=*/true);
   // Like max, a negative or infinite order has no identity on an empty row.
   OPD_CHECK(!((pv < 0 || std::isinf(pv)) && plan.inner == 0), "linalg.vector_norm cannot compute the ", pv,
             " norm on an empty tensor because the operation does not have an identity");
@@ -371,18 +395,33 @@ OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList
 OPD_FUNC Tensor logsumexp(const Tensor& self, DimList dim, bool keepdim) {
   reduce_detail::check_input("logsumexp", self);
   const ScalarType t = is_integral_type(self.dtype(), true) ? default_dtype() : self.dtype();
-  reduce_detail::Plan p = reduce_detail::make_plan("logsumexp", self, dim, keepdim);
+  return reduce_detail::logsumexp_as(self, dim, keepdim, t);
+}
+
+namespace reduce_detail {
+// logsumexp rounded once to `t` (the out= variant passes out's dtype).
+OPD_FUNC Tensor logsumexp_as(const Tensor& self, DimList dim, bool keepdim, ScalarType t) {
+  reduce_detail::check_input("logsumexp", self);
+  // ATen 1.13 computes exp through exp_vml_cpu, which has no Half loop.
+  if (self.dtype() == ScalarType::Half) throw_not_implemented_for("exp_vml_cpu", self.dtype());
+  reduce_detail::Plan p = reduce_detail::make_plan("logsumexp", self, dim, keepdim, /*memory_order=*/true);
   const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  const bool reduced = self.dtype() == ScalarType::BFloat16;  // (Half is refused above)
   const Tensor rows = reduce_detail::contiguous_rows(p.rows, acc);
   Tensor res = kernels::empty(p.out_sizes, acc);
   auto run = [&](auto tag) {
     using A = typename decltype(tag)::type;
     reduce_detail::for_each_row(static_cast<const A*>(rows.data_ptr()), p.outer, p.inner,
-                                static_cast<A*>(res.data_ptr()), [](const A* x, int64_t n) {
+                                static_cast<A*>(res.data_ptr()), [reduced](const A* x, int64_t n) {
                                   if (n == 0) return -std::numeric_limits<A>::infinity();
                                   A m = simd::max_row(x, n);
                                   if (std::isinf(m)) m = 0;  // ATen: infinite maxima shift by 0
-                                  const A s = reduce_detail::pairwise_sum<A>(0, n, [&](int64_t i) { return std::exp(x[i] - m); });
+                                  // ATen computes x - max and exp() as BFloat16 tensors: round each.
+                                  const A s = reduce_detail::pairwise_sum<A>(0, n, [&](int64_t i) {
+                                    if (!reduced) return std::exp(x[i] - m);
+                                    const A shifted = static_cast<A>(static_cast<BFloat16>(x[i] - m));
+                                    return static_cast<A>(static_cast<BFloat16>(std::exp(shifted)));
+                                  });
                                   return std::log(s) + m;
                                 });
   };
@@ -390,6 +429,7 @@ OPD_FUNC Tensor logsumexp(const Tensor& self, DimList dim, bool keepdim) {
   else run(type_tag<double>{});
   return reduce_detail::finish(std::move(res), t);
 }
+}  // namespace reduce_detail
 
 // ------------------------------------------------------------- logical ---
 

@@ -64,6 +64,10 @@ OPD_API Tensor std_dev(const Tensor& self, OptDimList dim, std::optional<int64_t
 OPD_API Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList dim, bool keepdim,
                     std::optional<ScalarType> dtype);
 OPD_API Tensor logsumexp(const Tensor& self, DimList dim, bool keepdim);
+namespace reduce_detail {
+// logsumexp with the result rounded once to `dtype` (logsumexp.out: out's dtype).
+OPD_API Tensor logsumexp_as(const Tensor& self, DimList dim, bool keepdim, ScalarType dtype);
+}  // namespace reduce_detail
 
 OPD_API Tensor all(const Tensor& self);
 OPD_API Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim);

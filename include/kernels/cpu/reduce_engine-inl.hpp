@@ -50,7 +50,11 @@ struct Plan {
   int64_t inner = 1;
 };
 
-inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool keepdim) {
+// memory_order: the reduced dims in the order of their strides (largest
+// first), as TensorIterator walks memory, so that sums add in ATen's order
+// where it matters (cancellation); otherwise in logical order (argmax of a
+// flattened input, scans).
+inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool keepdim, bool memory_order = false) {
   const int64_t nd = self.dim();
   std::vector<char> reduced(static_cast<std::size_t>(nd), dims.empty() ? 1 : 0);
   for (const int64_t d : dims) {
@@ -74,6 +78,18 @@ inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool kee
       p.outer *= self.sizes()[u];
       p.out_sizes.push_back(self.sizes()[u]);
     }
+  }
+  if (memory_order && red_sizes.size() > 1) {
+    std::vector<std::size_t> order(red_sizes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return red_strides[a] > red_strides[b]; });
+    std::vector<int64_t> rs, rt;
+    for (const std::size_t i : order) {
+      rs.push_back(red_sizes[i]);
+      rt.push_back(red_strides[i]);
+    }
+    red_sizes = std::move(rs);
+    red_strides = std::move(rt);
   }
   sizes.insert(sizes.end(), red_sizes.begin(), red_sizes.end());
   strides.insert(strides.end(), red_strides.begin(), red_strides.end());

@@ -83,7 +83,7 @@ HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x,
 HWY_NOINLINE float MinF32(const float* x, int64_t n) { return Extreme<false>(x, n); }
 HWY_NOINLINE double MinF64(const double* x, int64_t n) { return Extreme<false>(x, n); }
 
-// softmax: y = exp(x - max) / sum; log_softmax: y = x - max - log(sum).
+// softmax: y = exp(x - max) * (1 / sum); log_softmax: y = (x - max) - log(sum).
 // A NaN anywhere makes the sum, hence every output, NaN (as ATen).
 HWY_NOINLINE void SoftmaxF32(const float* x, float* y, int64_t n, bool log) {
   const hn::ScalableTag<float> d;
@@ -96,10 +96,11 @@ HWY_NOINLINE void SoftmaxF32(const float* x, float* y, int64_t n, bool log) {
   if (log) {
     for (; i + N <= n; i += N) acc = hn::Add(acc, hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm)));
     for (; i < n; ++i) tail += std::exp(x[i] - m);
-    const float shift = m + std::log(hn::GetLane(hn::SumOfLanes(d, acc)) + tail);
-    const auto vs = hn::Set(d, shift);
-    for (i = 0; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::LoadU(d, x + i), vs), d, y + i);
-    for (; i < n; ++i) y[i] = x[i] - shift;
+    const float log_s = std::log(hn::GetLane(hn::SumOfLanes(d, acc)) + tail);
+    const auto vl = hn::Set(d, log_s);
+    // (x - max) - log(sum), ATen's order (x - (max + log(sum)) loses digits of small results).
+    for (i = 0; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(d, x + i), vm), vl), d, y + i);
+    for (; i < n; ++i) y[i] = (x[i] - m) - log_s;
     return;
   }
   for (; i + N <= n; i += N) {
