@@ -172,7 +172,23 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& inpu
     T* yp = static_cast<T*>(out.data_ptr());
     T* mp = static_cast<T*>(mean.data_ptr());
     T* rp = static_cast<T*>(rstd.data_ptr());
-    parallel_for(0, M, std::max<int64_t>(1, grain_size / std::max<int64_t>(N, 1)), [&](int64_t lo, int64_t hi) {
+    const int64_t grain = std::max<int64_t>(1, grain_size / std::max<int64_t>(N, 1));
+    if constexpr (std::is_same_v<T, float>) {
+      // Float rows: statistics in float (as ATen's), pairwise and vectorized.
+      parallel_for(0, M, grain, [&](int64_t lo, int64_t hi) {
+        for (int64_t m = lo; m < hi; ++m) {
+          const float* row = xp + m * N;
+          const float mu = N == 0 ? 0.f : simd::sum_row(row, N) / static_cast<float>(N);
+          const float var = N == 0 ? 0.f : simd::sum_sq_dev_row(row, N, mu) / static_cast<float>(N);
+          const float r = 1.0f / std::sqrt(std::max(var, 0.f) + static_cast<float>(eps));
+          simd::affine_row(row, yp + m * N, N, r, -r * mu, wp, bp);
+          mp[m] = mu;
+          rp[m] = r;
+        }
+      });
+      return;
+    }
+    parallel_for(0, M, grain, [&](int64_t lo, int64_t hi) {
       for (int64_t m = lo; m < hi; ++m) {
         const T* row = xp + m * N;
         const double mu = N == 0 ? 0.0

@@ -6,7 +6,8 @@
 //     softmax_int / log_softmax_int (softmax.int): cast to `dtype` first.
 //   native_layer_norm: normalizes over the trailing `normalized_shape` dims;
 //     returns (out, mean, rstd), mean and rstd of shape input.shape[:axis] +
-//     [1] * len(normalized_shape), in the input's dtype; statistics in double,
+//     [1] * len(normalized_shape), in the input's dtype; statistics in float
+//     for Float (pairwise, vectorized), in double otherwise,
 //     y = (x * rstd + (-rstd * mean)) * weight + bias in the input's opmath.
 #pragma once
 

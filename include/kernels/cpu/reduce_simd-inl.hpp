@@ -28,6 +28,8 @@ HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF32);
 HWY_EXPORT(MinF64);
 HWY_EXPORT(SoftmaxF32);
+HWY_EXPORT(SumSqDevF32);
+HWY_EXPORT(AffineF32);
 }  // namespace dispatch_detail
 
 OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
@@ -36,6 +38,12 @@ OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(
 OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }
 OPD_FUNC double min_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF64)(x, n); }
+OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
+  return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumSqDevF32)(x, n, mean);
+}
+OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::AffineF32)(x, y, n, scale, shift, w, b);
+}
 OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
   HWY_DYNAMIC_DISPATCH(dispatch_detail::SoftmaxF32)(x, y, n, log);
 }

@@ -23,6 +23,13 @@ OPD_API double max_row(const double* x, int64_t n);
 OPD_API float min_row(const float* x, int64_t n);
 OPD_API double min_row(const double* x, int64_t n);
 
+// Sum of (x[i] - mean)^2 over x[0..n), pairwise as sum_row.
+OPD_API float sum_sq_dev_row(const float* x, int64_t n, float mean);
+
+// y[i] = (x[i] * scale + shift) * w[i] + b[i] (w, b may be null: 1, 0), the
+// layer_norm output of one row.
+OPD_API void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b);
+
 // y = softmax(x) (log_softmax when `log`) over x[0..n), n >= 1; y may be x.
 OPD_API void softmax_row(const float* x, float* y, int64_t n, bool log);
 

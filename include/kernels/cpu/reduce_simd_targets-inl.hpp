@@ -76,6 +76,51 @@ HWY_INLINE T Extreme(const T* HWY_RESTRICT x, int64_t n) {
   return nan ? std::numeric_limits<T>::quiet_NaN() : best;
 }
 
+HWY_INLINE float SqDevLeaf(const float* HWY_RESTRICT x, int64_t n, float mean) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vm = hn::Set(d, mean);
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto d0 = hn::Sub(hn::LoadU(d, x + i), vm);
+    const auto d1 = hn::Sub(hn::LoadU(d, x + i + N), vm);
+    a0 = hn::MulAdd(d0, d0, a0);
+    a1 = hn::MulAdd(d1, d1, a1);
+  }
+  for (; i + N <= n; i += N) {
+    const auto d0 = hn::Sub(hn::LoadU(d, x + i), vm);
+    a0 = hn::MulAdd(d0, d0, a0);
+  }
+  float s = hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1)));
+  for (; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
+  return s;
+}
+HWY_NOINLINE float SumSqDevF32(const float* x, int64_t n, float mean) {
+  if (n <= kLeaf) return SqDevLeaf(x, n, mean);
+  const int64_t half = ((n / 2) + kLeaf - 1) / kLeaf * kLeaf;
+  return SumSqDevF32(x, half, mean) + SumSqDevF32(x + half, n - half, mean);
+}
+HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float scale, float shift, const float* w,
+                            const float* b) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, scale), vt = hn::Set(d, shift);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    auto v = hn::MulAdd(hn::LoadU(d, x + i), vs, vt);
+    if (w) v = hn::Mul(v, hn::LoadU(d, w + i));
+    if (b) v = hn::Add(v, hn::LoadU(d, b + i));
+    hn::StoreU(v, d, y + i);
+  }
+  for (; i < n; ++i) {
+    float v = x[i] * scale + shift;
+    if (w) v *= w[i];
+    if (b) v += b[i];
+    y[i] = v;
+  }
+}
+
 HWY_NOINLINE float SumF32(const float* x, int64_t n) { return SumPairwise(x, n); }
 HWY_NOINLINE double SumF64(const double* x, int64_t n) { return SumPairwise(x, n); }
 HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<true>(x, n); }
