@@ -178,5 +178,8 @@ TEST(ReductionsTorchDiff, SoftmaxAndLayerNorm) {
       cases.push_back({"aten::layer_norm", "", {x, L({3}), None(), None(), D(1e-5), B(true)}});  // both throw
     }
   }
+  // Half (refused by both), BFloat16 (computed in float: within 4 BFloat16 ulps), integers (refused).
+  for (int dtype : {f16, bf16, i64})
+    cases.push_back({"aten::native_layer_norm", "", {T(dtype, {3, 8}), L({8}), None(), None(), D(1e-5)}, {.ulp = 4}});
   check_all(cases);
 }

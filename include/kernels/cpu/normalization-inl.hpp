@@ -149,7 +149,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& inpu
               for (const int64_t v : normalized_shape) s += ", " + std::to_string(v);
               return s;
             }(), "], but got input of size", input.sizes());
-  if (!is_floating_type(input.dtype())) throw_not_implemented_for(op, input.dtype());
+  // ATen 1.13's LayerNormKernelImpl: floating types and BFloat16, no Half.
+  if (!is_floating_type(input.dtype()) || input.dtype() == ScalarType::Half)
+    throw_not_implemented_for("LayerNormKernelImpl", input.dtype());
   const int64_t axis = nd - nn;
   std::vector<int64_t> stat_sizes(input.sizes().begin(), input.sizes().begin() + axis);
   stat_sizes.insert(stat_sizes.end(), static_cast<std::size_t>(nn), 1);

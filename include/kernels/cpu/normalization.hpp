@@ -1,10 +1,12 @@
 // softmax, log_softmax and layer normalization on CPU (ATen 1.13 semantics).
 //
 //   softmax / log_softmax (_softmax, _log_softmax): over one dim of a Float,
-//     Double, Half or BFloat16 tensor (Half and BFloat16 computed in float,
-//     rounded once); half_to_float=true is refused on CPU as ATen does.
+//     Double or BFloat16 tensor (BFloat16 computed in float); Half and
+//     integral inputs are refused with ATen 1.13's CPU errors, and
+//     half_to_float=true as ATen does on CPU.
 //     softmax_int / log_softmax_int (softmax.int): cast to `dtype` first.
-//   native_layer_norm: normalizes over the trailing `normalized_shape` dims;
+//   native_layer_norm (Float, Double, BFloat16; Half refused): normalizes
+//     over the trailing `normalized_shape` dims;
 //     returns (out, mean, rstd), mean and rstd of shape input.shape[:axis] +
 //     [1] * len(normalized_shape), in the input's dtype; statistics in float
 //     for Float (pairwise, vectorized), in double otherwise,

@@ -21,6 +21,9 @@
 //   logsumexp                     integral inputs compute in the default float dtype.
 //   all, any                      Bool (Byte for a Byte input); NaN counts as true.
 //   count_nonzero                 Long.
+// Dtypes ATen 1.13's CPU loops lack are refused with its errors ("\"prod_cpu\"
+// not implemented for 'Half'"): prod of Half/BFloat16, cumsum/cumprod and
+// logsumexp of Half, argmax/argmin of Bool.
 // Errors are opd::Error family exceptions prefixed with the operator's name;
 // inputs are never written.
 #pragma once
