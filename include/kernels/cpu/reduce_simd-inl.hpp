@@ -7,6 +7,72 @@
 
 #include "kernels/cpu/reduce_simd.hpp"
 
+#if defined(__CUDACC__)
+// nvcc (a header-only .cu file) cannot compile Highway's dispatch tables
+// (HWY_EXPORT): there the row kernels are plain loops, in the same order.
+#include <algorithm>
+#include <limits>
+
+namespace opd::kernels::simd {
+namespace scalar_detail {
+template <class T>
+T sum(const T* x, int64_t n) {
+  if (n <= 512) {
+    T acc[8] = {};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) acc[j] += x[i + j];
+    for (; i < n; ++i) acc[0] += x[i];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  }
+  const int64_t half = ((n / 2) + 511) / 512 * 512;
+  return sum(x, half) + sum(x + half, n - half);
+}
+template <bool kMax, class T>
+T extreme(const T* x, int64_t n) {
+  T best = x[0];
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) return std::numeric_limits<T>::quiet_NaN();
+    best = kMax ? std::max(best, x[i]) : std::min(best, x[i]);
+  }
+  return best;
+}
+}  // namespace scalar_detail
+OPD_FUNC float sum_row(const float* x, int64_t n) { return scalar_detail::sum(x, n); }
+OPD_FUNC double sum_row(const double* x, int64_t n) { return scalar_detail::sum(x, n); }
+OPD_FUNC float max_row(const float* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
+OPD_FUNC double max_row(const double* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
+OPD_FUNC float min_row(const float* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
+OPD_FUNC double min_row(const double* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
+OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
+  float s = 0;
+  for (int64_t i = 0; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
+  return s;
+}
+OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
+  for (int64_t i = 0; i < n; ++i) {
+    float v = x[i] * scale + shift;
+    if (w) v *= w[i];
+    if (b) v += b[i];
+    y[i] = v;
+  }
+}
+OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
+  const float m = scalar_detail::extreme<true>(x, n);
+  float s = 0;
+  for (int64_t i = 0; i < n; ++i) s += std::exp(x[i] - m);
+  if (log) {
+    const float log_s = std::log(s);
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) - log_s;
+    return;
+  }
+  const float inv = 1.0f / s;
+  for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i] - m) * inv;
+}
+}  // namespace opd::kernels::simd
+
+#else  // Highway
+
 // Fewer targets, less compile time: no SSSE3 (SSE4 covers every x86-64 CPU
 // that matters here) and no AVX3_DL (AVX3 has every op these use).
 #ifndef HWY_DISABLED_TARGETS
@@ -49,3 +115,5 @@ OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
 }
 
 }  // namespace opd::kernels::simd
+
+#endif  // __CUDACC__
