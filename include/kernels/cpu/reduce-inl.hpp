@@ -155,10 +155,6 @@ std::tuple<Tensor, Tensor> max_dim_like(const char* op, const Tensor& self, std:
 
 // --------------------------------------------------------------- moments ---
 
-inline void check_floating(const char* op, ScalarType t, const char* what) {
-  OPD_CHECK_TYPE(is_floating_type(t), op, what, t);
-}
-
 inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::optional<int64_t> correction,
                        bool keepdim, bool take_sqrt) {
   check_input(op, self);
