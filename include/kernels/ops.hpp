@@ -2,8 +2,9 @@
 // Every operator of the library's CPU kernel library, and register_cpu(),
 // which registers them all. One header per family:
 //
-//   kernels/ops_arithmetic.hpp   add, sub, mul, div, copy_, fill_, empty, zeros, ones
-//   kernels/ops_views.hpp        views and the copies that go with them
+//   kernels/ops_arithmetic.hpp     add, sub, mul, div, copy_, fill_, empty, zeros, ones
+//   kernels/ops_views.hpp          views and the copies that go with them
+//   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -20,6 +21,7 @@
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_views.hpp"
+#include "kernels/ops_reductions.hpp"
 
 namespace opd::kernels {
 

@@ -20,7 +20,12 @@
 // for compiling these kernels only.
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "dispatch/dispatcher.hpp"
-#include "kernels/cpu/kernels.hpp"
+// Only this family's kernels (kernels/cpu/kernels.hpp has every family's:
+// header-only, each brings its loops).
+#include "kernels/cpu/binary_ops.hpp"
+#include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/fill_copy.hpp"
+#include "kernels/cpu/tensor_meta.hpp"
 #include "structured/structured.hpp"
 
 namespace opd::kernels {

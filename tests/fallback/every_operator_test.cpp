@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <kernels/ops.hpp>
+#include <dispatch/core/error.hpp>
 
 #include "toy_device.hpp"
 
@@ -54,7 +55,10 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       return t.kind == type_kind::base && (t.base == base_type::int_ || t.base == base_type::SymInt);
     };
     if (n->kind == type_kind::list && is_int(s.type(n->child))) {
-      stack.emplace_back(std::vector<int64_t>{2, 3});
+      // A dim list (reductions) names dim 1 of the [2, 3] tensors; any other
+      // int list (sizes, shapes) is their shape.
+      if (s.arguments[i].name == "dim") stack.emplace_back(std::vector<int64_t>{1});
+      else stack.emplace_back(std::vector<int64_t>{2, 3});
       continue;
     }
     if (n->kind != type_kind::base) return false;
@@ -64,6 +68,7 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       case base_type::int_:
       case base_type::SymInt: stack.emplace_back(int64_t{1}); break;
       case base_type::bool_: stack.emplace_back(false); break;
+      case base_type::ScalarType: stack.emplace_back(opd::ScalarType::Float); break;
       default: return false;
     }
   }
@@ -99,7 +104,7 @@ void expect_same(const IValue& device_value, const IValue& cpu_value, bool value
 TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
   const opd::RegistrationSet cpu_kernels = opd::kernels::register_cpu();
   toydev::ToyDevice device;
-  std::vector<std::string> tested, skipped;
+  std::vector<std::string> tested, skipped, refused;
   for (const std::string& name : opd::Dispatcher::singleton().operator_names()) {
     const opd::OperatorEntry* op = opd::Dispatcher::singleton().find_schema(name);
     if (op == nullptr || !op->has_kernel_for(opd::DispatchKey::CPU)) continue;
@@ -110,7 +115,19 @@ TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
       continue;
     }
     const Stack device_arguments = on_device;  // the caller's tensors, to read written ones back
-    opd::call_boxed(*op, on_cpu);
+    // Arguments these generic values do not fit (a Float out= where the
+    // operator wants Long indices, max.dim_max): the device fails as the CPU does.
+    bool cpu_refused = false;
+    try {
+      opd::call_boxed(*op, on_cpu);
+    } catch (const opd::Error&) {
+      cpu_refused = true;
+    }
+    if (cpu_refused) {
+      EXPECT_THROW(opd::call_boxed(*op, on_device), opd::Error) << name;
+      refused.push_back(name);
+      continue;
+    }
     opd::call_boxed(*op, on_device);
     // `empty` returns memory nobody wrote: its values are not compared.
     const bool values = op->schema().value().name.find("empty") == std::string_view::npos;
@@ -137,6 +154,8 @@ TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
   EXPECT_TRUE(any([](const std::string& n) { return n.find("add_.Tensor") != std::string::npos; }));
   EXPECT_TRUE(any([](const std::string& n) { return n.find("zeros") != std::string::npos; }));
   EXPECT_GE(tested.size(), 20u);
+  // Few operators refuse the generic arguments; most must run.
+  EXPECT_LE(refused.size(), tested.size() / 10) << refused.size() << " refused, first " << refused.front();
 }
 
 }  // namespace

@@ -1,0 +1,468 @@
+#pragma once
+// Out-of-line part of reduce.hpp (compiled in src/kernels/reduce.cpp): the
+// ops on the engine of reduce_engine-inl.hpp.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <tuple>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/reduce.hpp"
+#include "kernels/cpu/reduce_engine-inl.hpp"
+
+namespace opd::kernels {
+
+namespace reduce_detail {
+
+// The accumulation dtype of sum/prod for an output dtype.
+inline ScalarType sum_acc_dtype(ScalarType out) {
+  if (out == ScalarType::Double) return ScalarType::Double;
+  if (is_floating_type(out)) return ScalarType::Float;
+  return ScalarType::Long;
+}
+
+// ATen's get_dtype_from_self(self, dtype, promote_integers=true).
+inline ScalarType sum_out_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype) return *dtype;
+  return is_integral_type(self.dtype(), /*include_bool=*/true) ? ScalarType::Long : self.dtype();
+}
+
+// A result computed in `acc` as a contiguous tensor of the output's shape,
+// converted to `out_dtype`.
+inline Tensor finish(Tensor acc_result, ScalarType out_dtype) {
+  if (acc_result.dtype() == out_dtype) return acc_result;
+  Tensor out = kernels::empty(acc_result.sizes(), out_dtype);
+  kernels::copy_(out, acc_result);
+  return out;
+}
+
+enum class SumKind { Sum, Prod };
+
+inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList dims, bool keepdim,
+                       std::optional<ScalarType> dtype) {
+  check_input(op, self);
+  const ScalarType out_dtype = sum_out_dtype(self, dtype);
+  if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  // ATen 1.13's prod_cpu has no Half or BFloat16 loop.
+  // (An empty input never reaches the loop: the identity is filled in.)
+  if (kind == SumKind::Prod && self.numel() != 0 && (out_dtype == ScalarType::Half || out_dtype == ScalarType::BFloat16))
+    throw_not_implemented_for("prod_cpu", out_dtype);
+  Plan p = make_plan(op, self, dims, keepdim, /*memory_order=*/true);
+  const ScalarType acc = sum_acc_dtype(out_dtype);
+  // Cast to the output dtype first (ATen's iterator does), then accumulate.
+  Tensor rows = p.rows;
+  if (out_dtype != acc && out_dtype != self.dtype()) rows = contiguous_rows(rows, out_dtype);
+  rows = contiguous_rows(rows, acc);
+  Tensor res = kernels::empty(p.out_sizes, acc);
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    const A* x = static_cast<const A*>(rows.data_ptr());
+    A* r = static_cast<A*>(res.data_ptr());
+    if (kind == SumKind::Sum) {
+      reduce_rows(x, p.outer, p.inner, r, [](const A* row, int64_t n) { return sum_row(row, n); },
+                  [](A a, A b) { return static_cast<A>(static_cast<std::conditional_t<std::is_integral_v<A>, uint64_t, A>>(a) + b); });
+    } else {
+      reduce_rows(x, p.outer, p.inner, r, [](const A* row, int64_t n) { return prod_row(row, n); },
+                  [](A a, A b) { return static_cast<A>(static_cast<std::conditional_t<std::is_integral_v<A>, uint64_t, A>>(a) * b); });
+    }
+  };
+  if (acc == ScalarType::Float) run(type_tag<float>{});
+  else if (acc == ScalarType::Double) run(type_tag<double>{});
+  else run(type_tag<int64_t>{});
+  return finish(std::move(res), out_dtype);
+}
+
+// --------------------------------------------------------- max, min, arg* ---
+
+template <class T>
+inline bool is_nan_value(T v) {
+  if constexpr (is_float_like_v<T>) return std::isnan(static_cast<opmath_t<T>>(v));
+  else return false;
+}
+
+// a "beats" b for a max (kMax) or a min: NaN beats everything.
+template <bool kMax, class T>
+inline bool beats(T a, T b) {
+  using C = std::conditional_t<std::is_same_v<T, bool>, int, opmath_t<T>>;
+  const C x = static_cast<C>(a), y = static_cast<C>(b);
+  if (is_nan_value(a)) return !is_nan_value(b);
+  return kMax ? x > y : x < y;
+}
+
+template <bool kMax, class T>
+T extreme_row(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return kMax ? simd::max_row(x, n) : simd::min_row(x, n);
+  } else {
+    T best = x[0];
+    for (int64_t i = 1; i < n; ++i)
+      if (beats<kMax>(x[i], best)) best = x[i];
+    return best;
+  }
+}
+
+template <bool kMax, class T>
+int64_t arg_extreme_row(const T* x, int64_t n) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < n; ++i)
+    if (beats<kMax>(x[i], x[best])) best = i;
+  return best;
+}
+
+template <bool kMax>
+Tensor amax_like(const char* op, const Tensor& self, DimList dims, bool keepdim) {
+  check_input(op, self);
+  check_nonempty(op, self, dims);
+  Plan p = make_plan(op, self, dims, keepdim);
+  const Tensor rows = contiguous_rows(p.rows, self.dtype());
+  Tensor res = kernels::empty(p.out_sizes, self.dtype());
+  dispatch_dtype(self.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    reduce_rows(static_cast<const T*>(rows.data_ptr()), p.outer, p.inner, static_cast<T*>(res.data_ptr()),
+                [](const T* row, int64_t n) { return extreme_row<kMax>(row, n); },
+                [](T a, T b) { return beats<kMax>(b, a) ? b : a; });
+  });
+  return res;
+}
+
+// values and indices over one dim (dim = nullopt: the flattened input).
+template <bool kMax>
+std::tuple<Tensor, Tensor> max_dim_like(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                                        bool want_values) {
+  check_input(op, self);
+  // ATen 1.13's argmax_cpu / argmin_cpu have no Bool loop (max.dim has).
+  if (!want_values && self.dtype() == ScalarType::Bool && self.numel() != 0)
+    throw_not_implemented_for(kMax ? "argmax_cpu" : "argmin_cpu", self.dtype());
+  const int64_t d = dim.value_or(0);
+  const std::span<const int64_t> dims = dim ? std::span<const int64_t>(&d, 1) : std::span<const int64_t>();
+  check_nonempty(op, self, dims);
+  Plan p = make_plan(op, self, dims, dim ? keepdim : false);
+  const Tensor rows = contiguous_rows(p.rows, self.dtype());
+  Tensor values = want_values ? kernels::empty(p.out_sizes, self.dtype()) : Tensor();
+  Tensor indices = kernels::empty(p.out_sizes, ScalarType::Long);
+  dispatch_dtype(self.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* x = static_cast<const T*>(rows.data_ptr());
+    int64_t* idx = static_cast<int64_t*>(indices.data_ptr());
+    T* val = want_values ? static_cast<T*>(values.data_ptr()) : nullptr;
+    for_each_row(x, p.outer, p.inner, idx, [](const T* row, int64_t n) { return arg_extreme_row<kMax>(row, n); });
+    if (val)
+      for (int64_t o = 0; o < p.outer; ++o) val[o] = x[o * p.inner + idx[o]];
+  });
+  return {values, indices};
+}
+
+// --------------------------------------------------------------- moments ---
+
+inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::optional<int64_t> correction,
+                       bool keepdim, bool take_sqrt) {
+  check_input(op, self);
+  OPD_CHECK_TYPE(is_floating_type(self.dtype()), op,
+                 ": std and var only support floating point and complex dtypes, got ", self.dtype());
+  Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim, /*memory_order=*/true);
+  const Tensor rows = contiguous_rows(p.rows, ScalarType::Double);
+  Tensor res = kernels::empty(p.out_sizes, ScalarType::Double);
+  const double c = static_cast<double>(correction.value_or(1));
+  // As ATen's CPU kernels: one output (a full reduction) in two passes,
+  // several outputs with Welford's update, both in double.
+  const bool two_pass = p.outer == 1;
+  for_each_row(static_cast<const double*>(rows.data_ptr()), p.outer, p.inner, static_cast<double*>(res.data_ptr()),
+               [c, take_sqrt, two_pass](const double* x, int64_t n) {
+                 double m2 = 0;
+                 if (two_pass) {
+                   const double mean = n == 0 ? 0.0 : sum_row(x, n) / static_cast<double>(n);
+                   m2 = pairwise_sum<double>(0, n, [&](int64_t i) {
+                     const double d = x[i] - mean;
+                     return d * d;
+                   });
+                 } else {
+                   double mean = 0;
+                   for (int64_t i = 0; i < n; ++i) {
+                     const double delta = x[i] - mean;
+                     mean += delta / static_cast<double>(i + 1);
+                     m2 += delta * (x[i] - mean);
+                   }
+                 }
+                 const double divisor = std::max(0.0, static_cast<double>(n) - c);
+                 const double v = m2 / divisor;
+                 return take_sqrt ? std::sqrt(v) : v;
+               });
+  return finish(std::move(res), self.dtype());
+}
+
+// ------------------------------------------------------------------ norm ---
+
+template <class A>
+A norm_row(const A* x, int64_t n, double p) {
+  using std::abs;
+  if (p == 2) return std::sqrt(pairwise_sum<A>(0, n, [&](int64_t i) { return x[i] * x[i]; }));
+  if (p == 1) return pairwise_sum<A>(0, n, [&](int64_t i) { return abs(x[i]); });
+  if (p == 0) return pairwise_sum<A>(0, n, [&](int64_t i) { return x[i] != 0 ? A(1) : A(0); });
+  if (std::isinf(p)) {
+    A best = abs(x[0]);
+    for (int64_t i = 1; i < n; ++i) {
+      const A a = abs(x[i]);
+      if (std::isnan(a) || (!std::isnan(best) && (p > 0 ? a > best : a < best))) best = a;
+    }
+    return best;
+  }
+  const A pp = static_cast<A>(p);
+  return std::pow(pairwise_sum<A>(0, n, [&](int64_t i) { return std::pow(abs(x[i]), pp); }), A(1) / pp);
+}
+
+// ------------------------------------------------------------ scans ---
+
+inline ScalarType scan_acc_dtype(ScalarType out) {
+  if (out == ScalarType::Float || out == ScalarType::Double) return ScalarType::Double;
+  if (is_floating_type(out)) return ScalarType::Float;
+  return ScalarType::Long;
+}
+
+inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  check_input(op, self);
+  const ScalarType out_dtype = sum_out_dtype(self, dtype);
+  if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  // ATen 1.13's cumsum_out_cpu / cumprod_out_cpu have no Half loop.
+  // (An empty or 0-dim input never reaches the loop: it is copied.)
+  if (out_dtype == ScalarType::Half && self.dim() > 0 && self.numel() != 0)
+    throw_not_implemented_for(is_prod ? "cumprod_out_cpu" : "cumsum_out_cpu", out_dtype);
+  const int64_t d = views::wrap_dim(op, dim, self.dim());
+  Tensor out = kernels::empty(self.sizes(), out_dtype);
+  if (self.numel() == 0) return out;
+  const int64_t dims[1] = {d};
+  Plan p = make_plan(op, self, self.dim() == 0 ? DimList() : DimList(dims), true);
+  Tensor rows = p.rows;
+  if (out_dtype != self.dtype()) rows = contiguous_rows(rows, out_dtype);  // ATen casts first
+  const ScalarType acc = scan_acc_dtype(out_dtype);
+  Tensor buf = kernels::empty(rows.sizes(), acc);
+  kernels::copy_(buf, rows);  // a fresh block: scanned in place
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    using W = std::conditional_t<std::is_integral_v<A>, uint64_t, A>;  // integers wrap
+    A* x = static_cast<A*>(buf.data_ptr());
+    const int64_t inner = p.inner;
+    parallel_for(0, p.outer, std::max<int64_t>(1, grain_size / inner), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        A* row = x + o * inner;
+        W acc_v = is_prod ? W(1) : W(0);
+        for (int64_t i = 0; i < inner; ++i) {
+          acc_v = is_prod ? static_cast<W>(acc_v * static_cast<W>(row[i])) : static_cast<W>(acc_v + static_cast<W>(row[i]));
+          row[i] = static_cast<A>(acc_v);
+        }
+      }
+    });
+  };
+  if (acc == ScalarType::Float) run(type_tag<float>{});
+  else if (acc == ScalarType::Double) run(type_tag<double>{});
+  else run(type_tag<int64_t>{});
+  // Write back through out's view in the rows' order (same permutation).
+  const Plan q = make_plan(op, out, self.dim() == 0 ? DimList() : DimList(dims), true);
+  Tensor target = q.rows;
+  kernels::copy_(target, buf);
+  return out;
+}
+
+// ------------------------------------------------------------ all / any ---
+
+inline Tensor all_any(const char* op, bool is_all, const Tensor& self, DimList dims, bool keepdim) {
+  check_input(op, self);
+  Plan p = make_plan(op, self, dims, keepdim);
+  const Tensor rows = contiguous_rows(p.rows, ScalarType::Bool);
+  Tensor res = kernels::empty(p.out_sizes, ScalarType::Bool);
+  reduce_rows(static_cast<const bool*>(rows.data_ptr()), p.outer, p.inner, static_cast<bool*>(res.data_ptr()),
+              [is_all](const bool* x, int64_t n) {
+                for (int64_t i = 0; i < n; ++i)
+                  if (x[i] != is_all) return !is_all;
+                return is_all;
+              },
+              [is_all](bool a, bool b) { return is_all ? (a && b) : (a || b); });
+  return finish(std::move(res), self.dtype() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool);
+}
+
+}  // namespace reduce_detail
+
+// ------------------------------------------------------------------ sums ---
+
+OPD_FUNC Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
+  return reduce_detail::sum_like("sum", reduce_detail::SumKind::Sum, self, {}, false, dtype);
+}
+OPD_FUNC Tensor sum_dim(const Tensor& self, OptDimList dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return reduce_detail::sum_like("sum", reduce_detail::SumKind::Sum, self, dim.value_or(DimList()), keepdim, dtype);
+}
+OPD_FUNC Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  return reduce_detail::sum_like("prod", reduce_detail::SumKind::Prod, self, {}, false, dtype);
+}
+OPD_FUNC Tensor prod_dim(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const int64_t dims[1] = {dim};
+  if (self.defined() && self.dim() == 0) {  // a 0-dim input: dim is checked, nothing is reduced
+    views::wrap_dim("prod", dim, 0);
+    return reduce_detail::sum_like("prod", reduce_detail::SumKind::Prod, self, {}, keepdim, dtype);
+  }
+  return reduce_detail::sum_like("prod", reduce_detail::SumKind::Prod, self, dims, keepdim, dtype);
+}
+
+OPD_FUNC Tensor mean_dim(const Tensor& self, OptDimList dim, bool keepdim, std::optional<ScalarType> dtype) {
+  reduce_detail::check_input("mean", self);
+  const ScalarType t = dtype.value_or(self.dtype());
+  OPD_CHECK_TYPE(is_floating_type(t), "mean(): could not infer output dtype. ",
+                 dtype ? "Optional dtype" : "Input dtype", " must be either a floating point or complex dtype. Got: ", t);
+  const DimList dims = dim.value_or(DimList());
+  Tensor out = reduce_detail::sum_like("mean", reduce_detail::SumKind::Sum, self, dims, keepdim, t);
+  int64_t count = 1;
+  if (dims.empty() || self.dim() == 0) {
+    count = self.numel();
+  } else {
+    for (const int64_t d : dims) count *= self.sizes()[static_cast<std::size_t>(views::wrap_dim("mean", d, self.dim()))];
+  }
+  // out /= count, in out's dtype (half rounds once, from float math).
+  dispatch_floating_dtype(t, "mean", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* o = static_cast<T*>(out.data_ptr());
+    const auto c = static_cast<opmath_t<T>>(count);
+    for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(static_cast<opmath_t<T>>(o[i]) / c);
+  });
+  return out;
+}
+OPD_FUNC Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return mean_dim(self, std::nullopt, false, dtype); }
+
+// ------------------------------------------------------------- extremes ---
+
+OPD_FUNC Tensor amax(const Tensor& self, DimList dim, bool keepdim) {
+  return reduce_detail::amax_like<true>("amax", self, dim, keepdim);
+}
+OPD_FUNC Tensor amin(const Tensor& self, DimList dim, bool keepdim) {
+  return reduce_detail::amax_like<false>("amin", self, dim, keepdim);
+}
+OPD_FUNC Tensor max(const Tensor& self) { return reduce_detail::amax_like<true>("max", self, {}, false); }
+OPD_FUNC Tensor min(const Tensor& self) { return reduce_detail::amax_like<false>("min", self, {}, false); }
+OPD_FUNC std::tuple<Tensor, Tensor> max_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_detail::max_dim_like<true>("max", self, dim, keepdim, true);
+}
+OPD_FUNC std::tuple<Tensor, Tensor> min_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_detail::max_dim_like<false>("min", self, dim, keepdim, true);
+}
+OPD_FUNC Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return std::get<1>(reduce_detail::max_dim_like<true>("argmax", self, dim, keepdim, false));
+}
+OPD_FUNC Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return std::get<1>(reduce_detail::max_dim_like<false>("argmin", self, dim, keepdim, false));
+}
+
+// -------------------------------------------------------------- moments ---
+
+OPD_FUNC Tensor var(const Tensor& self, OptDimList dim, std::optional<int64_t> correction, bool keepdim) {
+  return reduce_detail::var_like("var", self, dim, correction, keepdim, false);
+}
+OPD_FUNC Tensor std_dev(const Tensor& self, OptDimList dim, std::optional<int64_t> correction, bool keepdim) {
+  return reduce_detail::var_like("std", self, dim, correction, keepdim, true);
+}
+
+OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList dim, bool keepdim,
+                     std::optional<ScalarType> dtype) {
+  reduce_detail::check_input("norm", self);
+  const ScalarType t = dtype.value_or(self.dtype());
+  OPD_CHECK_TYPE(dtype || is_floating_type(self.dtype()),
+                 "norm(): input dtype should be either floating point or complex. Got ", self.dtype(), " instead.");
+  OPD_CHECK_TYPE(is_floating_type(t), "norm(): the desired output dtype should be either floating point or complex. Got ",
+                 t, " instead.");
+  const double pv = p ? p->to_double() : 2.0;
+  reduce_detail::Plan plan = reduce_detail::make_plan("norm", self, dim, keepdim, /*memory_order=*/true);
+  // Like max, a negative or infinite order has no identity on an empty row.
+  OPD_CHECK(!((pv < 0 || std::isinf(pv)) && plan.inner == 0), "linalg.vector_norm cannot compute the ", pv,
+            " norm on an empty tensor because the operation does not have an identity");
+  Tensor rows = plan.rows;
+  if (t != self.dtype()) rows = reduce_detail::contiguous_rows(rows, t);  // cast to dtype first
+  const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  rows = reduce_detail::contiguous_rows(rows, acc);
+  Tensor res = kernels::empty(plan.out_sizes, acc);
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    reduce_detail::for_each_row(static_cast<const A*>(rows.data_ptr()), plan.outer, plan.inner,
+                                static_cast<A*>(res.data_ptr()), [pv](const A* x, int64_t n) {
+                                  return n == 0 ? A(0) : reduce_detail::norm_row(x, n, pv);
+                                });
+  };
+  if (acc == ScalarType::Float) run(type_tag<float>{});
+  else run(type_tag<double>{});
+  return reduce_detail::finish(std::move(res), t);
+}
+
+OPD_FUNC Tensor logsumexp(const Tensor& self, DimList dim, bool keepdim) {
+  reduce_detail::check_input("logsumexp", self);
+  const ScalarType t = is_integral_type(self.dtype(), true) ? default_dtype() : self.dtype();
+  return reduce_detail::logsumexp_as(self, dim, keepdim, t);
+}
+
+namespace reduce_detail {
+// logsumexp rounded once to `t` (the out= variant passes out's dtype).
+OPD_FUNC Tensor logsumexp_as(const Tensor& self, DimList dim, bool keepdim, ScalarType t) {
+  reduce_detail::check_input("logsumexp", self);
+  // ATen 1.13 computes exp through exp_vml_cpu, which has no Half loop.
+  if (self.dtype() == ScalarType::Half) throw_not_implemented_for("exp_vml_cpu", self.dtype());
+  reduce_detail::Plan p = reduce_detail::make_plan("logsumexp", self, dim, keepdim, /*memory_order=*/true);
+  const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  const bool reduced = self.dtype() == ScalarType::BFloat16;  // (Half is refused above)
+  const Tensor rows = reduce_detail::contiguous_rows(p.rows, acc);
+  Tensor res = kernels::empty(p.out_sizes, acc);
+  auto run = [&](auto tag) {
+    using A = typename decltype(tag)::type;
+    reduce_detail::for_each_row(static_cast<const A*>(rows.data_ptr()), p.outer, p.inner,
+                                static_cast<A*>(res.data_ptr()), [reduced](const A* x, int64_t n) {
+                                  if (n == 0) return -std::numeric_limits<A>::infinity();
+                                  A m = simd::max_row(x, n);
+                                  if (std::isinf(m)) m = 0;  // ATen: infinite maxima shift by 0
+                                  // ATen computes x - max and exp() as BFloat16 tensors: round each.
+                                  const A s = reduce_detail::pairwise_sum<A>(0, n, [&](int64_t i) {
+                                    if (!reduced) return std::exp(x[i] - m);
+                                    const A shifted = static_cast<A>(static_cast<BFloat16>(x[i] - m));
+                                    return static_cast<A>(static_cast<BFloat16>(std::exp(shifted)));
+                                  });
+                                  return std::log(s) + m;
+                                });
+  };
+  if (acc == ScalarType::Float) run(type_tag<float>{});
+  else run(type_tag<double>{});
+  return reduce_detail::finish(std::move(res), t);
+}
+}  // namespace reduce_detail
+
+// ------------------------------------------------------------- logical ---
+
+OPD_FUNC Tensor all(const Tensor& self) { return reduce_detail::all_any("all", true, self, {}, false); }
+OPD_FUNC Tensor any(const Tensor& self) { return reduce_detail::all_any("any", false, self, {}, false); }
+OPD_FUNC Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  const int64_t dims[1] = {dim};
+  if (self.defined() && self.dim() == 0) views::wrap_dim("all", dim, 0);
+  return reduce_detail::all_any("all", true, self, self.defined() && self.dim() == 0 ? DimList() : DimList(dims), keepdim);
+}
+OPD_FUNC Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  const int64_t dims[1] = {dim};
+  if (self.defined() && self.dim() == 0) views::wrap_dim("any", dim, 0);
+  return reduce_detail::all_any("any", false, self, self.defined() && self.dim() == 0 ? DimList() : DimList(dims), keepdim);
+}
+
+OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
+  reduce_detail::check_input("count_nonzero", self);
+  reduce_detail::Plan p = reduce_detail::make_plan("count_nonzero", self, dim, false);
+  const Tensor rows = reduce_detail::contiguous_rows(p.rows, ScalarType::Bool);
+  Tensor res = kernels::empty(p.out_sizes, ScalarType::Long);
+  reduce_detail::for_each_row(static_cast<const bool*>(rows.data_ptr()), p.outer, p.inner,
+                              static_cast<int64_t*>(res.data_ptr()), [](const bool* x, int64_t n) {
+                                int64_t c = 0;
+                                for (int64_t i = 0; i < n; ++i) c += x[i] ? 1 : 0;
+                                return c;
+                              });
+  return res;
+}
+
+// --------------------------------------------------------------- scans ---
+
+OPD_FUNC Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return reduce_detail::scan("cumsum", false, self, dim, dtype);
+}
+OPD_FUNC Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return reduce_detail::scan("cumprod", true, self, dim, dtype);
+}
+
+}  // namespace opd::kernels

@@ -1,0 +1,201 @@
+#pragma once
+// The reduction engine shared by reduce-inl.hpp and normalization-inl.hpp
+// (inline and templates only: included by the kernel sources, never by users
+// in compiled mode).
+//
+// The input is viewed with the kept dimensions first and the reduced ones
+// last (a permutation, no copy), and made a contiguous [outer, inner] block
+// of rows in the accumulation dtype (no copy either when it already is one:
+// the common "reduce the last dims of a contiguous tensor"). Each op is then
+// a function of one contiguous row; rows run in parallel (parallel_for), and
+// a full reduction of one long row is split into chunks whose partial
+// results are combined. The dtype product stays small: rows are float,
+// double, int64 or bool, except for the comparisons (max, argmax, ...),
+// which run on the input's own dtype.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/fill_copy.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/reduce_simd.hpp"
+#include "kernels/cpu/type_promotion.hpp"
+#include "kernels/views/geometry.hpp"
+
+namespace opd::kernels {
+
+namespace reduce_detail {
+
+// (Not reduce.hpp's DimList: in header-only mode reduce.hpp includes
+// reduce-inl.hpp, which includes this file; the engine stands alone.)
+using DimSpan = std::span<const int64_t>;
+
+// ------------------------------------------------------------------ geometry ---
+
+// self seen as [outer, inner]: `rows` is a view with the kept dimensions
+// first and the reduced ones last; out_sizes is the result's shape.
+struct Plan {
+  std::vector<int64_t> out_sizes;
+  Tensor rows;
+  int64_t outer = 1;
+  int64_t inner = 1;
+};
+
+// memory_order: the reduced dims in the order of their strides (largest
+// first), as TensorIterator walks memory, so that sums add in ATen's order
+// where it matters (cancellation); otherwise in logical order (argmax of a
+// flattened input, scans).
+inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool keepdim, bool memory_order = false) {
+  const int64_t nd = self.dim();
+  std::vector<char> reduced(static_cast<std::size_t>(nd), dims.empty() ? 1 : 0);
+  for (const int64_t d : dims) {
+    const int64_t w = views::wrap_dim(op, d, nd);
+    if (nd == 0) continue;
+    OPD_CHECK(!reduced[static_cast<std::size_t>(w)], op, ": dim ", w, " appears multiple times in the list of dims");
+    reduced[static_cast<std::size_t>(w)] = 1;
+  }
+  Plan p;
+  std::vector<int64_t> sizes, strides, red_sizes, red_strides;
+  for (int64_t i = 0; i < nd; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (reduced[u]) {
+      red_sizes.push_back(self.sizes()[u]);
+      red_strides.push_back(self.strides()[u]);
+      p.inner *= self.sizes()[u];
+      if (keepdim) p.out_sizes.push_back(1);
+    } else {
+      sizes.push_back(self.sizes()[u]);
+      strides.push_back(self.strides()[u]);
+      p.outer *= self.sizes()[u];
+      p.out_sizes.push_back(self.sizes()[u]);
+    }
+  }
+  if (memory_order && red_sizes.size() > 1) {
+    std::vector<std::size_t> order(red_sizes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return red_strides[a] > red_strides[b]; });
+    std::vector<int64_t> rs, rt;
+    for (const std::size_t i : order) {
+      rs.push_back(red_sizes[i]);
+      rt.push_back(red_strides[i]);
+    }
+    red_sizes = std::move(rs);
+    red_strides = std::move(rt);
+  }
+  sizes.insert(sizes.end(), red_sizes.begin(), red_sizes.end());
+  strides.insert(strides.end(), red_strides.begin(), red_strides.end());
+  p.rows = self.as_strided(sizes, strides, self.storage_offset());
+  return p;
+}
+
+// The rows as one contiguous block of dtype `acc` (self's memory when it is one).
+inline Tensor contiguous_rows(const Tensor& rows, ScalarType acc) {
+  if (rows.dtype() == acc && rows.is_contiguous()) return rows;
+  Tensor buf = kernels::empty(rows.sizes(), acc);
+  kernels::copy_(buf, rows);
+  return buf;
+}
+
+inline void check_input(const char* op, const Tensor& self) {
+  OPD_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
+  OPD_CHECK(self.device().is_cpu(), op, ": the CPU kernel got argument 'self' on device ", self.device());
+  if (!is_kernel_dtype(self.dtype())) throw_not_implemented_for(op, self.dtype());
+}
+
+// The empty-reduction errors of amax, max, argmax, ...
+inline void check_nonempty(const char* op, const Tensor& self, DimSpan dims) {
+  if (self.numel() != 0) return;
+  OPD_CHECK_INDEX(!dims.empty() && self.dim() != 0, op,
+                  "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
+                  "the 'dim' argument.");
+  for (const int64_t d : dims) {
+    const int64_t w = views::wrap_dim(op, d, self.dim());
+    OPD_CHECK_INDEX(self.sizes()[static_cast<std::size_t>(w)] != 0, op, "(): Expected reduction dim ", w,
+                    " to have non-zero size.");
+  }
+}
+
+// ------------------------------------------------------------- row drivers ---
+
+// out[o] = f(row o) for every row, rows in parallel.
+template <class R, class A, class F>
+void for_each_row(const A* data, int64_t outer, int64_t inner, R* out, const F& f) {
+  const int64_t grain = std::max<int64_t>(1, grain_size / std::max<int64_t>(inner, 1));
+  parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) out[o] = f(data + o * inner, inner);
+  });
+}
+
+// Like for_each_row; one long row (outer == 1) is split into chunks reduced
+// in parallel, then combined in order with `combine`.
+template <class R, class A, class F, class C>
+void reduce_rows(const A* data, int64_t outer, int64_t inner, R* out, const F& f, const C& combine) {
+  constexpr int64_t chunk = 1 << 16;
+  if (outer != 1 || inner <= 2 * chunk || get_num_threads() == 1) {
+    for_each_row(data, outer, inner, out, f);
+    return;
+  }
+  const int64_t n = (inner + chunk - 1) / chunk;
+  std::vector<R> part(static_cast<std::size_t>(n));
+  parallel_for(0, n, 1, [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; ++c)
+      part[static_cast<std::size_t>(c)] = f(data + c * chunk, std::min(chunk, inner - c * chunk));
+  });
+  // Partials combined as a tree (pairwise), not left to right.
+  for (std::size_t width = 1; width < part.size(); width *= 2)
+    for (std::size_t c = 0; c + width < part.size(); c += 2 * width) part[c] = combine(part[c], part[c + width]);
+  out[0] = part[0];
+}
+
+// Pairwise sum of term(i) for i in [0, n): blocks of 8 interleaved
+// accumulators, blocks combined as a tree.
+template <class A, class Term>
+A pairwise_sum(int64_t b, int64_t e, const Term& term) {
+  if (e - b <= 512) {
+    A acc[8] = {};
+    int64_t i = b;
+    for (; i + 8 <= e; i += 8)
+      for (int j = 0; j < 8; ++j) acc[j] += term(i + j);
+    for (; i < e; ++i) acc[0] += term(i);
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  }
+  const int64_t half = b + ((e - b) / 2 + 511) / 512 * 512;
+  return pairwise_sum<A>(b, half, term) + pairwise_sum<A>(half, e, term);
+}
+
+template <class A>
+A sum_row(const A* x, int64_t n) {
+  if constexpr (std::is_same_v<A, float> || std::is_same_v<A, double>) {
+    return n == 0 ? A(0) : simd::sum_row(x, n);
+  } else {
+    uint64_t s = 0;  // integers wrap, as two's complement
+    for (int64_t i = 0; i < n; ++i) s += static_cast<uint64_t>(x[i]);
+    return static_cast<A>(s);
+  }
+}
+
+template <class A>
+A prod_row(const A* x, int64_t n) {
+  if constexpr (std::is_integral_v<A>) {
+    uint64_t p = 1;
+    for (int64_t i = 0; i < n; ++i) p *= static_cast<uint64_t>(x[i]);
+    return static_cast<A>(p);
+  } else {
+    A p = 1;
+    for (int64_t i = 0; i < n; ++i) p *= x[i];
+    return p;
+  }
+}
+
+}  // namespace reduce_detail
+
+}  // namespace opd::kernels

@@ -1,0 +1,119 @@
+#pragma once
+// Out-of-line part of reduce_simd.hpp (compiled in src/kernels/reduce_simd.cpp):
+// Highway's dynamic dispatch over SSE4, AVX2 and AVX-512 (the per-target
+// bodies are reduce_simd_targets-inl.hpp, compiled once per target).
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/cpu/reduce_simd.hpp"
+
+#if defined(__CUDACC__)
+// nvcc (a header-only .cu file) cannot compile Highway's dispatch tables
+// (HWY_EXPORT): there the row kernels are plain loops, in the same order.
+#include <algorithm>
+#include <limits>
+
+namespace opd::kernels::simd {
+namespace scalar_detail {
+template <class T>
+T sum(const T* x, int64_t n) {
+  if (n <= 512) {
+    T acc[8] = {};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) acc[j] += x[i + j];
+    for (; i < n; ++i) acc[0] += x[i];
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  }
+  const int64_t half = ((n / 2) + 511) / 512 * 512;
+  return sum(x, half) + sum(x + half, n - half);
+}
+template <bool kMax, class T>
+T extreme(const T* x, int64_t n) {
+  T best = x[0];
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) return std::numeric_limits<T>::quiet_NaN();
+    best = kMax ? std::max(best, x[i]) : std::min(best, x[i]);
+  }
+  return best;
+}
+}  // namespace scalar_detail
+OPD_FUNC float sum_row(const float* x, int64_t n) { return scalar_detail::sum(x, n); }
+OPD_FUNC double sum_row(const double* x, int64_t n) { return scalar_detail::sum(x, n); }
+OPD_FUNC float max_row(const float* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
+OPD_FUNC double max_row(const double* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
+OPD_FUNC float min_row(const float* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
+OPD_FUNC double min_row(const double* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
+OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
+  float s = 0;
+  for (int64_t i = 0; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
+  return s;
+}
+OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
+  for (int64_t i = 0; i < n; ++i) {
+    float v = x[i] * scale + shift;
+    if (w) v *= w[i];
+    if (b) v += b[i];
+    y[i] = v;
+  }
+}
+OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
+  const float m = scalar_detail::extreme<true>(x, n);
+  float s = 0;
+  for (int64_t i = 0; i < n; ++i) s += std::exp(x[i] - m);
+  if (log) {
+    const float log_s = std::log(s);
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) - log_s;
+    return;
+  }
+  const float inv = 1.0f / s;
+  for (int64_t i = 0; i < n; ++i) y[i] = std::exp(x[i] - m) * inv;
+}
+}  // namespace opd::kernels::simd
+
+#else  // Highway
+
+// Fewer targets, less compile time: no SSSE3 (SSE4 covers every x86-64 CPU
+// that matters here) and no AVX3_DL (AVX3 has every op these use).
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL)
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/reduce_simd_targets-inl.hpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include "kernels/cpu/reduce_simd_targets-inl.hpp"  // the static target's pass
+
+namespace opd::kernels::simd {
+
+namespace dispatch_detail {
+HWY_EXPORT(SumF32);
+HWY_EXPORT(SumF64);
+HWY_EXPORT(MaxF32);
+HWY_EXPORT(MaxF64);
+HWY_EXPORT(MinF32);
+HWY_EXPORT(MinF64);
+HWY_EXPORT(SoftmaxF32);
+HWY_EXPORT(SumSqDevF32);
+HWY_EXPORT(AffineF32);
+}  // namespace dispatch_detail
+
+OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
+OPD_FUNC double sum_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF64)(x, n); }
+OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF32)(x, n); }
+OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
+OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }
+OPD_FUNC double min_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF64)(x, n); }
+OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
+  return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumSqDevF32)(x, n, mean);
+}
+OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::AffineF32)(x, y, n, scale, shift, w, b);
+}
+OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::SoftmaxF32)(x, y, n, log);
+}
+
+}  // namespace opd::kernels::simd
+
+#endif  // __CUDACC__

@@ -1,0 +1,40 @@
+// Vectorized row kernels of the reductions and softmax (contiguous rows of
+// float or double): sums in pairwise (cascade) order, max / min that
+// propagate NaN, and softmax / log_softmax of a row. Highway picks the
+// widest instruction set the CPU has at run time (SSE4, AVX2 or AVX-512;
+// reduce_simd-inl.hpp); the reductions of reduce.hpp call these on rows
+// they made contiguous.
+#pragma once
+
+#include <cstdint>
+
+#include "dispatch/config.hpp"
+
+namespace opd::kernels::simd {
+
+// Sum of x[0..n) in pairwise order (blocks summed across vector lanes,
+// blocks combined as a binary tree): error O(log n) ulps, as ATen's cascade_sum.
+OPD_API float sum_row(const float* x, int64_t n);
+OPD_API double sum_row(const double* x, int64_t n);
+
+// Largest / smallest of x[0..n), NaN if any element is NaN; n >= 1.
+OPD_API float max_row(const float* x, int64_t n);
+OPD_API double max_row(const double* x, int64_t n);
+OPD_API float min_row(const float* x, int64_t n);
+OPD_API double min_row(const double* x, int64_t n);
+
+// Sum of (x[i] - mean)^2 over x[0..n), pairwise as sum_row.
+OPD_API float sum_sq_dev_row(const float* x, int64_t n, float mean);
+
+// y[i] = (x[i] * scale + shift) * w[i] + b[i] (w, b may be null: 1, 0), the
+// layer_norm output of one row.
+OPD_API void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b);
+
+// y = softmax(x) (log_softmax when `log`) over x[0..n), n >= 1; y may be x.
+OPD_API void softmax_row(const float* x, float* y, int64_t n, bool log);
+
+}  // namespace opd::kernels::simd
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/cpu/reduce_simd-inl.hpp"
+#endif

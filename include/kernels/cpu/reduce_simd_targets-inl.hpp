@@ -1,0 +1,170 @@
+// The per-target bodies of reduce_simd-inl.hpp: Highway's foreach_target.h
+// includes this file once per instruction set (so no #pragma once; the
+// toggle below is Highway's per-target include guard).
+#if defined(OPD_REDUCE_SIMD_TARGETS_TOGGLE) == defined(HWY_TARGET_TOGGLE)
+#ifdef OPD_REDUCE_SIMD_TARGETS_TOGGLE
+#undef OPD_REDUCE_SIMD_TARGETS_TOGGLE
+#else
+#define OPD_REDUCE_SIMD_TARGETS_TOGGLE
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace opd::kernels::simd::dispatch_detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Rows up to this long are summed across 4 vector accumulators; longer ones
+// are halved recursively (pairwise), so the error grows as log2(n / kLeaf).
+inline constexpr int64_t kLeaf = 512;
+
+template <class T>
+HWY_INLINE T SumLeaf(const T* HWY_RESTRICT x, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    a0 = hn::Add(a0, hn::LoadU(d, x + i));
+    a1 = hn::Add(a1, hn::LoadU(d, x + i + N));
+    a2 = hn::Add(a2, hn::LoadU(d, x + i + 2 * N));
+    a3 = hn::Add(a3, hn::LoadU(d, x + i + 3 * N));
+  }
+  for (; i + N <= n; i += N) a0 = hn::Add(a0, hn::LoadU(d, x + i));
+  T s = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  T tail = 0;
+  for (; i < n; ++i) tail += x[i];
+  return s + tail;
+}
+
+template <class T>
+HWY_NOINLINE T SumPairwise(const T* HWY_RESTRICT x, int64_t n) {
+  if (n <= kLeaf) return SumLeaf(x, n);
+  const int64_t half = ((n / 2) + kLeaf - 1) / kLeaf * kLeaf;  // whole leaves on the left
+  return SumPairwise(x, half) + SumPairwise(x + half, n - half);
+}
+
+// Max (Min when !kMax) of a row, NaN when a lane ever saw one.
+template <bool kMax, class T>
+HWY_INLINE T Extreme(const T* HWY_RESTRICT x, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  T best = x[0];
+  bool nan = std::isnan(best);
+  int64_t i = 0;
+  if (n >= N) {
+    auto acc = hn::LoadU(d, x);
+    auto bad = hn::VecFromMask(d, hn::IsNaN(acc));
+    for (i = N; i + N <= n; i += N) {
+      const auto v = hn::LoadU(d, x + i);
+      acc = kMax ? hn::Max(acc, v) : hn::Min(acc, v);
+      bad = hn::Or(bad, hn::VecFromMask(d, hn::IsNaN(v)));
+    }
+    nan = nan || !hn::AllFalse(d, hn::MaskFromVec(bad));
+    best = hn::GetLane(kMax ? hn::MaxOfLanes(d, acc) : hn::MinOfLanes(d, acc));
+  }
+  for (; i < n; ++i) {
+    nan = nan || std::isnan(x[i]);
+    best = kMax ? (x[i] > best ? x[i] : best) : (x[i] < best ? x[i] : best);
+  }
+  return nan ? std::numeric_limits<T>::quiet_NaN() : best;
+}
+
+HWY_INLINE float SqDevLeaf(const float* HWY_RESTRICT x, int64_t n, float mean) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vm = hn::Set(d, mean);
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto d0 = hn::Sub(hn::LoadU(d, x + i), vm);
+    const auto d1 = hn::Sub(hn::LoadU(d, x + i + N), vm);
+    a0 = hn::MulAdd(d0, d0, a0);
+    a1 = hn::MulAdd(d1, d1, a1);
+  }
+  for (; i + N <= n; i += N) {
+    const auto d0 = hn::Sub(hn::LoadU(d, x + i), vm);
+    a0 = hn::MulAdd(d0, d0, a0);
+  }
+  float s = hn::GetLane(hn::SumOfLanes(d, hn::Add(a0, a1)));
+  for (; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
+  return s;
+}
+HWY_NOINLINE float SumSqDevF32(const float* x, int64_t n, float mean) {
+  if (n <= kLeaf) return SqDevLeaf(x, n, mean);
+  const int64_t half = ((n / 2) + kLeaf - 1) / kLeaf * kLeaf;
+  return SumSqDevF32(x, half, mean) + SumSqDevF32(x + half, n - half, mean);
+}
+HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float scale, float shift, const float* w,
+                            const float* b) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, scale), vt = hn::Set(d, shift);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    auto v = hn::MulAdd(hn::LoadU(d, x + i), vs, vt);
+    if (w) v = hn::Mul(v, hn::LoadU(d, w + i));
+    if (b) v = hn::Add(v, hn::LoadU(d, b + i));
+    hn::StoreU(v, d, y + i);
+  }
+  for (; i < n; ++i) {
+    float v = x[i] * scale + shift;
+    if (w) v *= w[i];
+    if (b) v += b[i];
+    y[i] = v;
+  }
+}
+
+HWY_NOINLINE float SumF32(const float* x, int64_t n) { return SumPairwise(x, n); }
+HWY_NOINLINE double SumF64(const double* x, int64_t n) { return SumPairwise(x, n); }
+HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<true>(x, n); }
+HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x, n); }
+HWY_NOINLINE float MinF32(const float* x, int64_t n) { return Extreme<false>(x, n); }
+HWY_NOINLINE double MinF64(const double* x, int64_t n) { return Extreme<false>(x, n); }
+
+// softmax: y = exp(x - max) * (1 / sum); log_softmax: y = (x - max) - log(sum).
+// A NaN anywhere makes the sum, hence every output, NaN (as ATen).
+HWY_NOINLINE void SoftmaxF32(const float* x, float* y, int64_t n, bool log) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const float m = Extreme<true>(x, n);
+  const auto vm = hn::Set(d, m);
+  auto acc = hn::Zero(d);
+  float tail = 0;
+  int64_t i = 0;
+  if (log) {
+    for (; i + N <= n; i += N) acc = hn::Add(acc, hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm)));
+    for (; i < n; ++i) tail += std::exp(x[i] - m);
+    const float log_s = std::log(hn::GetLane(hn::SumOfLanes(d, acc)) + tail);
+    const auto vl = hn::Set(d, log_s);
+    // (x - max) - log(sum), ATen's order (x - (max + log(sum)) loses digits of small results).
+    for (i = 0; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(d, x + i), vm), vl), d, y + i);
+    for (; i < n; ++i) y[i] = (x[i] - m) - log_s;
+    return;
+  }
+  for (; i + N <= n; i += N) {
+    const auto e = hn::Exp(d, hn::Sub(hn::LoadU(d, x + i), vm));
+    hn::StoreU(e, d, y + i);
+    acc = hn::Add(acc, e);
+  }
+  for (; i < n; ++i) {
+    y[i] = std::exp(x[i] - m);
+    tail += y[i];
+  }
+  const float inv = 1.0f / (hn::GetLane(hn::SumOfLanes(d, acc)) + tail);
+  const auto vinv = hn::Set(d, inv);
+  for (i = 0; i + N <= n; i += N) hn::StoreU(hn::Mul(hn::LoadU(d, y + i), vinv), d, y + i);
+  for (; i < n; ++i) y[i] *= inv;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace opd::kernels::simd::dispatch_detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
