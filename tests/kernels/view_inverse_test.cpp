@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -156,6 +157,45 @@ TEST(ViewInverse, OverlappingUnfoldSumsTheChangesOfEveryWindow) {
     const std::vector<float> windows_holding = {1, 2, 3, 3, 2, 1};  // element i is in min(i+1, 3, 6-i) windows
     for (std::size_t i = 0; i < got.size(); ++i) EXPECT_FLOAT_EQ(got[i], before[i] + windows_holding[i]) << i;
   }
+}
+
+// What the two functions call (directly: a mode fallback at Tracer logs each
+// call and runs it with Tracer excluded, so calls made inside kernels are not
+// logged): in remove_views mode no view and no in-place operator.
+TEST(ViewInverse, RemoveViewsModeCallsNoViewAndNoInPlaceOperator) {
+  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  std::vector<std::string> log;
+  auto tracer = opd::register_fallback(opd::DispatchKey::Tracer,
+                                       [&](const opd::OperatorEntry& op, opd::DispatchKeySet, opd::Stack* stack) {
+                                         log.push_back(op.name());
+                                         opd::ExcludeDispatchKeyGuard off(opd::DispatchKey::Tracer);
+                                         opd::call_boxed(op, *stack);
+                                       });
+  auto in_place = [](const std::string& name) {
+    const std::string base = name.substr(0, name.find('.'));
+    return base.back() == '_';
+  };
+  std::set<std::string> seen;
+  for (const Case& c : cases()) {
+    for (int64_t index = 0; index < c.outputs; ++index) {
+      const Tensor base = distinct_values(c.sizes);
+      log.clear();
+      {
+        opd::IncludeDispatchKeyGuard on(opd::DispatchKey::Tracer);
+        const Tensor v = fz::view_forward(c.op, base, c.args, index, fz::InverseMode::remove_views);
+        Tensor m = opd::call<ops::clone>(v);
+        (void)fz::view_inverse(c.op, base, m, c.args, index, fz::InverseMode::remove_views);
+      }
+      EXPECT_FALSE(log.empty()) << c.op;
+      for (const std::string& name : log) {
+        EXPECT_FALSE(fz::has_view_inverse(name)) << c.op << " calls the view " << name;
+        EXPECT_FALSE(in_place(name)) << c.op << " calls the in-place " << name;
+        seen.insert(name);
+      }
+    }
+  }
+  EXPECT_TRUE(seen.count("aten::slice_scatter") && seen.count("aten::select_scatter") &&
+              seen.count("aten::view_copy") && seen.count("aten::as_strided_scatter"));
 }
 
 TEST(ViewInverse, UnknownOperatorsAndBadArgumentsAreErrorsNamingTheOperator) {
