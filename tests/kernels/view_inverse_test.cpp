@@ -1,4 +1,4 @@
-// functionalize::view_inverse and view_forward against eager execution: for
+// functionalization::view_inverse and view_forward against eager execution: for
 // every view operator, on a table of arguments (negative dims, steps,
 // clamped slices, every output of the multi-output views), in both modes:
 //   eager:  b = base.clone(); v = view(b)[i]; v.add_(1) (through a sub-view
@@ -22,7 +22,7 @@
 namespace {
 using opd::Tensor;
 namespace ops = opd::kernels::ops;
-namespace fz = opd::functionalize;
+namespace fz = opd::functionalization;
 using V = std::vector<int64_t>;
 
 struct Case {
