@@ -139,6 +139,12 @@ TEST(ViewInverse, EveryViewUndoesAnAddThroughItAsEagerDoes) {
         EXPECT_EQ(result.sizes(), eager.sizes()) << what;
         EXPECT_EQ(opd::to_vector<float>(result), opd::to_vector<float>(eager)) << what;
         EXPECT_EQ(opd::to_vector<float>(base), base_values) << what << ": base changed";
+        // by the operator's entry: the same
+        const opd::OperatorEntry& entry = opd::Dispatcher::singleton().find_schema_or_throw(c.op);
+        EXPECT_EQ(opd::to_vector<float>(fz::view_inverse(entry, base, mutated, c.args, index, mode)),
+                  opd::to_vector<float>(result)) << what;
+        EXPECT_EQ(opd::to_vector<float>(fz::view_forward(entry, base, c.args, index, mode)),
+                  opd::to_vector<float>(forward)) << what;
         ++checked;
       }
     }
