@@ -97,6 +97,7 @@ std::vector<Case> cases() {
       {"aten::squeeze.dim", {3, 1, 2}, {I(int64_t{-1})}},
       {"aten::expand", {3, 1}, {I(V{2, 3, 4}), I(false)}, 1, {-1, 0}},
       {"aten::expand", {3, 4}, {I(V{-1, 4}), I(false)}},
+      {"aten::expand_as", {3, 1}, {I(distinct_values({2, 3, 4}))}, 1, {-1, 0}},
       {"aten::as_strided", {4, 4}, {I(V{2, 2}), I(V{4, 1}), I(int64_t{5})}},
       {"aten::as_strided", {4, 4}, {I(V{3, 2}), I(V{1, 8}), I()}},
       {"aten::alias", {2, 3}, {}},
