@@ -5,7 +5,8 @@
 # so and go on (the tests that need them skip).
 set -euo pipefail
 
-required=(g++ clang-14 cmake ninja-build libboost-dev libgtest-dev libbenchmark-dev valgrind nlohmann-json3-dev libdlpack-dev)
+required=(g++ clang-14 cmake ninja-build libboost-dev libgtest-dev libbenchmark-dev valgrind nlohmann-json3-dev libdlpack-dev
+          libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev)
 optional=(libtorch-dev python3-torch)
 
 installed() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'; }

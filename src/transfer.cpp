@@ -1,2 +1,2 @@
-// libopdispatch: device transfer (Tensor::to, to_cpu, copy_from_and_resize).
+// libopdispatch: device transfer (opd::to, to_cpu, copy_from_and_resize).
 #include "dispatch/transfer-inl.hpp"

@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "| translation unit | mode | CPU s (median of $runs) | peak MB | code emitted (bytes) |"
 echo "|---|---|---|---|---|"
-for src in include_dispatcher one_operator add_call add_call_plain register_cpu; do
+for src in include_dispatcher one_operator add_call add_call_plain register_arithmetic register_cpu; do
   for mode in compiled header-only; do
     flags=()
     [ "$mode" = header-only ] && flags+=(-DOPD_HEADER_ONLY)

@@ -10,4 +10,3 @@
 #include "dispatch/dispatcher/registration.hpp"
 #include "dispatch/dispatcher/registration_handle.hpp"
 #include "dispatch/op.hpp"
-#include "dispatch/transfer.hpp"

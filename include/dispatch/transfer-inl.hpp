@@ -63,8 +63,6 @@ OPD_FUNC Tensor to(const Tensor& t, Device device, bool non_blocking) {
   return dst;
 }
 
-OPD_FUNC Tensor Tensor::to(Device device, bool non_blocking) const { return opd::to(*this, device, non_blocking); }
-
 namespace transfer_detail {
 // The device tensors of `keys`' backend among tensors[first, ...) into out:
 // in one call of its batched transfer kernel when it has one, else one by one.

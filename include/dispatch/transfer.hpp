@@ -13,7 +13,8 @@
 //       call (a lazy or remote device syncs once: PyTorch PR #58065).
 //       opd::register_batched_transfer(key, fn) registers it.
 //
-//   t.to(device), opd::to(t, device)   a copy on `device` (t itself when it is there already)
+//   t.to(device), opd::to(t, device)   a copy on `device` (t itself when it is there already);
+//                                      Tensor::to needs this header included
 //   opd::to_cpu(tensors)               every tensor on the CPU, one batched call per device
 //
 // The kernels are ordinary kernels of these operators; the functions below
@@ -60,6 +61,13 @@ template <class F>
                                                            const source_location& where = source_location::current()) {
   return register_kernel<to_cpu_op>(key, std::forward<F>(fn), where);
 }
+
+namespace detail {
+template <class Deferred>
+struct transfer {
+  static Tensor to(const Tensor& t, Device device, bool non_blocking) { return opd::to(t, device, non_blocking); }
+};
+}  // namespace detail
 
 }  // namespace opd
 

@@ -13,7 +13,7 @@
 
 #include "dispatch/dispatcher.hpp"
 #include "functionalize/view_inverse.hpp"
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_scatter.hpp"
 #include "kernels/ops_view_copies.hpp"
 #include "kernels/ops_views.hpp"

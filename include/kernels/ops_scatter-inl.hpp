@@ -10,7 +10,7 @@
 
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/factory.hpp"
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_scatter.hpp"
 #include "kernels/ops_views.hpp"
 #include "kernels/views/geometry.hpp"

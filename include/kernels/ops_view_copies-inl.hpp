@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_view_copies.hpp"
 #include "kernels/ops_views.hpp"
 

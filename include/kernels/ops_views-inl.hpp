@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_views.hpp"
 #include "kernels/views/geometry.hpp"
 

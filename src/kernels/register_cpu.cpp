@@ -1,3 +1,2 @@
-// libopdispatch: opd::kernels::register_cpu(), which instantiates every
-// structured family's derived kernels (functional, in-place, out=, Meta).
+// libopdispatch: opd::kernels::register_cpu(), every family's registration.
 #include "kernels/ops-inl.hpp"

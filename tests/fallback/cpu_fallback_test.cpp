@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <dispatch/transfer.hpp>
 #include <kernels/ops.hpp>
 #include <structured/structured.hpp>
 

@@ -28,6 +28,14 @@
 
 namespace opd {
 
+namespace detail {
+// Defined by dispatch/transfer.hpp: Tensor::to's implementation. Incomplete
+// here, so that Tensor::to in a file without that header fails to compile
+// with this name in the message.
+template <class Deferred>
+struct transfer;
+}  // namespace detail
+
 class Tensor {
  public:
   Tensor() noexcept = default;
@@ -94,9 +102,14 @@ class Tensor {
     return Tensor(impl().make_view(sizes, strides, offset));
   }
   // A copy on `device` through the device's copy kernel; *this when it is
-  // there already (dispatch/transfer.hpp, which defines it: header-only
-  // users include <dispatch/dispatcher.hpp> or <dispatch/transfer.hpp>).
-  OPD_API Tensor to(Device device, bool non_blocking = false) const;
+  // there already. Needs #include <dispatch/transfer.hpp>, which defines
+  // detail::transfer: without it a call is a compile error naming that
+  // header, not a link error (a template, so that files which never move a
+  // tensor do not compile the transfer code).
+  template <class Deferred = void>
+  Tensor to(Device device, bool non_blocking = false) const {
+    return detail::transfer<Deferred>::to(*this, device, non_blocking);
+  }
   // A view of the same shape (c10 alias()).
   Tensor alias() const { return as_strided(sizes(), strides(), storage_offset()); }
 

@@ -1,0 +1,45 @@
+# The kernel library's dependencies, found the same way by this project's
+# CMakeLists.txt and by the installed opdispatchConfig.cmake (a consumer of
+# opdispatch::header_only compiles the kernels itself and needs them too):
+#   opd::blas    OpenBLAS's CBLAS (cblas.h, libopenblas): matrix products
+#   opd::simd    Highway (hwy::hwy) for vectors, Sleef for vectorized math
+#   opd::openmp  OpenMP when OPD_OPENMP is ON (parallel_for), else nothing
+# Each is an INTERFACE target, so a missing package is one clear error here.
+include_guard(GLOBAL)
+
+option(OPD_OPENMP "Parallelize large kernels with OpenMP" ON)
+
+if(NOT TARGET opd::blas)
+  find_path(OPD_CBLAS_INCLUDE_DIR cblas.h
+    PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread)
+  find_library(OPD_OPENBLAS_LIBRARY NAMES openblas)
+  if(NOT OPD_CBLAS_INCLUDE_DIR OR NOT OPD_OPENBLAS_LIBRARY)
+    message(FATAL_ERROR "opdispatch: OpenBLAS not found (Debian: apt-get install libopenblas-dev)")
+  endif()
+  add_library(opd::blas INTERFACE IMPORTED)
+  target_include_directories(opd::blas INTERFACE ${OPD_CBLAS_INCLUDE_DIR})
+  target_link_libraries(opd::blas INTERFACE ${OPD_OPENBLAS_LIBRARY})
+endif()
+
+if(NOT TARGET opd::simd)
+  find_package(hwy CONFIG QUIET)
+  find_path(OPD_SLEEF_INCLUDE_DIR sleef.h)
+  find_library(OPD_SLEEF_LIBRARY NAMES sleef)
+  if(NOT TARGET hwy::hwy OR NOT OPD_SLEEF_INCLUDE_DIR OR NOT OPD_SLEEF_LIBRARY)
+    message(FATAL_ERROR "opdispatch: Highway or Sleef not found (Debian: apt-get install libhwy-dev libsleef-dev)")
+  endif()
+  add_library(opd::simd INTERFACE IMPORTED)
+  target_include_directories(opd::simd INTERFACE ${OPD_SLEEF_INCLUDE_DIR})
+  target_link_libraries(opd::simd INTERFACE hwy::hwy ${OPD_SLEEF_LIBRARY})
+endif()
+
+if(NOT TARGET opd::openmp)
+  add_library(opd::openmp INTERFACE IMPORTED)
+  if(OPD_OPENMP)
+    find_package(OpenMP COMPONENTS CXX)
+    if(NOT OpenMP_CXX_FOUND)
+      message(FATAL_ERROR "opdispatch: OpenMP not found (clang: apt-get install libomp-14-dev; or -DOPD_OPENMP=OFF)")
+    endif()
+    target_link_libraries(opd::openmp INTERFACE OpenMP::OpenMP_CXX)
+  endif()
+endif()

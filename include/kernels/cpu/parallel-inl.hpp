@@ -1,0 +1,27 @@
+#pragma once
+// Thread-count settings of parallel.hpp, kept out of user files: they touch
+// the BLAS's own thread pool (OpenBLAS's openblas_set_num_threads).
+#include <cblas.h>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/parallel.hpp"
+
+namespace opd::kernels {
+
+OPD_FUNC int get_num_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+OPD_FUNC void set_num_threads(int n) {
+  if (n < 1) throw ValueError(detail::str_cat("set_num_threads: expected a positive number of threads, but got ", n));
+#if defined(_OPENMP)
+  omp_set_num_threads(n);
+#endif
+  openblas_set_num_threads(n);
+}
+
+}  // namespace opd::kernels
