@@ -9,6 +9,8 @@ OPD_FUNC RegistrationSet register_cpu() {
   RegistrationSet set;
   set.add(register_arithmetic());
   set.add(register_views());
+  set.add(register_view_copies());
+  set.add(register_scatter());
   set.add(register_reductions());
   return set;
 }

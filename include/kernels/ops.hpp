@@ -4,6 +4,8 @@
 //
 //   kernels/ops_arithmetic.hpp     add, sub, mul, div, copy_, fill_, empty, zeros, ones
 //   kernels/ops_views.hpp          views and the copies that go with them
+//   kernels/ops_view_copies.hpp    each view's *_copy operator (transpose_copy.int, ...)
+//   kernels/ops_scatter.hpp        slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter, unfold_backward
 //   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
@@ -21,6 +23,8 @@
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_views.hpp"
+#include "kernels/ops_view_copies.hpp"
+#include "kernels/ops_scatter.hpp"
 #include "kernels/ops_reductions.hpp"
 
 namespace opd::kernels {

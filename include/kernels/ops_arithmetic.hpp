@@ -20,6 +20,7 @@
 // for compiling these kernels only.
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "dispatch/dispatcher.hpp"
+#include "dispatch/schema/variants.hpp"
 // Only this family's kernels (kernels/cpu/kernels.hpp has every family's:
 // header-only, each brings its loops).
 #include "kernels/cpu/binary_ops.hpp"
@@ -75,6 +76,15 @@ struct div_scalar : structured<"aten::div.Scalar_out(Tensor self, Scalar other, 
 
 struct copy_ : op<"aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"> {};
 struct fill_ : op<"aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"> {};
+struct zero_ : op<"aten::zero_(Tensor(a!) self) -> Tensor(a!)"> {};
+// The functional variants of copy_, fill_ and zero_, which a functionalization
+// layer calls instead of them: a fresh tensor like self holding what the
+// in-place operator would have written. ATen 1.13 declares copy and
+// fill.Scalar; it generates zero (torchgen's autogen), whose schema is the one
+// derived here from zero_'s.
+struct copy : op<"aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor"> {};
+struct fill : op<"aten::fill.Scalar(Tensor self, Scalar value) -> Tensor"> {};
+struct zero : op<schema::functional_variant_of<zero_>::text> {};
 struct empty : op<"aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"> {};
 struct zeros : op<"aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
 struct ones : op<"aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
@@ -90,7 +100,8 @@ OPD_API void check_factory_options(std::string_view op, std::optional<Layout> la
 }  // namespace detail
 
 // Registers every operator above for CPU (and the structured ones' Meta
-// kernels; copy_ and empty for Meta too). Compiled once, in libopdispatch
+// kernels; copy_, fill_ and empty for Meta too; zero_, copy, fill and zero at
+// CompositeExplicitAutograd). Compiled once, in libopdispatch
 // (src/kernels/register_arithmetic.cpp).
 OPD_API RegistrationSet register_arithmetic();
 
