@@ -271,11 +271,17 @@ OPD_FUNC Tensor wrap(const Tensor& value, ViewReplay replay) {
 }
 
 OPD_FUNC void functionalize_kernel(const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
-  if (const KernelFunction* k = op.registered(DispatchKey::CompositeImplicitAutograd)) {
-    k->boxed(k->functor, op, ks, stack);
-    return;
-  }
   const AliasFacts& facts = op.alias_facts();
+  // A composite that is no view decomposes here: its parts come back through
+  // the dispatcher. Composite views (reshape, narrow, flatten, chunk) are
+  // replayed as views: the library's kernels for them build the view
+  // directly from the tensor's geometry, which a wrapper does not hold.
+  if (facts.view_return < 0) {
+    if (const KernelFunction* k = op.registered(DispatchKey::CompositeImplicitAutograd)) {
+      k->boxed(k->functor, op, ks, stack);
+      return;
+    }
+  }
   if (facts.view_return >= 0) {
     if (!facts.written.empty()) kernel_detail::report_unsupported(op, "it returns a view and writes an argument");
     kernel_detail::run_view(op, *stack);

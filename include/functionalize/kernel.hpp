@@ -4,8 +4,10 @@
 // aliasing (OperatorEntry::alias_facts(), computed when the operator was
 // declared). In the order it decides:
 //
-//   1. an operator with a CompositeImplicitAutograd kernel decomposes above
-//      the layer (reshape, narrow, chunk, contiguous, ...): its parts come back here;
+//   1. an operator with a CompositeImplicitAutograd kernel that is no view
+//      decomposes above the layer: its parts come back here (composite views
+//      such as reshape or narrow are handled as views, step 2: the library's
+//      kernels for them read the tensor's geometry, which a wrapper lacks);
 //   2. a view (a return aliasing an argument it does not write): the base is
 //      synced, the view (keep_views) or its *_copy (remove_views) of its value
 //      is computed below, and the result is a new alias of the same
