@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "kernels/ops.hpp"
+#include "kernels/ops_scatter.hpp"
+#include "kernels/ops_view_copies.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
@@ -36,6 +38,24 @@ inline Tensor empty_kernel(std::span<const int64_t> size, std::optional<ScalarTy
 }
 inline Tensor& copy_kernel(Tensor& self, const Tensor& src, bool non_blocking) { return kernels::copy_(self, src, non_blocking); }
 inline Tensor& fill_kernel(Tensor& self, const Scalar& value) { return kernels::fill_(self, value); }
+// zero_ and the functional variants, through the dispatcher (any backend with
+// fill_, copy_ and clone has them): ATen's composites.
+inline Tensor& zero_kernel(Tensor& self) { return call<ops::fill_>(self, Scalar(int64_t{0})); }
+inline Tensor zero_functional(const Tensor& self) {
+  Tensor out = call<ops::clone>(self);
+  call<ops::zero_>(out);
+  return out;
+}
+inline Tensor fill_functional(const Tensor& self, const Scalar& value) {
+  Tensor out = call<ops::clone>(self);
+  call<ops::fill_>(out, value);
+  return out;
+}
+inline Tensor copy_functional(const Tensor& self, const Tensor& src, bool non_blocking) {
+  Tensor out = call<ops::clone>(self);
+  call<ops::copy_>(out, src, non_blocking);
+  return out;
+}
 }  // namespace detail
 
 OPD_FUNC RegistrationSet register_cpu() {
@@ -51,11 +71,18 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::copy_, &detail::copy_kernel>(DispatchKey::Meta));  // checks shapes, copies nothing
   set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::fill_, &detail::fill_kernel>(DispatchKey::Meta));  // checks, writes nothing
+  set.add(register_kernel<ops::zero_, &detail::zero_kernel>(DispatchKey::CompositeExplicitAutograd));
+  set.add(register_kernel<ops::zero, &detail::zero_functional>(DispatchKey::CompositeExplicitAutograd));
+  set.add(register_kernel<ops::fill, &detail::fill_functional>(DispatchKey::CompositeExplicitAutograd));
+  set.add(register_kernel<ops::copy, &detail::copy_functional>(DispatchKey::CompositeExplicitAutograd));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
   set.add(register_views());
+  set.add(register_view_copies());
+  set.add(register_scatter());
   return set;
 }
 

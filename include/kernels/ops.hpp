@@ -16,6 +16,7 @@
 //   opd::Tensor c = opd::call<opd::kernels::ops::add::functional>(a, b);
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "dispatch/dispatcher.hpp"
+#include "dispatch/schema/variants.hpp"
 #include "kernels/cpu/kernels.hpp"
 #include "structured/structured.hpp"
 
@@ -66,6 +67,15 @@ struct div_scalar : structured<"aten::div.Scalar_out(Tensor self, Scalar other, 
 
 struct copy_ : op<"aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"> {};
 struct fill_ : op<"aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"> {};
+struct zero_ : op<"aten::zero_(Tensor(a!) self) -> Tensor(a!)"> {};
+// The functional variants of copy_, fill_ and zero_, which a functionalization
+// layer calls instead of them: a fresh tensor like self holding what the
+// in-place operator would have written. ATen 1.13 declares copy and
+// fill.Scalar; it generates zero (torchgen's autogen), whose schema is the one
+// derived here from zero_'s.
+struct copy : op<"aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor"> {};
+struct fill : op<"aten::fill.Scalar(Tensor self, Scalar value) -> Tensor"> {};
+struct zero : op<schema::functional_variant_of<zero_>::text> {};
 struct empty : op<"aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"> {};
 struct zeros : op<"aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
 struct ones : op<"aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
@@ -81,8 +91,11 @@ OPD_API void check_factory_options(std::string_view op, std::optional<Layout> la
 }  // namespace detail
 
 // Registers every operator above for CPU (and the structured ones' Meta
-// kernels; copy_ for Meta too), and the views and copies of
-// kernels/ops_views.hpp through register_views(). Compiled once, in libopdispatch (src/kernels/register_cpu.cpp).
+// kernels; copy_ and fill_ for Meta too; zero_, copy, fill and zero at
+// CompositeExplicitAutograd), the views and copies of kernels/ops_views.hpp
+// through register_views(), the views' *_copy operators
+// (kernels/ops_view_copies.hpp, register_view_copies()) and the scatter
+// operators (kernels/ops_scatter.hpp, register_scatter()). Compiled once, in libopdispatch (src/kernels/register_cpu.cpp).
 OPD_API RegistrationSet register_cpu();
 
 }  // namespace opd::kernels
