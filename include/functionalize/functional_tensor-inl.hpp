@@ -156,43 +156,34 @@ OPD_FUNC void FunctionalTensorImpl::replace_resized(Tensor new_value) {
 // ---- one view step, forward and backward -------------------------------------------
 
 OPD_FUNC Tensor view_forward(const ViewMeta& meta, const Tensor& base, ViewReplay replay) {
-  const OperatorEntry& op = replay == ViewReplay::remove_views ? copy_variant(*meta.op) : *meta.op;
+  const OperatorEntry* op = meta.op;
+  if (replay == ViewReplay::remove_views) {
+    op = copy_variant(*meta.op);
+    if (op == nullptr) {  // a composite view: view_inverse.hpp knows its copy
+      ExcludeDispatchKeyGuard below(DispatchKey::Functionalize);
+      return view_forward(*meta.op, base, meta.args, meta.output_index, replay);
+    }
+  }
   Stack s;
   s.reserve(meta.args.size() + 1);
   s.emplace_back(base);
   for (const IValue& a : meta.args) s.push_back(a);
-  tensor_detail::call_below(op, s);
-  OPD_CHECK(!s.empty(), "functionalize: view '", op.name(), "' returned nothing");
+  tensor_detail::call_below(*op, s);
+  OPD_CHECK(!s.empty(), "functionalize: view '", op->name(), "' returned nothing");
   if (s[0].is_tensor_list()) {
     const auto& list = s[0].to_tensor_list();
     OPD_CHECK_INDEX(meta.output_index >= 0 && static_cast<std::size_t>(meta.output_index) < list.size(),
-                    "functionalize: view '", op.name(), "' has no output ", meta.output_index, " on regeneration");
+                    "functionalize: view '", op->name(), "' has no output ", meta.output_index, " on regeneration");
     return list[static_cast<std::size_t>(meta.output_index)];
   }
   return std::move(s[0]).to_tensor();
 }
 
-// keep_views without an inverse of the view's own: the view of a copy of the
-// base, written with the mutated values (what eager's write through the view
-// does to the base). Correct for every view; calls clone and copy_ below the
-// layer, so remove-views mode uses the scatter inverses instead.
+// kernels/views' inverses (functionalize/view_inverse.hpp): scatters and
+// *_copy operators in remove_views mode, through the dispatcher.
 OPD_FUNC Tensor view_inverse(const ViewMeta& meta, const Tensor& base, const Tensor& mutated_view, ViewReplay replay) {
-  if (replay == ViewReplay::remove_views)
-    throw NotImplementedError("functionalize (remove views): no inverse for the view '" + meta.op->name() + "'");
-  Dispatcher& d = Dispatcher::singleton();
-  Stack s;
-  s.reserve(3);
-  s.emplace_back(base);
-  s.emplace_back();
-  tensor_detail::call_below(d.find_schema_or_throw("aten::clone"), s);
-  Tensor copy = std::move(s[0]).to_tensor();
-  const Tensor window = view_forward(meta, copy, ViewReplay::keep_views);
-  s.clear();
-  s.emplace_back(window);
-  s.emplace_back(mutated_view);
-  s.emplace_back(false);
-  tensor_detail::call_below(d.find_schema_or_throw("aten::copy_"), s);
-  return copy;
+  ExcludeDispatchKeyGuard below(DispatchKey::Functionalize);
+  return view_inverse(*meta.op, base, mutated_view, meta.args, meta.output_index, replay);
 }
 
 }  // namespace opd::functionalization

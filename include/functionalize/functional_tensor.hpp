@@ -29,14 +29,14 @@
 #include "dispatch/core/ivalue.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
+#include "functionalize/view_inverse.hpp"
 
 namespace opd::functionalization {
 
-// How views are replayed below the layer.
-enum class ViewReplay : std::uint8_t {
-  keep_views,    // the view operator itself (aten::transpose.int)
-  remove_views,  // its *_copy operator (aten::transpose_copy.int) and scatter inverses: the backend sees no alias
-};
+// How views are replayed below the layer: keep_views, the view operator
+// itself (aten::transpose.int); remove_views, its *_copy operator
+// (aten::transpose_copy.int) and scatter inverses, so the backend sees no alias.
+using ViewReplay = InverseMode;
 
 // One step of an alias's chain from its base.
 struct ViewMeta {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "dispatch/dispatcher.hpp"
-#include "functionalize/functional_ops.hpp"
 #include "functionalize/functional_tensor.hpp"
 #include "functionalize/kernel.hpp"
 #include "functionalize/variants.hpp"
@@ -105,9 +104,20 @@ inline void run_view(const OperatorEntry& op, Stack& stack) {
   meta.op = &op;
   meta.args.assign(args + 1, args + n);
   const ViewReplay replay = parent->functional_storage()->replay();
-  const OperatorEntry& callee = replay == ViewReplay::remove_views ? copy_variant(op) : op;
-  args[0] = IValue(parent->value());
-  call_below(callee, stack);
+  const OperatorEntry* callee = replay == ViewReplay::remove_views ? copy_variant(op) : &op;
+  if (callee == nullptr) {
+    // A composite view without a *_copy operator: each output from view_forward.
+    // (A composite multi-output view, chunk, has no count to ask for without
+    // calling the view itself: remove_views refuses it.)
+    if (op.schema()->returns.size() != 1 || op.schema()->types[static_cast<std::size_t>(op.schema()->returns[0].type)].kind != schema::type_kind::base)
+      report_unsupported(op, "it is a multi-output view without a *_copy operator (remove_views mode)");
+    const Tensor value = view_forward(meta, parent->value(), replay);
+    stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
+    stack.emplace_back(value);
+  } else {
+    args[0] = IValue(parent->value());
+    call_below(*callee, stack);
+  }
   OPD_CHECK(stack.size() == first + 1, "functionalize: the view '", op.name(), "' must return one Tensor or Tensor[]");
   IValue& r = stack[first];
   if (r.is_tensor()) {
@@ -296,7 +306,6 @@ OPD_FUNC void ensure_registered() {
   static const bool once = [] {
     auto* keep = new RegistrationSet();  // for the whole process: never unregistered
     keep->add(register_fallback(DispatchKey::Functionalize, &functionalize_kernel));
-    keep->add(register_functional_ops());
     return true;
   }();
   (void)once;

@@ -43,9 +43,8 @@ OPD_API ViewReplay exchange_current_replay(ViewReplay mode) noexcept;
 // undefined stays undefined).
 OPD_API Tensor wrap(const Tensor& value, ViewReplay replay);
 
-// Registers the kernel at the Functionalize key and the functional operators
-// torchgen would derive that the library lacks (aten::copy, aten::fill.Scalar,
-// aten::zero), once per process; every entry point below calls it.
+// Registers the kernel at the Functionalize key, once per process; every
+// entry point (to_functional, FunctionalizeGuard) calls it.
 OPD_API void ensure_registered();
 
 }  // namespace opd::functionalization

@@ -68,22 +68,20 @@ OPD_FUNC const OperatorEntry* functional_variant_of(const OperatorEntry& op) {
   return f;
 }
 
-OPD_FUNC const OperatorEntry& copy_variant(const OperatorEntry& view) {
+OPD_FUNC const OperatorEntry* copy_variant(const OperatorEntry& view) {
   auto& m = variants_detail::memo_instance();
   {
     std::lock_guard<std::mutex> lock(m.mu);
     auto it = m.copies.find(&view);
-    if (it != m.copies.end()) return *it->second;
+    if (it != m.copies.end()) return it->second;
   }
   const split_name n = split_operator_name(view.name());
-  const std::string name = join_operator_name(std::string(n.base) + "_copy", n.overload);
-  const OperatorEntry* c = Dispatcher::singleton().find_schema(name);
-  if (c == nullptr)
-    throw NotImplementedError("functionalize (remove views): the view '" + view.name() + "' has no copy variant '" +
-                              name + "' declared");
+  const OperatorEntry* c =
+      Dispatcher::singleton().find_schema(join_operator_name(std::string(n.base) + "_copy", n.overload));
+  if (c == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(m.mu);
   m.copies.emplace(&view, c);
-  return *c;
+  return c;
 }
 
 }  // namespace opd::functionalization

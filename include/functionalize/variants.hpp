@@ -48,8 +48,9 @@ constexpr bool is_inplace_name(std::string_view full) {
 // The functional operator that computes what op writes; null when none is
 // declared (the caller reports it, naming op).
 OPD_API const OperatorEntry* functional_variant_of(const OperatorEntry& op);
-// The *_copy operator of a view; throws opd::NotImplementedError naming both when missing.
-OPD_API const OperatorEntry& copy_variant(const OperatorEntry& view);
+// The *_copy operator of a view, or null when none is declared (composite
+// views such as reshape or narrow have none: their replay is view_forward's).
+OPD_API const OperatorEntry* copy_variant(const OperatorEntry& view);
 
 }  // namespace opd::functionalization
 

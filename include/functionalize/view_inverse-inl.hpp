@@ -19,7 +19,7 @@
 #include "kernels/ops_views.hpp"
 #include "kernels/views/geometry.hpp"
 
-namespace opd::functionalize {
+namespace opd::functionalization {
 
 namespace inverse_detail {
 
@@ -301,4 +301,4 @@ OPD_FUNC bool has_view_inverse(std::string_view view_op) {
   return false;
 }
 
-}  // namespace opd::functionalize
+}  // namespace opd::functionalization

@@ -8,8 +8,8 @@
 //
 //   // v = aten::transpose.int(base, 0, 1); then v's value became `v_new`:
 //   opd::Stack args{int64_t{0}, int64_t{1}};
-//   opd::Tensor base_new = opd::functionalize::view_inverse("aten::transpose.int", base, v_new, args, 0,
-//                                                          opd::functionalize::InverseMode::remove_views);
+//   opd::Tensor base_new = opd::functionalization::view_inverse("aten::transpose.int", base, v_new, args, 0,
+//                                                          opd::functionalization::InverseMode::remove_views);
 //
 // The views handled: those of kernels/ops_views.hpp (view, _unsafe_view?
 // no: it is no view) -- view, reshape, transpose.int, t, permute,
@@ -29,7 +29,7 @@ namespace opd {
 class OperatorEntry;
 }
 
-namespace opd::functionalize {
+namespace opd::functionalization {
 
 // keep_views: the forward replays the view itself and inverses may use views.
 // remove_views: only *_copy, *_scatter and functional operators are called
@@ -58,7 +58,7 @@ OPD_API Tensor view_forward(const OperatorEntry& view_op, const Tensor& base, co
 // Whether view_inverse / view_forward know the operator (full name).
 OPD_API bool has_view_inverse(std::string_view view_op);
 
-}  // namespace opd::functionalize
+}  // namespace opd::functionalization
 
 #ifdef OPD_HEADER_ONLY
 #include "functionalize/view_inverse-inl.hpp"

@@ -1,6 +1,5 @@
 // libopdispatch: the Functionalize layer (functional tensors, the boxed
 // kernel at the Functionalize key, the entry points).
-#include "functionalize/functional_ops-inl.hpp"
 #include "functionalize/functional_tensor-inl.hpp"
 #include "functionalize/functionalize-inl.hpp"
 #include "functionalize/kernel-inl.hpp"

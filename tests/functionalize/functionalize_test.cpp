@@ -148,7 +148,7 @@ TEST_P(Functionalize, CompositeImplicitOperatorsDecomposeAboveTheLayer) {
       {arange({6})}, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(KeepViews, Functionalize, ::testing::Values(Mode::keep_views));
+INSTANTIATE_TEST_SUITE_P(Modes, Functionalize, ::testing::Values(Mode::keep_views, Mode::remove_views));
 
 TEST(FunctionalizeLayer, FunctionalizeWrapsRunsAndCopiesMutationsBack) {
   (void)kernels();
