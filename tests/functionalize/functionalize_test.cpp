@@ -137,7 +137,7 @@ TEST_P(Functionalize, OutVariantWritesAndResizesTheOutWrapper) {
       {arange({3}), arange({2, 3}, 2)}, GetParam());
 }
 
-TEST_P(Functionalize, CompositeImplicitOperatorsDecomposeAboveTheLayer) {
+TEST_P(Functionalize, CompositeImplicitViewsAreReplayedAsViews) {
   expect_same_as_eager(
       [](std::vector<Tensor>& in) {
         Tensor r = T("aten::reshape", {in[0], std::vector<int64_t>{2, 3}});
