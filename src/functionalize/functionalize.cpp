@@ -4,3 +4,4 @@
 #include "functionalize/functionalize-inl.hpp"
 #include "functionalize/kernel-inl.hpp"
 #include "functionalize/variants-inl.hpp"
+#include "functionalize/composite-inl.hpp"
