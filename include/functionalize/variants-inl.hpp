@@ -54,6 +54,15 @@ inline const OperatorEntry* find_functional(const OperatorEntry& op) {
 }  // namespace variants_detail
 
 OPD_FUNC const OperatorEntry* functional_variant_of(const OperatorEntry& op) {
+  // A per-thread front of the shared memo: no lock on the hot path.
+  thread_local std::unordered_map<const OperatorEntry*, const OperatorEntry*> seen;
+  if (auto it = seen.find(&op); it != seen.end()) return it->second;
+  const OperatorEntry* f = functional_variant_lookup(op);
+  if (f != nullptr) seen.emplace(&op, f);
+  return f;
+}
+
+OPD_FUNC const OperatorEntry* functional_variant_lookup(const OperatorEntry& op) {
   auto& m = variants_detail::memo_instance();
   {
     std::lock_guard<std::mutex> lock(m.mu);
@@ -69,6 +78,14 @@ OPD_FUNC const OperatorEntry* functional_variant_of(const OperatorEntry& op) {
 }
 
 OPD_FUNC const OperatorEntry* copy_variant(const OperatorEntry& view) {
+  thread_local std::unordered_map<const OperatorEntry*, const OperatorEntry*> seen;
+  if (auto it = seen.find(&view); it != seen.end()) return it->second;
+  const OperatorEntry* c = copy_variant_lookup(view);
+  if (c != nullptr) seen.emplace(&view, c);
+  return c;
+}
+
+OPD_FUNC const OperatorEntry* copy_variant_lookup(const OperatorEntry& view) {
   auto& m = variants_detail::memo_instance();
   {
     std::lock_guard<std::mutex> lock(m.mu);

@@ -10,7 +10,8 @@
 //                                          of the written arguments after the regular returns
 //   copy_variant(view)          aten::transpose.int -> aten::transpose_copy.int (remove-views mode)
 //
-// Looked up once per operator and remembered; an operator declared after a
+// Looked up once per operator and remembered (in a process-wide memo behind
+// a mutex, and per thread without a lock); an operator declared after a
 // failed look-up is found on the next call (failures are not remembered).
 #include <string>
 #include <string_view>
@@ -48,9 +49,12 @@ constexpr bool is_inplace_name(std::string_view full) {
 // The functional operator that computes what op writes; null when none is
 // declared (the caller reports it, naming op).
 OPD_API const OperatorEntry* functional_variant_of(const OperatorEntry& op);
+// The same without the per-thread cache of the last answer.
+OPD_API const OperatorEntry* functional_variant_lookup(const OperatorEntry& op);
 // The *_copy operator of a view, or null when none is declared (composite
 // views such as reshape or narrow have none: their replay is view_forward's).
 OPD_API const OperatorEntry* copy_variant(const OperatorEntry& view);
+OPD_API const OperatorEntry* copy_variant_lookup(const OperatorEntry& view);
 
 }  // namespace opd::functionalization
 
