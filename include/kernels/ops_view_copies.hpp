@@ -6,10 +6,11 @@
 // "_copy" appended to the name (the overload kept), every alias annotation
 // dropped, a list return staying a list -- and equals ATen 1.13's wherever
 // ATen has one (kernels_view_copies_test compares each with the jsonl). The
-// default kernel calls the view, then clones it contiguous (ATen's *_copy
-// results are contiguous).
+// default kernel calls the view, then clones it as ATen 1.13 does
+// (preserve_format: a transpose_copy keeps the transposed strides, a
+// slice_copy with a step or an expand_copy comes out contiguous).
 //
-//   opd::Tensor t = opd::call<opd::kernels::ops::transpose_copy>(x, 0, 1);   // fresh, contiguous
+//   opd::Tensor t = opd::call<opd::kernels::ops::transpose_copy>(x, 0, 1);   // fresh storage
 //   opd::call_boxed("aten::split_copy.Tensor", stack);
 //
 // Registered by register_view_copies() (which register_cpu() calls) at

@@ -6,7 +6,10 @@
 #include <dispatch/schema/properties.hpp>
 #include <dispatch/schema/variants.hpp>
 #include <fallback/cpu_fallback.hpp>
+#include <functionalize/view_inverse.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_scatter.hpp>
+#include <kernels/ops_view_copies.hpp>
 #include <structured/structured.hpp>
 
 struct cuda_noop : opd::op<"cudatest::noop(Tensor self, int k, float? s=None) -> Tensor"> {};
