@@ -303,12 +303,13 @@ OPD_FUNC void functionalize_kernel(const OperatorEntry& op, DispatchKeySet ks, S
 }
 
 OPD_FUNC void ensure_registered() {
-  static const bool once = [] {
-    auto* keep = new RegistrationSet();  // for the whole process: never unregistered
-    keep->add(register_fallback(DispatchKey::Functionalize, &functionalize_kernel));
-    return true;
+  // For the whole process: never unregistered (and reachable, for leak checkers).
+  static RegistrationSet* const kept = [] {
+    auto* set = new RegistrationSet();
+    set->add(register_fallback(DispatchKey::Functionalize, &functionalize_kernel));
+    return set;
   }();
-  (void)once;
+  (void)kept;
 }
 
 }  // namespace opd::functionalization
