@@ -40,6 +40,16 @@ inline Tensor to_dtype_below(const Tensor& t, ScalarType dtype) {
   return std::move(call[0]).to_tensor();
 }
 
+// aten::clone(self, memory_format=contiguous_format): a functional copy.
+inline Tensor contiguous_below(const Tensor& t) {
+  Stack call;
+  call.reserve(2);
+  call.emplace_back(t);
+  call.emplace_back(static_cast<std::int64_t>(MemoryFormat::Contiguous));
+  call_below(Dispatcher::singleton().find_schema_or_throw("aten::clone"), call);
+  return std::move(call[0]).to_tensor();
+}
+
 }  // namespace tensor_detail
 
 // ---- FunctionalStorage ------------------------------------------------------------
@@ -72,6 +82,10 @@ OPD_FUNC bool FunctionalStorage::apply_updates() {
       for (std::size_t i = 0; i + 1 < u.metas.size(); ++i) inter.push_back(view_forward(u.metas[i], inter.back(), replay_));
       Tensor t = std::move(u.new_value);
       for (std::size_t i = u.metas.size(); i-- > 0;) t = view_inverse(u.metas[i], inter[i], t, replay_);
+      // An in-place write never changes the base's layout eagerly; an inverse
+      // (a *_copy keeping its input's layout) may: a contiguous base stays
+      // contiguous, so that a later view of it works as it does eagerly.
+      if (base_.is_contiguous() && !t.is_contiguous()) t = tensor_detail::contiguous_below(t);
       base_ = std::move(t);
     }
     ++applied_;
