@@ -32,38 +32,44 @@ enum class view_kind {
   expand, expand_as, as_strided, alias, detach, split, split_with_sizes, chunk, unbind, unfold,
 };
 
+using entry_fn = OperatorEntry& (*)();
+
 struct view_info {
-  std::string_view name;       // the view operator
+  std::string_view name;  // the view operator
   view_kind kind;
-  std::string_view copy_name;  // its *_copy operator, or empty (then view_forward computes the copy itself)
-  std::size_t num_args;        // boxed arguments after self
+  entry_fn view;          // its entry
+  entry_fn copy;          // its *_copy operator's, or null (then view_forward computes the copy itself)
+  std::size_t num_args;   // boxed arguments after self
   bool multi_output;
 };
 
+template <class Op>
+constexpr entry_fn e = &entry_for<Op>;
+
 inline constexpr std::array<view_info, 23> table{{
-    {"aten::view", view_kind::view, "aten::view_copy", 1, false},
-    {"aten::reshape", view_kind::reshape, "", 1, false},
-    {"aten::flatten.using_ints", view_kind::flatten, "", 2, false},
-    {"aten::transpose.int", view_kind::transpose, "aten::transpose_copy.int", 2, false},
-    {"aten::t", view_kind::t, "aten::t_copy", 0, false},
-    {"aten::permute", view_kind::permute, "aten::permute_copy", 1, false},
-    {"aten::slice.Tensor", view_kind::slice, "aten::slice_copy.Tensor", 4, false},
-    {"aten::narrow", view_kind::narrow, "", 3, false},
-    {"aten::select.int", view_kind::select, "aten::select_copy.int", 2, false},
-    {"aten::diagonal", view_kind::diagonal, "aten::diagonal_copy", 3, false},
-    {"aten::unsqueeze", view_kind::unsqueeze, "aten::unsqueeze_copy", 1, false},
-    {"aten::squeeze", view_kind::squeeze, "aten::squeeze_copy", 0, false},
-    {"aten::squeeze.dim", view_kind::squeeze_dim, "aten::squeeze_copy.dim", 1, false},
-    {"aten::expand", view_kind::expand, "aten::expand_copy", 2, false},
-    {"aten::expand_as", view_kind::expand_as, "", 1, false},
-    {"aten::as_strided", view_kind::as_strided, "aten::as_strided_copy", 3, false},
-    {"aten::alias", view_kind::alias, "aten::alias_copy", 0, false},
-    {"aten::detach", view_kind::detach, "aten::detach_copy", 0, false},
-    {"aten::split.Tensor", view_kind::split, "aten::split_copy.Tensor", 2, true},
-    {"aten::split_with_sizes", view_kind::split_with_sizes, "aten::split_with_sizes_copy", 2, true},
-    {"aten::chunk", view_kind::chunk, "", 2, true},
-    {"aten::unbind.int", view_kind::unbind, "aten::unbind_copy.int", 1, true},
-    {"aten::unfold", view_kind::unfold, "aten::unfold_copy", 3, false},
+    {"aten::view", view_kind::view, e<ops::view>, e<ops::view_copy>, 1, false},
+    {"aten::reshape", view_kind::reshape, e<ops::reshape>, nullptr, 1, false},
+    {"aten::flatten.using_ints", view_kind::flatten, e<ops::flatten>, nullptr, 2, false},
+    {"aten::transpose.int", view_kind::transpose, e<ops::transpose>, e<ops::transpose_copy>, 2, false},
+    {"aten::t", view_kind::t, e<ops::t>, e<ops::t_copy>, 0, false},
+    {"aten::permute", view_kind::permute, e<ops::permute>, e<ops::permute_copy>, 1, false},
+    {"aten::slice.Tensor", view_kind::slice, e<ops::slice>, e<ops::slice_copy>, 4, false},
+    {"aten::narrow", view_kind::narrow, e<ops::narrow>, nullptr, 3, false},
+    {"aten::select.int", view_kind::select, e<ops::select>, e<ops::select_copy>, 2, false},
+    {"aten::diagonal", view_kind::diagonal, e<ops::diagonal>, e<ops::diagonal_copy>, 3, false},
+    {"aten::unsqueeze", view_kind::unsqueeze, e<ops::unsqueeze>, e<ops::unsqueeze_copy>, 1, false},
+    {"aten::squeeze", view_kind::squeeze, e<ops::squeeze>, e<ops::squeeze_copy>, 0, false},
+    {"aten::squeeze.dim", view_kind::squeeze_dim, e<ops::squeeze_dim>, e<ops::squeeze_dim_copy>, 1, false},
+    {"aten::expand", view_kind::expand, e<ops::expand>, e<ops::expand_copy>, 2, false},
+    {"aten::expand_as", view_kind::expand_as, e<ops::expand_as>, nullptr, 1, false},
+    {"aten::as_strided", view_kind::as_strided, e<ops::as_strided>, e<ops::as_strided_copy>, 3, false},
+    {"aten::alias", view_kind::alias, e<ops::alias>, e<ops::alias_copy>, 0, false},
+    {"aten::detach", view_kind::detach, e<ops::detach>, e<ops::detach_copy>, 0, false},
+    {"aten::split.Tensor", view_kind::split, e<ops::split>, e<ops::split_copy>, 2, true},
+    {"aten::split_with_sizes", view_kind::split_with_sizes, e<ops::split_with_sizes>, e<ops::split_with_sizes_copy>, 2, true},
+    {"aten::chunk", view_kind::chunk, e<ops::chunk>, nullptr, 2, true},
+    {"aten::unbind.int", view_kind::unbind, e<ops::unbind>, e<ops::unbind_copy>, 1, true},
+    {"aten::unfold", view_kind::unfold, e<ops::unfold>, e<ops::unfold_copy>, 3, false},
 }};
 
 [[gnu::cold, gnu::noinline]] inline void throw_unknown(std::string_view op) {
@@ -75,6 +81,13 @@ OPD_FUNC const view_info& info_of(std::string_view op) {
   for (const view_info& v : table)
     if (v.name == op) return v;
   throw_unknown(op);
+  return table[0];  // unreachable
+}
+// By entry: an address comparison per view (each entry_for is a static).
+OPD_FUNC const view_info& info_of(const OperatorEntry& op) {
+  for (const view_info& v : table)
+    if (&v.view() == &op) return v;
+  throw_unknown(op.name());
   return table[0];  // unreachable
 }
 
@@ -105,13 +118,14 @@ OPD_FUNC call_args check_args(const view_info& v, const Stack& args, int64_t out
 inline ints sizes_of(const Tensor& t) { return ints(t.sizes().data(), t.sizes().size()); }
 inline ints span_of(const std::vector<int64_t>& v) { return ints(v.data(), v.size()); }
 
-// The boxed call `name(self, args...)`, output number `index` of its result.
-OPD_FUNC Tensor call_view_boxed(std::string_view name, const Tensor& self, const Stack& args, int64_t index) {
+// The boxed call `op(self, args...)`, output number `index` of its result.
+OPD_FUNC Tensor call_view_boxed(const OperatorEntry& op, const Tensor& self, const Stack& args, int64_t index) {
+  const std::string_view name = op.name();
   Stack stack;
   stack.reserve(args.size() + 1);
   stack.emplace_back(self);
   for (const IValue& a : args) stack.push_back(a);
-  call_boxed(name, stack);
+  call_boxed(op, stack);
   OPD_CHECK(stack.size() == 1, "opd::functionalize: ", name, " returned ", stack.size(), " values");
   if (stack[0].is_tensor_list()) {
     const std::vector<Tensor>& pieces = stack[0].to_tensor_list();
@@ -242,8 +256,8 @@ OPD_FUNC Tensor inverse(const call_args& a, const Tensor& base, const Tensor& mu
 }
 
 OPD_FUNC Tensor forward(const call_args& a, const Tensor& base, InverseMode mode) {
-  if (mode == InverseMode::keep_views) return call_view_boxed(a.info.name, base, a.args, a.output_index);
-  if (!a.info.copy_name.empty()) return call_view_boxed(a.info.copy_name, base, a.args, a.output_index);
+  if (mode == InverseMode::keep_views) return call_view_boxed(a.info.view(), base, a.args, a.output_index);
+  if (a.info.copy != nullptr) return call_view_boxed(a.info.copy(), base, a.args, a.output_index);
   switch (a.info.kind) {  // the implicit views, which ATen decomposes and gives no *_copy
     case view_kind::reshape:
       return reshape_to(base, views::infer_size(a.info.name, IntArrayRef(a.list(0).data(), a.list(0).size()), base.numel()).ref(), mode);
@@ -284,7 +298,8 @@ OPD_FUNC Tensor view_inverse(std::string_view view_op, const Tensor& base, const
 }
 OPD_FUNC Tensor view_inverse(const OperatorEntry& view_op, const Tensor& base, const Tensor& mutated_view,
                              const Stack& view_args, int64_t output_index, InverseMode mode) {
-  return view_inverse(view_op.name(), base, mutated_view, view_args, output_index, mode);
+  const inverse_detail::view_info& v = inverse_detail::info_of(view_op);
+  return inverse_detail::inverse(inverse_detail::check_args(v, view_args, output_index), base, mutated_view, mode);
 }
 OPD_FUNC Tensor view_forward(std::string_view view_op, const Tensor& base, const Stack& view_args,
                              int64_t output_index, InverseMode mode) {
@@ -293,7 +308,8 @@ OPD_FUNC Tensor view_forward(std::string_view view_op, const Tensor& base, const
 }
 OPD_FUNC Tensor view_forward(const OperatorEntry& view_op, const Tensor& base, const Stack& view_args,
                              int64_t output_index, InverseMode mode) {
-  return view_forward(view_op.name(), base, view_args, output_index, mode);
+  const inverse_detail::view_info& v = inverse_detail::info_of(view_op);
+  return inverse_detail::forward(inverse_detail::check_args(v, view_args, output_index), base, mode);
 }
 OPD_FUNC bool has_view_inverse(std::string_view view_op) {
   for (const inverse_detail::view_info& v : inverse_detail::table)

@@ -11,12 +11,13 @@
 //   opd::Tensor base_new = opd::functionalization::view_inverse("aten::transpose.int", base, v_new, args, 0,
 //                                                          opd::functionalization::InverseMode::remove_views);
 //
-// The views handled: those of kernels/ops_views.hpp (view, _unsafe_view?
-// no: it is no view) -- view, reshape, transpose.int, t, permute,
-// slice.Tensor, select.int, narrow, diagonal, unsqueeze, squeeze, squeeze.dim,
-// expand, expand_as, as_strided, alias, split.Tensor, split_with_sizes,
-// unbind.int, chunk, unfold, flatten.using_ints, detach. docs/functionalization-ops.md
-// has the table of inverses and what each is exact for.
+// The views handled: those of kernels/ops_views.hpp -- view, reshape,
+// flatten.using_ints, transpose.int, t, permute, slice.Tensor, narrow,
+// select.int, diagonal, unsqueeze, squeeze, squeeze.dim, expand, expand_as,
+// as_strided, alias, detach, split.Tensor, split_with_sizes, chunk,
+// unbind.int, unfold (not _unsafe_view, which is no view).
+// docs/functionalization-ops.md has the table of inverses and what each is
+// exact for.
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include <cstdint>
 #include <string_view>

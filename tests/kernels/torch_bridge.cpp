@@ -203,8 +203,10 @@ int result_type(const RawScalar& a, const RawScalar& b) {
 void set_num_threads(int n) { at::set_num_threads(n); }
 std::string version() { return TORCH_VERSION; }
 
-ViewOutcome call_view(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
-                      bool transpose_self, const std::vector<BoxedArg>& args) {
+namespace {
+ViewOutcome call_boxed_with(const std::string& op, const std::string& overload,
+                             const std::vector<int64_t>& self_sizes, bool transpose_self,
+                             const std::vector<int64_t>* src_sizes, const std::vector<BoxedArg>& args) {
   ViewOutcome o;
   try {
     int64_t n = 1;
@@ -215,6 +217,11 @@ ViewOutcome call_view(const std::string& op, const std::string& overload, const 
                                                                                        overload.c_str());
     torch::jit::Stack stack;
     stack.emplace_back(self);
+    if (src_sizes != nullptr) {
+      int64_t m = 1;
+      for (int64_t s : *src_sizes) m *= s;
+      stack.emplace_back(at::arange(m, at::TensorOptions().dtype(at::kFloat)).reshape(*src_sizes) + 100);
+    }
     for (const BoxedArg& a : args) {
       switch (a.kind) {
         case BoxedArg::Kind::Int: stack.emplace_back(a.i); break;
@@ -246,6 +253,19 @@ ViewOutcome call_view(const std::string& op, const std::string& overload, const 
     o.error = e.what();
   }
   return o;
+}
+
+}  // namespace
+
+ViewOutcome call_view(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
+                      bool transpose_self, const std::vector<BoxedArg>& args) {
+  return call_boxed_with(op, overload, self_sizes, transpose_self, nullptr, args);
+}
+
+ViewOutcome call_with_src(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
+                          bool transpose_self, const std::vector<int64_t>& src_sizes,
+                          const std::vector<BoxedArg>& args) {
+  return call_boxed_with(op, overload, self_sizes, transpose_self, &src_sizes, args);
 }
 
 }  // namespace torch_bridge

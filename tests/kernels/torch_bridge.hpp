@@ -79,6 +79,11 @@ struct ViewOutcome {
 ViewOutcome call_view(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
                       bool transpose_self, const std::vector<BoxedArg>& args);
 
+// The same with a second tensor argument after self (the scatters' src): a
+// contiguous Float arange of `src_sizes` plus 100.
+ViewOutcome call_with_src(const std::string& op, const std::string& overload, const std::vector<int64_t>& self_sizes,
+                          bool transpose_self, const std::vector<int64_t>& src_sizes,
+                          const std::vector<BoxedArg>& args);
 void set_num_threads(int n);
 std::string version();
 

@@ -346,4 +346,83 @@ TEST(ViewCopies, EqualLibtorchs) {
 #endif
 }
 
+// The scatters, unfold_backward and sum.dim_IntList against libtorch, boxed by
+// name: self an arange (maybe transposed), src an arange + 100; the same
+// error-or-not, sizes, strides and values.
+TEST(Scatter, EqualLibtorchs) {
+#ifndef OPD_HAVE_LIBTORCH
+  GTEST_SKIP() << "libtorch is not installed: the scatter operators are not compared with it";
+#else
+  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  using I = opd::IValue;
+  struct Scase {
+    std::string op;
+    V self_sizes;
+    bool transposed;
+    V src_sizes;  // empty: no src
+    opd::Stack args;
+  };
+  const int64_t z = 0, one = 1, two = 2, m1 = -1;
+  const std::vector<Scase> all = {
+      {"aten::slice_scatter", {5, 4}, false, {2, 4}, {I(z), I(one), I(int64_t{4}), I(two)}},
+      {"aten::slice_scatter", {5, 4}, true, {4, 2}, {I(one), I(), I(m1), I(two)}},
+      {"aten::slice_scatter", {5, 4}, false, {5, 4}, {I(z), I(), I(), I(one)}},
+      {"aten::slice_scatter", {5, 4}, false, {3, 4}, {I(z), I(), I(), I(one)}},  // wrong src sizes
+      {"aten::select_scatter", {3, 4}, true, {3}, {I(one), I(m1)}},
+      {"aten::select_scatter", {3, 4}, false, {4}, {I(z), I(two)}},
+      {"aten::select_scatter", {3, 4}, false, {5}, {I(z), I(two)}},  // wrong src sizes
+      {"aten::diagonal_scatter", {3, 4}, false, {3}, {I(one), I(z), I(one)}},
+      {"aten::diagonal_scatter", {3, 4, 2}, true, {2, 3}, {I(m1), I(m1), I(z)}},
+      {"aten::as_strided_scatter", {4, 4}, false, {2, 2}, {I(V{2, 2}), I(V{1, 4}), I(int64_t{5})}},
+      {"aten::as_strided_scatter", {4, 4}, true, {3, 2}, {I(V{3, 2}), I(V{4, 1}), I()}},
+      {"aten::unfold_backward", {3, 3}, false, {}, {I(V{7}), I(z), I(int64_t{3}), I(two)}},
+      {"aten::unfold_backward", {2, 2, 3}, false, {}, {I(V{2, 7}), I(m1), I(int64_t{3}), I(int64_t{3})}},
+      {"aten::sum", {2, 3, 4}, true, {}, {I(V{0, -1}), I(true), I()}},
+      {"aten::sum", {2, 3, 4}, false, {}, {I(V{1}), I(false), I()}},
+      {"aten::sum", {2, 3, 4}, false, {}, {I(), I(false), I()}},
+  };
+  for (const Scase& c : all) {
+    const std::string overload = c.op == "aten::sum" ? "dim_IntList" : "";
+    std::vector<tb::BoxedArg> args;
+    for (const opd::IValue& a : c.args) args.push_back(to_bridge(a));
+    const tb::ViewOutcome theirs =
+        c.src_sizes.empty() ? tb::call_view(c.op.substr(6), overload, c.self_sizes, c.transposed, args)
+                            : tb::call_with_src(c.op.substr(6), overload, c.self_sizes, c.transposed, c.src_sizes, args);
+    // ours, alike
+    int64_t n = 1;
+    for (int64_t x : c.self_sizes) n *= x;
+    std::vector<float> values(static_cast<std::size_t>(n));
+    std::iota(values.begin(), values.end(), 0.f);
+    Tensor self = opd::from_vector<float>(values, c.self_sizes);
+    if (c.transposed) self = opd::call<ops::transpose>(self, 0, -1);
+    opd::Stack stack{self};
+    if (!c.src_sizes.empty()) {
+      int64_t m = 1;
+      for (int64_t x : c.src_sizes) m *= x;
+      std::vector<float> src(static_cast<std::size_t>(m));
+      std::iota(src.begin(), src.end(), 100.f);
+      stack.emplace_back(opd::from_vector<float>(src, c.src_sizes));
+    }
+    for (const opd::IValue& a : c.args) stack.push_back(a);
+    const std::string name = c.op + (overload.empty() ? "" : "." + overload);
+    bool threw = false;
+    try {
+      opd::call_boxed(name, stack);
+    } catch (const opd::Error& e) {
+      threw = true;
+      EXPECT_TRUE(theirs.error.has_value()) << name << ": only opd throws: " << e.what();
+    }
+    if (threw) continue;
+    ASSERT_FALSE(theirs.error.has_value()) << name << ": only libtorch throws: " << *theirs.error;
+    const Tensor r = stack.at(0).to_tensor();
+    ASSERT_EQ(theirs.results.size(), 1u);
+    EXPECT_EQ(r.sizes().vec(), theirs.results[0].sizes) << name;
+    EXPECT_EQ(r.strides().vec(), theirs.results[0].strides) << name;
+    EXPECT_EQ(opd::to_vector<float>(r), theirs.results[0].values) << name;
+    EXPECT_FALSE(theirs.results[0].aliases_self) << name;
+    EXPECT_FALSE(r.is_alias_of(self)) << name;
+  }
+#endif
+}
+
 }  // namespace
