@@ -1,0 +1,315 @@
+#pragma once
+// Out-of-line part of kernel.hpp: the steps it lists, as plain functions over
+// (operator, keys, stack).
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dispatch/dispatcher.hpp"
+#include "functionalize/functional_tensor.hpp"
+#include "functionalize/kernel.hpp"
+#include "functionalize/variants.hpp"
+
+namespace opd::functionalization {
+
+namespace kernel_detail {
+
+inline thread_local ViewReplay tls_replay = ViewReplay::keep_views;
+
+inline void call_below(const OperatorEntry& op, Stack& stack) {
+  ExcludeDispatchKeyGuard below(DispatchKey::Functionalize);
+  call_boxed(op, stack);
+}
+
+[[gnu::cold, gnu::noinline]] inline void report_unsupported(const OperatorEntry& op, const std::string& why) {
+  throw NotImplementedError("functionalize: cannot functionalize '" + op.name() + "': " + why);
+}
+
+// Synced inner values in place of functional tensors (lists too).
+inline void unwrap(IValue& v) {
+  if (v.is_tensor()) {
+    if (FunctionalTensorImpl* f = functional_impl(v.to_tensor())) {
+      f->sync();
+      v = IValue(f->value());
+    }
+  } else if (v.is_tensor_list()) {
+    const auto& list = v.to_tensor_list();
+    if (std::none_of(list.begin(), list.end(), [](const Tensor& t) { return functional_impl(t) != nullptr; })) return;
+    std::vector<Tensor> out;
+    out.reserve(list.size());
+    for (const Tensor& t : list) {
+      FunctionalTensorImpl* f = functional_impl(t);
+      if (f != nullptr) f->sync();
+      out.push_back(f != nullptr ? f->value() : t);
+    }
+    v = IValue(std::move(out));
+  } else if (v.is_optional_tensor_list()) {
+    const auto& list = v.to_optional_tensor_list();
+    std::vector<std::optional<Tensor>> out;
+    out.reserve(list.size());
+    for (const auto& t : list) {
+      FunctionalTensorImpl* f = t.has_value() ? functional_impl(*t) : nullptr;
+      if (f != nullptr) f->sync();
+      out.push_back(f != nullptr ? std::optional<Tensor>(f->value()) : t);
+    }
+    v = IValue(std::move(out));
+  }
+}
+
+inline void unwrap_arguments(const OperatorEntry& op, IValue* args) {
+  for (std::size_t p : op.tensor_argument_positions()) unwrap(args[p]);
+}
+
+// Fresh results become new functional bases.
+inline void wrap_result(IValue& v) {
+  const ViewReplay r = tls_replay;
+  if (v.is_tensor()) {
+    v = IValue(wrap(v.to_tensor(), r));
+  } else if (v.is_tensor_list()) {
+    std::vector<Tensor> list = std::move(v).to_tensor_list();
+    for (Tensor& t : list) t = wrap(t, r);
+    v = IValue(std::move(list));
+  } else if (v.is_optional_tensor_list()) {
+    std::vector<std::optional<Tensor>> list = std::move(v).to_optional_tensor_list();
+    for (auto& t : list)
+      if (t.has_value()) t = wrap(*t, r);
+    v = IValue(std::move(list));
+  }
+}
+
+inline void run_functional(const OperatorEntry& op, Stack& stack) {
+  const std::size_t n = op.num_arguments();
+  const std::size_t first = stack.size() - n;
+  unwrap_arguments(op, stack.data() + first);
+  call_below(op, stack);
+  for (std::size_t i = first; i < stack.size(); ++i) wrap_result(stack[i]);
+}
+
+inline void run_view(const OperatorEntry& op, Stack& stack) {
+  const std::size_t n = op.num_arguments();
+  const std::size_t first = stack.size() - n;
+  IValue* args = stack.data() + first;
+  if (n == 0 || !args[0].is_tensor()) report_unsupported(op, "it returns a view of something other than its first (Tensor) argument");
+  const Tensor self = args[0].to_tensor();
+  FunctionalTensorImpl* parent = functional_impl(self);
+  if (parent == nullptr) {  // a plain tensor viewed inside the region: its result is a new base
+    run_functional(op, stack);
+    return;
+  }
+  for (std::size_t p : op.tensor_argument_positions())
+    if (p != 0) unwrap(args[p]);
+  parent->sync();
+  ViewMeta meta;
+  meta.op = &op;
+  meta.args.assign(args + 1, args + n);
+  const ViewReplay replay = parent->functional_storage()->replay();
+  const OperatorEntry* callee = replay == ViewReplay::remove_views ? copy_variant(op) : &op;
+  if (callee == nullptr) {
+    // A composite view without a *_copy operator: each output from view_forward.
+    // (A composite multi-output view, chunk, has no count to ask for without
+    // calling the view itself: remove_views refuses it.)
+    if (op.schema()->returns.size() != 1 || op.schema()->types[static_cast<std::size_t>(op.schema()->returns[0].type)].kind != schema::type_kind::base)
+      report_unsupported(op, "it is a multi-output view without a *_copy operator (remove_views mode)");
+    const Tensor value = view_forward(meta, parent->value(), replay);
+    stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
+    stack.emplace_back(value);
+  } else {
+    args[0] = IValue(parent->value());
+    call_below(*callee, stack);
+  }
+  OPD_CHECK(stack.size() == first + 1, "functionalize: the view '", op.name(), "' must return one Tensor or Tensor[]");
+  IValue& r = stack[first];
+  if (r.is_tensor()) {
+    r = IValue(Tensor(make_intrusive<FunctionalTensorImpl>(r.to_tensor(), *parent, std::move(meta))));
+  } else if (r.is_tensor_list()) {
+    std::vector<Tensor> list = std::move(r).to_tensor_list();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      ViewMeta m = meta;
+      m.output_index = static_cast<std::int64_t>(i);
+      list[i] = Tensor(make_intrusive<FunctionalTensorImpl>(list[i], *parent, std::move(m)));
+    }
+    r = IValue(std::move(list));
+  } else {
+    report_unsupported(op, "its view return is neither Tensor nor Tensor[]");
+  }
+}
+
+// The written arguments in the order torchgen appends their new values to a
+// `_functional` variant's returns: self, then out= arguments, then the others.
+inline std::vector<std::size_t> torchgen_written_order(const OperatorEntry& op) {
+  const AliasFacts& f = op.alias_facts();
+  std::vector<std::size_t> order;
+  auto is_out = [&](std::size_t p) { return std::find(f.outs.begin(), f.outs.end(), p) != f.outs.end(); };
+  for (std::size_t p : f.written)
+    if (p == 0) order.push_back(p);
+  for (std::size_t p : f.written)
+    if (p != 0 && is_out(p)) order.push_back(p);
+  for (std::size_t p : f.written)
+    if (p != 0 && !is_out(p)) order.push_back(p);
+  return order;
+}
+
+inline void run_mutation(const OperatorEntry& op, Stack& stack) {
+  const AliasFacts& facts = op.alias_facts();
+  const std::size_t n = op.num_arguments();
+  const std::size_t first = stack.size() - n;
+  IValue* args = stack.data() + first;
+  const auto& sargs = op.schema()->arguments;
+
+  // The written tensors and their wrappers.
+  std::size_t functional_written = 0;
+  for (std::size_t p : facts.written) {
+    if (!args[p].is_tensor()) {
+      if (args[p].is_none()) continue;
+      report_unsupported(op, "it writes the tensor list '" + std::string(sargs[p].name) + "'");
+    }
+    if (functional_impl(args[p].to_tensor()) != nullptr) ++functional_written;
+  }
+  if (functional_written == 0) {  // only plain tensors are written: not the layer's business
+    unwrap_arguments(op, args);
+    ExcludeDispatchKeyGuard below(DispatchKey::Functionalize);
+    call_boxed(op, stack);
+    return;
+  }
+  if (functional_written != facts.written.size())
+    report_unsupported(op, "it writes functional and non-functional tensors in one call");
+
+  const bool is_out_op = !facts.outs.empty() && facts.outs.size() == facts.written.size();
+  const bool is_inplace = !is_out_op && is_inplace_name(op.name());
+  const OperatorEntry* fn = functional_variant_of(op);
+  if (fn == nullptr) {
+    const split_name nm = split_operator_name(op.name());
+    std::string looked_for =
+        is_inplace ? join_operator_name(nm.base.substr(0, nm.base.size() - 1), nm.overload)
+        : is_out_op ? "a functional '" + std::string(nm.base) + "' overload of the same signature"
+                    : join_operator_name(std::string(nm.base) + "_functional", nm.overload);
+    throw NotImplementedError("functionalize: '" + op.name() + "' writes its arguments and its functional variant (" +
+                              looked_for + ") is not declared");
+  }
+
+  // The functional call on synced values; out= arguments are left out.
+  Stack fstack;
+  fstack.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (is_out_op && std::find(facts.outs.begin(), facts.outs.end(), i) != facts.outs.end()) continue;
+    fstack.push_back(args[i]);
+  }
+  for (IValue& v : fstack) unwrap(v);
+  OPD_CHECK(fstack.size() == fn->num_arguments(), "functionalize: '", fn->name(), "' takes ", fn->num_arguments(),
+            " arguments, not the ", fstack.size(), " of '", op.name(), "'");
+  call_below(*fn, fstack);
+
+  // New value of each written argument, and the returns.
+  const std::size_t nret = facts.return_written.size();
+  std::vector<std::pair<std::size_t, Tensor>> updates;  // (argument, new value)
+  std::vector<IValue> returns(nret);
+  if (is_inplace || is_out_op) {
+    OPD_CHECK(fstack.size() == nret, "functionalize: '", fn->name(), "' returns ", fstack.size(), " values, '",
+              op.name(), "' ", nret);
+    for (std::size_t r = 0; r < nret; ++r) {
+      const std::ptrdiff_t a = facts.return_written[r];
+      if (a >= 0) updates.emplace_back(static_cast<std::size_t>(a), fstack[r].to_tensor());
+      else returns[r] = std::move(fstack[r]);
+    }
+  } else {
+    // _functional: the regular returns, then the new values of the written
+    // arguments the operator does not return.
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < nret; ++r) {
+      const std::ptrdiff_t a = facts.return_written[r];
+      OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' returns too few values");
+      if (a >= 0) updates.emplace_back(static_cast<std::size_t>(a), fstack[k].to_tensor());
+      else returns[r] = std::move(fstack[k]);
+      ++k;
+    }
+    for (std::size_t p : torchgen_written_order(op)) {
+      if (std::find(facts.return_written.begin(), facts.return_written.end(), static_cast<std::ptrdiff_t>(p)) !=
+          facts.return_written.end())
+        continue;
+      OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' does not return the new value of '",
+                sargs[p].name, "'");
+      updates.emplace_back(p, fstack[k++].to_tensor());
+    }
+  }
+
+  // Every check before any change: a failed call leaves its inputs unchanged.
+  if (!is_out_op) {
+    for (const auto& [p, v] : updates) {
+      const FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
+      if (!(v.sizes() == w.sizes()))
+        throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
+                                    sargs[p].name, "' from ", w.sizes(), " to ", v.sizes(),
+                                    " (an in-place result must keep its argument's shape)"));
+    }
+  } else {
+    for (const auto& [p, v] : updates) {
+      const FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
+      if (!(v.sizes() == w.sizes()) && !w.view_metas().empty())
+        throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its out= argument '", sargs[p].name,
+                                    "', a view, from ", w.sizes(), " to ", v.sizes()));
+    }
+  }
+  for (auto& [p, v] : updates) {
+    FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
+    if (is_out_op) {
+      w.replace_resized(std::move(v));
+    } else {
+      w.replace(std::move(v));
+      w.commit_update();
+    }
+  }
+  for (std::size_t r = 0; r < nret; ++r) {
+    const std::ptrdiff_t a = facts.return_written[r];
+    if (a >= 0) returns[r] = args[a];
+    else wrap_result(returns[r]);
+  }
+  stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(first), stack.end());
+  for (IValue& v : returns) stack.push_back(std::move(v));
+}
+
+}  // namespace kernel_detail
+
+OPD_FUNC ViewReplay current_replay() noexcept { return kernel_detail::tls_replay; }
+OPD_FUNC ViewReplay exchange_current_replay(ViewReplay mode) noexcept {
+  return std::exchange(kernel_detail::tls_replay, mode);
+}
+
+OPD_FUNC Tensor wrap(const Tensor& value, ViewReplay replay) {
+  if (!value.defined() || functional_impl(value) != nullptr) return value;
+  return Tensor(make_intrusive<FunctionalTensorImpl>(value, replay));
+}
+
+OPD_FUNC void functionalize_kernel(const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+  const AliasFacts& facts = op.alias_facts();
+  // A composite that is no view decomposes here: its parts come back through
+  // the dispatcher. Composite views (reshape, narrow, flatten, chunk) are
+  // replayed as views: the library's kernels for them build the view
+  // directly from the tensor's geometry, which a wrapper does not hold.
+  if (facts.view_return < 0) {
+    if (const KernelFunction* k = op.registered(DispatchKey::CompositeImplicitAutograd)) {
+      k->boxed(k->functor, op, ks, stack);
+      return;
+    }
+  }
+  if (facts.view_return >= 0) {
+    if (!facts.written.empty()) kernel_detail::report_unsupported(op, "it returns a view and writes an argument");
+    kernel_detail::run_view(op, *stack);
+  } else if (!facts.written.empty()) {
+    kernel_detail::run_mutation(op, *stack);
+  } else {
+    kernel_detail::run_functional(op, *stack);
+  }
+}
+
+OPD_FUNC void ensure_registered() {
+  // For the whole process: never unregistered (and reachable, for leak checkers).
+  static RegistrationSet* const kept = [] {
+    auto* set = new RegistrationSet();
+    set->add(register_fallback(DispatchKey::Functionalize, &functionalize_kernel));
+    return set;
+  }();
+  (void)kept;
+}
+
+}  // namespace opd::functionalization

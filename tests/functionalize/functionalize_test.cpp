@@ -1,0 +1,325 @@
+// The Functionalize layer: every program here runs twice, eagerly on the CPU
+// and functionalized, and the outputs and the inputs' mutations are compared
+// (the eager run is the expected value, nothing is hard-coded); plus the
+// layer's own guarantees: bounded update queue, errors that name the
+// operator and leave inputs unchanged, operators declared at run time.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <functionalize/functionalize.hpp>
+#include <kernels/ops.hpp>
+#include <kernels/ops_views.hpp>
+
+namespace {
+
+using opd::IValue;
+using opd::Stack;
+using opd::Tensor;
+using Mode = opd::FunctionalizeMode;
+namespace ops = opd::kernels::ops;
+
+struct Kernels {
+  opd::RegistrationSet cpu = opd::kernels::register_cpu();
+};
+Kernels& kernels() {
+  static Kernels k;
+  return k;
+}
+
+Tensor arange(std::vector<int64_t> sizes, float offset = 0) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) * 0.5f - 3.0f + offset;
+  return opd::from_vector<float>(v, sizes);
+}
+// Boxed call by name, one return.
+IValue run(std::string_view name, std::vector<IValue> args) {
+  Stack s(std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  opd::call_boxed(name, s);
+  return s.empty() ? IValue() : s[0];
+}
+Tensor T(std::string_view name, std::vector<IValue> args) { return run(name, std::move(args)).to_tensor(); }
+
+Tensor zeros(std::vector<int64_t> sizes) { return T("aten::mul.Scalar", {arange(sizes), 0.0}); }
+Tensor clone(const Tensor& t) { return opd::call<ops::clone>(t, std::optional<opd::MemoryFormat>{}); }
+std::vector<float> values(const Tensor& t) { return opd::to_vector<float>(t); }
+
+using Program = std::function<std::vector<Tensor>(std::vector<Tensor>&)>;
+
+// Runs p eagerly on clones of inputs, then functionalized; expects the same
+// outputs (sizes and values) and the same inputs afterwards.
+void expect_same_as_eager(const Program& p, const std::vector<Tensor>& inputs, Mode mode) {
+  std::vector<Tensor> eager_in;
+  for (const Tensor& t : inputs) eager_in.push_back(clone(t));
+  const std::vector<Tensor> eager_out = p(eager_in);
+
+  std::vector<Tensor> fn_in;
+  for (const Tensor& t : inputs) fn_in.push_back(clone(t));
+  std::vector<Tensor> wrapped;
+  for (const Tensor& t : fn_in) wrapped.push_back(opd::to_functional(t, mode));
+  std::vector<Tensor> fn_out;
+  {
+    opd::FunctionalizeGuard on(mode);
+    fn_out = p(wrapped);
+  }
+  ASSERT_EQ(fn_out.size(), eager_out.size());
+  for (std::size_t i = 0; i < fn_out.size(); ++i) {
+    ASSERT_TRUE(opd::is_functional(fn_out[i])) << "output " << i;
+    opd::sync(fn_out[i]);
+    const Tensor v = opd::from_functional(fn_out[i]);
+    EXPECT_EQ(std::vector<int64_t>(v.sizes().begin(), v.sizes().end()),
+              std::vector<int64_t>(eager_out[i].sizes().begin(), eager_out[i].sizes().end()))
+        << "output " << i;
+    EXPECT_EQ(values(v), values(eager_out[i])) << "output " << i;
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    opd::copy_back_mutation(fn_in[i], wrapped[i]);
+    EXPECT_EQ(values(fn_in[i]), values(eager_in[i])) << "input " << i;
+  }
+}
+
+class Functionalize : public ::testing::TestWithParam<Mode> {
+ protected:
+  void SetUp() override { (void)kernels(); }
+};
+
+TEST_P(Functionalize, InPlaceThroughTransposedViewReachesBaseAndOtherViews) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor v = opd::call<ops::transpose>(in[0], 0, 1);
+        Tensor row = opd::call<ops::select>(in[0], 0, 1);
+        run("aten::add_.Scalar", {v, 1.5, 1});
+        run("aten::mul_.Tensor", {row, row});
+        return std::vector<Tensor>{v, row, T("aten::add.Tensor", {in[0], v.defined() ? in[0] : in[0], 1})};
+      },
+      {arange({2, 3})}, GetParam());
+}
+
+TEST_P(Functionalize, ViewOfViewMutatedThenBaseRead) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor a = T("aten::view", {in[0], std::vector<int64_t>{3, 4}});
+        Tensor b = T("aten::slice.Tensor", {a, 1, 1, 3, 1});
+        Tensor c = T("aten::diagonal", {b, 0, 0, 1});
+        run("aten::fill_.Scalar", {c, 7.0});
+        run("aten::add_.Tensor", {in[1], T("aten::t", {b}), 2});
+        return std::vector<Tensor>{in[0], a, b, c};
+      },
+      {arange({12}), arange({2, 3}, 1)}, GetParam());
+}
+
+TEST_P(Functionalize, MultiOutputViewsAndUnfold) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> parts = run("aten::split.Tensor", {in[0], 2, 0}).to_tensor_list();
+        run("aten::mul_.Scalar", {parts[1], -2.0});
+        std::vector<Tensor> rows = run("aten::unbind.int", {in[0], 1}).to_tensor_list();
+        run("aten::add_.Scalar", {rows[0], 10.0, 1});
+        Tensor w = T("aten::unfold", {in[0], 0, 2, 1});
+        return std::vector<Tensor>{parts[0], parts[2], rows[1], w, in[0]};
+      },
+      {arange({5, 2})}, GetParam());
+}
+
+TEST_P(Functionalize, OutVariantWritesAndResizesTheOutWrapper) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor out = T("aten::empty.memory_format", {std::vector<int64_t>{0}, IValue(), IValue(), IValue(), IValue(), IValue()});
+        run("aten::mul.out", {in[0], in[1], out});
+        Tensor v = T("aten::select.int", {in[1], 0, 0});
+        run("aten::add.out", {in[0], in[0], 1, v});  // out= through a view, same shape
+        return std::vector<Tensor>{out, in[1]};
+      },
+      {arange({3}), arange({2, 3}, 2)}, GetParam());
+}
+
+TEST_P(Functionalize, CompositeImplicitViewsAreReplayedAsViews) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor r = T("aten::reshape", {in[0], std::vector<int64_t>{2, 3}});
+        Tensor n = T("aten::narrow", {r, 1, 1, 2});
+        run("aten::fill_.Scalar", {n, 0.0});
+        return std::vector<Tensor>{r, n};
+      },
+      {arange({6})}, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Functionalize, ::testing::Values(Mode::keep_views, Mode::remove_views));
+
+TEST(FunctionalizeLayer, FunctionalizeWrapsRunsAndCopiesMutationsBack) {
+  (void)kernels();
+  const Tensor x = arange({2, 2});
+  const Tensor expected_in = clone(x);
+  run("aten::mul_.Scalar", {expected_in, 3.0});
+  const Tensor expected_out = T("aten::add.Scalar", {expected_in, 1.0, 1});
+
+  auto g = opd::functionalize([](const Tensor& a) {
+    EXPECT_TRUE(opd::is_functional(a));
+    run("aten::mul_.Scalar", {a, 3.0});
+    return T("aten::add.Scalar", {a, 1.0, 1});
+  });
+  const Tensor y = g(x);
+  EXPECT_FALSE(opd::is_functional(y));
+  EXPECT_EQ(values(y), values(expected_out));
+  EXPECT_EQ(values(x), values(expected_in));
+}
+
+TEST(FunctionalizeLayer, FactoriesInsideTheRegionReturnFunctionalTensors) {
+  (void)kernels();
+  opd::FunctionalizeGuard on;
+  const Tensor z = opd::call<ops::zeros>(std::vector<int64_t>{2, 2});
+  EXPECT_TRUE(opd::is_functional(z));
+  EXPECT_EQ(values(opd::from_functional(z)), std::vector<float>(4, 0.0f));
+}
+
+// 100,000 in-place updates on one view, read every 100: the queue of pending
+// updates never holds more than the one being applied.
+TEST(FunctionalizeLayer, UpdateQueueStaysBoundedOverManyMutationsOfAView) {
+  (void)kernels();
+  const Tensor x = opd::to_functional(zeros({4, 4}));
+  opd::FunctionalizeGuard on;
+  const Tensor v = opd::call<ops::select>(x, 0, 2);
+  const auto& storage = opd::functional_impl(x)->functional_storage();
+  std::size_t max_pending = 0;
+  constexpr int kSteps = 100000;
+  for (int i = 1; i <= kSteps; ++i) {
+    run("aten::add_.Scalar", {v, 1.0, 1});
+    max_pending = std::max(max_pending, storage->pending_updates());
+    if (i % 100 == 0) {
+      opd::sync(x);
+      ASSERT_EQ(values(opd::from_functional(x))[8], static_cast<float>(i));
+    }
+  }
+  EXPECT_LE(max_pending, 1u);
+  EXPECT_EQ(storage->pending_updates(), 0u);
+  EXPECT_EQ(storage->applied_updates(), static_cast<std::uint64_t>(kSteps));
+}
+
+TEST(FunctionalizeLayer, InPlaceShapeChangeIsAnErrorNamingOperatorAndLeavesInputsUnchanged) {
+  (void)kernels();
+  const Tensor x = opd::to_functional(arange({3}));
+  const Tensor y = opd::to_functional(arange({2, 3}));
+  opd::FunctionalizeGuard on;
+  const std::vector<float> before = values(opd::from_functional(x));
+  try {
+    run("aten::add_.Tensor", {x, y, 1});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("aten::add_.Tensor"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'self'"), std::string::npos) << e.what();
+  }
+  opd::sync(x);
+  EXPECT_EQ(values(opd::from_functional(x)), before);
+  EXPECT_FALSE(opd::functional_impl(x)->functional_storage()->mutated());
+}
+
+// ---- operators declared at run time ---------------------------------------------------
+
+Tensor twice(const Tensor& a) { return T("aten::mul.Scalar", {a, 2.0}); }
+
+TEST(FunctionalizeLayer, RunTimeDeclaredInPlaceOperatorUsesItsFunctionalVariantByName) {
+  (void)kernels();
+  auto d1 = opd::declare("t_fz::twice(Tensor self) -> Tensor");
+  auto d2 = opd::declare("t_fz::twice_(Tensor(a!) self) -> Tensor(a!)");
+  int functional_calls = 0, inplace_calls = 0;
+  auto k1 = opd::register_boxed_kernel("t_fz::twice", opd::DispatchKey::CPU,
+                                       [&](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         ++functional_calls;
+                                         s->back() = IValue(twice(s->back().to_tensor()));
+                                       });
+  auto k2 = opd::register_boxed_kernel("t_fz::twice_", opd::DispatchKey::CPU,
+                                       [&](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         ++inplace_calls;
+                                         run("aten::mul_.Scalar", {s->back(), 2.0});
+                                       });
+  const Tensor x = arange({4});
+  const Tensor expected = twice(T("aten::select.int", {x, 0, 1}));
+  auto g = opd::functionalize([](const Tensor& a) {
+    Tensor v = T("aten::select.int", {a, 0, 1});
+    run("t_fz::twice_", {v});
+    return v;
+  });
+  const Tensor out = g(x);
+  EXPECT_EQ(values(out), values(expected));
+  EXPECT_EQ(values(x)[1], values(expected)[0]);
+  EXPECT_EQ(functional_calls, 1);
+  EXPECT_EQ(inplace_calls, 0);
+}
+
+TEST(FunctionalizeLayer, MutableOperatorUsesItsUnderscoreFunctionalVariant) {
+  (void)kernels();
+  auto d1 = opd::declare("t_fz::accumulate(Tensor(a!) acc, Tensor x) -> ()");
+  auto d2 = opd::declare("t_fz::accumulate_functional(Tensor acc, Tensor x) -> Tensor acc_out");
+  auto k1 = opd::register_boxed_kernel("t_fz::accumulate_functional", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         Tensor r = T("aten::add.Tensor", {(*s)[s->size() - 2], s->back(), 1});
+                                         s->clear();
+                                         s->emplace_back(r);
+                                       });
+  const Tensor acc = zeros({3});
+  const Tensor x = arange({3});
+  auto g = opd::functionalize([](const Tensor& a, const Tensor& b) {
+    run("t_fz::accumulate", {a, b});
+    run("t_fz::accumulate", {a, b});
+  });
+  g(acc, x);
+  EXPECT_EQ(values(acc), values(T("aten::add.Tensor", {x, x, 1})));
+}
+
+TEST(FunctionalizeLayer, MutableOperatorWithoutFunctionalVariantIsAnErrorNamingIt) {
+  (void)kernels();
+  auto d1 = opd::declare("t_fz::poke_(Tensor(a!) self) -> Tensor(a!)");
+  const Tensor x = opd::to_functional(arange({2}));
+  opd::FunctionalizeGuard on;
+  try {
+    run("t_fz::poke_", {x});
+    FAIL() << "expected an error";
+  } catch (const opd::NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fz::poke_"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t_fz::poke"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FunctionalizeLayer, ViewThatAlsoWritesCannotBeFunctionalized) {
+  (void)kernels();
+  auto d1 = opd::declare("t_fz::odd(Tensor(a!) self, Tensor(b) other) -> Tensor(b)");
+  const Tensor x = opd::to_functional(arange({2}));
+  opd::FunctionalizeGuard on;
+  try {
+    run("t_fz::odd", {x, x});
+    FAIL() << "expected an error";
+  } catch (const opd::NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("'t_fz::odd'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FunctionalizeLayer, TensorListArgumentsAreUnwrapped) {
+  (void)kernels();
+  auto d1 = opd::declare("t_fz::total(Tensor[] xs, Tensor?[] ys) -> Tensor");
+  auto k1 = opd::register_boxed_kernel("t_fz::total", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         const auto xs = (*s)[0].to_tensor_list();
+                                         const auto ys = (*s)[1].to_optional_tensor_list();
+                                         Tensor acc = clone(xs[0]);
+                                         for (std::size_t i = 1; i < xs.size(); ++i) acc = T("aten::add.Tensor", {acc, xs[i], 1});
+                                         for (const auto& y : ys)
+                                           if (y) acc = T("aten::add.Tensor", {acc, *y, 1});
+                                         s->clear();
+                                         s->emplace_back(acc);
+                                       });
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor v = T("aten::select.int", {in[0], 0, 0});
+        run("aten::add_.Scalar", {v, 5.0, 1});
+        std::vector<Tensor> xs{in[0], in[1]};
+        std::vector<std::optional<Tensor>> ys{std::nullopt, in[0]};
+        return std::vector<Tensor>{T("t_fz::total", {xs, ys})};
+      },
+      {arange({2, 2}), arange({2, 2}, 1)}, Mode::keep_views);
+}
+
+}  // namespace
