@@ -10,6 +10,7 @@
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
+#include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
 #include "kernels/cpu/type_promotion.hpp"
