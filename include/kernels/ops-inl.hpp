@@ -8,6 +8,7 @@
 
 #include "kernels/ops.hpp"
 #include "kernels/ops_linalg.hpp"
+#include "kernels/ops_nn.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
@@ -58,6 +59,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
   set.add(register_views());
   set.add(register_linalg());
+  set.add(register_nn());
   return set;
 }
 

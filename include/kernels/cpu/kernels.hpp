@@ -11,6 +11,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/linalg.hpp"
+#include "kernels/cpu/nn.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
 #include "kernels/cpu/type_promotion.hpp"

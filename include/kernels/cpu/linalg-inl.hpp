@@ -122,7 +122,7 @@ void integer_batched_gemm(const Tensor& a, const Tensor& b, T beta, T alpha, con
 // out = beta * out + alpha * a @ b for 3-D a (B,n,m), b (B,m,p) of out's
 // dtype (batch strides may be 0: broadcast), out (B,n,p) contiguous. out
 // is read only when beta != 0. `name` is ATen's kernel name in errors.
-inline void batched_gemm(const char* name, Tensor a, Tensor b, const Scalar& beta, const Scalar& alpha,
+OPD_FUNC void batched_gemm(const char* name, Tensor a, Tensor b, const Scalar& beta, const Scalar& alpha,
                          const Tensor& out) {
   const ScalarType dtype = out.dtype();
   if (out.numel() == 0) return;
