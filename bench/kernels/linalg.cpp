@@ -22,6 +22,7 @@
 #include "dispatch/dispatcher.hpp"
 #include "kernels/ops.hpp"
 #include "kernels/ops_linalg.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "kernels/ops_nn.hpp"
 #include "median_reporter.hpp"
 

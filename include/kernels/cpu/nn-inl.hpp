@@ -194,10 +194,18 @@ void im2col(const E* in, int64_t channels, int64_t ih, int64_t iw, int64_t kh, i
           continue;
         }
         const E* src = plane + iy * iw;
-        for (int64_t x = 0; x < ow; ++x) {
-          const int64_t ix = x * sw - pw + kj * dw;
-          row[x] = (ix >= 0 && ix < iw) ? src[ix] : E{};
+        // Output columns x whose input column ix = x * sw - pw + kj * dw is
+        // inside the image: [x0, x1); zeros on either side.
+        const int64_t off = kj * dw - pw;
+        const int64_t x0 = std::min<int64_t>(ow, off >= 0 ? 0 : (-off + sw - 1) / sw);
+        const int64_t x1 = std::max<int64_t>(x0, std::min<int64_t>(ow, iw - off <= 0 ? 0 : (iw - off + sw - 1) / sw));
+        std::fill(row, row + x0, E{});
+        if (sw == 1) {
+          std::copy(src + x0 + off, src + x1 + off, row + x0);
+        } else {
+          for (int64_t x = x0; x < x1; ++x) row[x] = src[x * sw + off];
         }
+        std::fill(row + x1, row + ow, E{});
       }
     }
   });
