@@ -16,6 +16,7 @@
 #include "kernels/cpu/binary_ops.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/nn.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -219,6 +220,62 @@ void im2col_bytes(const Tensor& input, int64_t offset, int64_t channels, const s
             geometry[7], geometry[8], geometry[9], geometry[10], geometry[11], static_cast<E*>(col.data_ptr()));
 }
 
+// Stride-1 convolution without an unfolded matrix: each image, zero-padded
+// once, is read by kh*kw GEMMs, one per kernel offset (ki, kj):
+//   acc (og, oh*Wp) += W[:, :, ki, kj] (og, cg) @ xp shifted by (ki*dh, kj*dw),
+// the shifted input viewed as (cg, oh*Wp) with row stride Hp*Wp (a matrix the
+// BLAS reads in place). Columns x >= ow of each output row run past the
+// padded row's end; they are computed and dropped.
+template <class T>
+void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& out,
+                    int64_t groups, int64_t ph, int64_t pw, int64_t dh, int64_t dw) {
+  const int64_t batch = x.size(0), cin = x.size(1), ih = x.size(2), iw = x.size(3);
+  const int64_t cout = w.size(0), cg = w.size(1), kh = w.size(2), kw = w.size(3), og = cout / groups;
+  const int64_t oh = out.size(2), ow = out.size(3);
+  const int64_t hp = ih + 2 * ph, wp = iw + 2 * pw, plane = hp * wp, cols = oh * wp;
+  const ScalarType dt = x.dtype();
+  const Tensor xp = kernels::zeros(std::vector<int64_t>{cin * plane + (kw - 1) * dw}, dt);
+  // The weights by kernel offset: wk[kk][o][c] = w[o][c][kk].
+  const Tensor wk = opd::empty(std::vector<int64_t>{kh * kw * cout * cg}, dt, Device::cpu());
+  const T* wsrc = w.data_ptr<T>();
+  T* wdst = wk.data_ptr<T>();
+  for (int64_t o = 0; o < cout; ++o)
+    for (int64_t c = 0; c < cg; ++c)
+      for (int64_t kk = 0; kk < kh * kw; ++kk) wdst[(kk * cout + o) * cg + c] = wsrc[(o * cg + c) * kh * kw + kk];
+  const Tensor acc = opd::empty(std::vector<int64_t>{og * cols}, dt, Device::cpu());
+  T* pacc = acc.data_ptr<T>();
+  T* pxp = xp.data_ptr<T>();
+  for (int64_t n = 0; n < batch; ++n) {
+    const T* src = x.data_ptr<T>() + n * cin * ih * iw;
+    for (int64_t c = 0; c < cin; ++c)
+      for (int64_t y = 0; y < ih; ++y)
+        std::copy(src + (c * ih + y) * iw, src + (c * ih + y + 1) * iw, pxp + c * plane + (y + ph) * wp + pw);
+    for (int64_t g = 0; g < groups; ++g) {
+      bool first = true;
+      if (bias) {
+        const T* pb = bias->data_ptr<T>();
+        for (int64_t o = 0; o < og; ++o) std::fill(pacc + o * cols, pacc + (o + 1) * cols, pb[(g * og + o) * bias->stride(0)]);
+        first = false;
+      }
+      const int64_t c_sizes[] = {1, og, cols}, c_strides[] = {0, cols, 1};
+      const Tensor c3 = acc.as_strided(c_sizes, c_strides, acc.storage_offset());
+      for (int64_t kk = 0; kk < kh * kw; ++kk) {
+        const int64_t ki = kk / kw, kj = kk % kw;
+        const int64_t a_sizes[] = {1, og, cg}, a_strides[] = {0, cg, 1};
+        const int64_t b_sizes[] = {1, cg, cols}, b_strides[] = {0, plane, 1};
+        batched_gemm("conv2d", wk.as_strided(a_sizes, a_strides, (kk * cout + g * og) * cg),
+                     xp.as_strided(b_sizes, b_strides, g * cg * plane + ki * dh * wp + kj * dw), Scalar(first ? 0 : 1),
+                     Scalar(1), c3);
+        first = false;
+      }
+      T* dst = out.data_ptr<T>() + (n * cout + g * og) * oh * ow;
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t y = 0; y < oh; ++y)
+          std::copy(pacc + o * cols + y * wp, pacc + o * cols + y * wp + ow, dst + (o * oh + y) * ow);
+    }
+  }
+}
+
 }  // namespace detail
 
 OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
@@ -275,6 +332,18 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
   if (out.numel() > 0) {
     const Tensor x = detail::contiguous_or_self(in4);
     const Tensor w = detail::contiguous_or_self(weight);
+    const bool shifted = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
+                         (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
+    if (shifted) {
+      const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
+      if (input.dtype() == ScalarType::Float) {
+        detail::conv2d_shifted<float>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
+      } else {
+        detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
+      }
+      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+      return out;
+    }
     if (has_bias) {  // out[n, o, :, :] = bias[o], then the GEMM adds with beta = 1
       const int64_t sizes[] = {batch, cout, oh, ow}, strides[] = {0, bias_opt->stride(0), 0, 0};
       copy_elements(OperandRef::of(out), OperandRef::of(bias_opt->as_strided(sizes, strides, bias_opt->storage_offset())));
