@@ -552,12 +552,8 @@ OPD_FUNC Tensor linear(const Tensor& input, const Tensor& weight, const std::opt
     return out;
   }
   Tensor out = matmul(input, wt);
-  if (has_bias) {
-    Tensor sum = empty_from_meta(add_meta(out, *bias, Scalar(1)));
-    OPD_CHECK(IntArrayRef(sum.sizes()) == out.sizes(), "output with shape ", out.sizes(),
-              " doesn't match the broadcast shape ", sum.sizes());
-    add_impl(out, *bias, Scalar(1), out);
-  }
+  // output.add_(bias): add_impl checks that the bias broadcasts to the output.
+  if (has_bias) add_impl(out, *bias, Scalar(1), out);
   return out;
 }
 
