@@ -12,6 +12,8 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_view_copies());
   set.add(register_scatter());
   set.add(register_reductions());
+  set.add(register_linalg());
+  set.add(register_nn());
   return set;
 }
 

@@ -7,6 +7,8 @@
 //   kernels/ops_view_copies.hpp    each view's *_copy operator (transpose_copy.int, ...)
 //   kernels/ops_scatter.hpp        slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter, unfold_backward
 //   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
+//   kernels/ops_linalg.hpp         mm, bmm, addmm, baddbmm, dot, mv, outer, matmul, linear (through OpenBLAS)
+//   kernels/ops_nn.hpp             embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -26,6 +28,8 @@
 #include "kernels/ops_view_copies.hpp"
 #include "kernels/ops_scatter.hpp"
 #include "kernels/ops_reductions.hpp"
+#include "kernels/ops_linalg.hpp"
+#include "kernels/ops_nn.hpp"
 
 namespace opd::kernels {
 

@@ -11,6 +11,8 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/normalization.hpp"
+#include "kernels/cpu/linalg.hpp"
+#include "kernels/cpu/nn.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/reduce_simd.hpp"

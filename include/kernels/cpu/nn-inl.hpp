@@ -1,0 +1,587 @@
+#pragma once
+// Out-of-line part of nn.hpp (compiled in src/kernels/nn.cpp): embedding,
+// dropout, conv2d (im2col + detail::batched_gemm of linalg.hpp), max_pool2d,
+// avg_pool2d, adaptive_avg_pool2d.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/binary_ops.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/linalg.hpp"
+#include "kernels/cpu/nn.hpp"
+#include "kernels/cpu/parallel.hpp"
+
+namespace opd::kernels {
+
+namespace detail {
+
+inline void nn_check_cpu(const char* op, const Tensor& t, const char* arg) {
+  OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
+  OPD_CHECK(t.device().is_cpu(), op, ": the CPU kernel got argument '", arg, "' on device ", t.device());
+}
+
+// ATen's deprecated type name in argument checks: "CPUFloatType".
+inline std::string cpu_type_name(ScalarType t) { return opd::detail::str_cat("CPU", t, "Type"); }
+
+// Copies `count` elements of `size` bytes each from src (element stride
+// `src_stride`) to contiguous dst.
+inline void copy_strided_elements(char* dst, const char* src, int64_t count, int64_t src_stride, std::size_t size) {
+  if (src_stride == 1) {
+    std::memcpy(dst, src, static_cast<std::size_t>(count) * size);
+    return;
+  }
+  for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * static_cast<int64_t>(size), src + i * src_stride * static_cast<int64_t>(size), size);
+}
+
+inline Tensor contiguous_or_self(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
+
+// A (begin .. begin+n) slice of the first dimension of a contiguous tensor, as `sizes`.
+inline Tensor contiguous_view(const Tensor& t, int64_t element_offset, std::vector<int64_t> sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t s = 1;
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);
+  }
+  return t.as_strided(sizes, strides, t.storage_offset() + element_offset);
+}
+
+// ATen's pooling_output_shape (pad on both sides, floor or ceil mode).
+inline int64_t pooling_output_size(int64_t input, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
+                                   bool ceil_mode) {
+  OPD_CHECK(stride != 0, "stride should not be zero");
+  OPD_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
+  OPD_CHECK(pad <= kernel / 2, "pad should be at most half of kernel size, but got pad=", pad,
+            " and kernel_size=", kernel);
+  const int64_t num = input + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
+  if (ceil_mode && (out - 1) * stride >= input + pad) --out;
+  return out;
+}
+
+struct Pool2dShape {
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t batch, planes, ih, iw, oh, ow;
+};
+
+inline int64_t pick(std::span<const int64_t> v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; }
+
+// ATen's pool2d_shape_check after the output sizes are known.
+inline void pool2d_shape_check(const Tensor& input, const Pool2dShape& s) {
+  OPD_CHECK(s.kw > 0 && s.kh > 0, "kernel size should be greater than zero, but got kH: ", s.kh, " kW: ", s.kw);
+  OPD_CHECK(s.sw > 0 && s.sh > 0, "stride should be greater than zero, but got dH: ", s.sh, " dW: ", s.sw);
+  OPD_CHECK(s.dh > 0 && s.dw > 0, "dilation should be greater than zero, but got dilationH: ", s.dh,
+            " dilationW: ", s.dw);
+  const int64_t nd = input.dim();
+  const bool valid_dims = input.size(1) != 0 && input.size(2) != 0;
+  OPD_CHECK((nd == 3 && input.size(0) != 0 && valid_dims) || (nd == 4 && valid_dims && input.size(3) != 0),
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:", input.sizes());
+  OPD_CHECK(s.kw / 2 >= s.pw && s.kh / 2 >= s.ph,
+            "pad should be smaller than or equal to half of kernel size, but got padW = ", s.pw, ", padH = ", s.ph,
+            ", kW = ", s.kw, ", kH = ", s.kh);
+  OPD_CHECK(s.ow >= 1 && s.oh >= 1, "Given input size: (", s.planes, "x", s.ih, "x", s.iw, "). ",
+            "Calculated output size: (", s.planes, "x", s.oh, "x", s.ow, "). ", "Output size is too small");
+}
+
+// The output of a pool over (batch, planes, ih, iw), shaped like the input (3-D or 4-D).
+inline Tensor pool_output(const Tensor& input, const Pool2dShape& s) {
+  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
+  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
+}
+
+// Runs f(plane_index) for every (batch, plane) pair, split across threads by work.
+template <class F>
+void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
+  const int64_t planes = s.batch * s.planes;
+  const int64_t grain = std::max<int64_t>(1, grain_size / std::max<int64_t>(work_per_plane, 1));
+  parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) f(p);
+  });
+}
+
+}  // namespace detail
+
+// --------------------------------------------------------------- embedding ---
+
+OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
+                          bool sparse) {
+  (void)padding_idx;  // backward-only, as scale_grad_by_freq and sparse
+  (void)scale_grad_by_freq;
+  (void)sparse;
+  detail::nn_check_cpu("embedding", weight, "weight");
+  detail::nn_check_cpu("embedding", indices, "indices");
+  OPD_CHECK(weight.dim() == 2, "'weight' must be 2-D");
+  OPD_CHECK(indices.dtype() == ScalarType::Long || indices.dtype() == ScalarType::Int,
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
+            detail::cpu_type_name(indices.dtype()), " instead (while checking arguments for embedding)");
+  const int64_t rows = weight.size(0), dim = weight.size(1);
+  // Every index checked before anything is written.
+  const Tensor idx = detail::contiguous_or_self(indices);
+  const int64_t n = idx.numel();
+  std::vector<int64_t> picked(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = idx.dtype() == ScalarType::Long ? idx.data_ptr<int64_t>()[i] : idx.data_ptr<int32_t>()[i];
+    OPD_CHECK(v >= 0 && v < rows, "index out of range in self");
+    picked[static_cast<std::size_t>(i)] = v;
+  }
+  std::vector<int64_t> sizes = indices.sizes().vec();
+  sizes.push_back(dim);
+  Tensor out = opd::empty(sizes, weight.dtype(), Device::cpu());
+  const std::size_t size = weight.itemsize();
+  char* dst = static_cast<char*>(out.data_ptr());
+  const char* src = static_cast<const char*>(weight.data_ptr());
+  for (int64_t i = 0; i < n; ++i) {
+    detail::copy_strided_elements(dst + i * dim * static_cast<int64_t>(size),
+                                  src + picked[static_cast<std::size_t>(i)] * weight.stride(0) * static_cast<int64_t>(size),
+                                  dim, weight.stride(1), size);
+  }
+  return out;
+}
+
+// ----------------------------------------------------------------- dropout ---
+
+OPD_FUNC Tensor dropout(const Tensor& input, double p, bool train) {
+  OPD_CHECK(input.defined(), "dropout: argument 'input' is an undefined tensor");
+  OPD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
+  if (p == 0 || !train || input.numel() == 0) return input;
+  if (p == 1) {  // ATen: input * 0 (NaN stays NaN)
+    Tensor out = empty_from_meta(mul_scalar_meta(input, Scalar(0)));
+    mul_scalar_impl(input, Scalar(0), out);
+    return out;
+  }
+  throw Error(opd::detail::str_cat("dropout: train=True with p=", p,
+                                   " needs a random number generator, which opdispatch does not have; "
+                                   "call it with train=False (inference)"));
+}
+
+// ------------------------------------------------------------------ conv2d ---
+
+namespace detail {
+
+inline std::vector<int64_t> conv_param(std::span<const int64_t> v, const char* name, int64_t dims) {
+  if (v.size() == 1) return std::vector<int64_t>(static_cast<std::size_t>(dims), v[0]);
+  OPD_CHECK(static_cast<int64_t>(v.size()) == dims, "expected ", name,
+            " to be a single integer value or a list of ", dims,
+            " values to match the convolution dimensions, but got ", name, "=", IntArrayRef(v.data(), v.size()));
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+// col (C*kh*kw, oh*ow) from one image's C planes (contiguous), zero padded.
+// Element-size generic: the values are copied, never computed.
+template <class E>
+void im2col(const E* in, int64_t channels, int64_t ih, int64_t iw, int64_t kh, int64_t kw, int64_t ph, int64_t pw,
+            int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t oh, int64_t ow, E* col) {
+  const int64_t rows = channels * kh * kw;
+  parallel_for(0, rows, std::max<int64_t>(1, grain_size / std::max<int64_t>(oh * ow, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t c = r / (kh * kw), ki = (r / kw) % kh, kj = r % kw;
+      const E* plane = in + c * ih * iw;
+      E* dst = col + r * oh * ow;
+      for (int64_t y = 0; y < oh; ++y) {
+        const int64_t iy = y * sh - ph + ki * dh;
+        E* row = dst + y * ow;
+        if (iy < 0 || iy >= ih) {
+          std::fill(row, row + ow, E{});
+          continue;
+        }
+        const E* src = plane + iy * iw;
+        // Output columns x whose input column ix = x * sw - pw + kj * dw is
+        // inside the image: [x0, x1); zeros on either side.
+        const int64_t off = kj * dw - pw;
+        const int64_t x0 = std::min<int64_t>(ow, off >= 0 ? 0 : (-off + sw - 1) / sw);
+        const int64_t x1 = std::max<int64_t>(x0, std::min<int64_t>(ow, iw - off <= 0 ? 0 : (iw - off + sw - 1) / sw));
+        std::fill(row, row + x0, E{});
+        if (sw == 1) {
+          std::copy(src + x0 + off, src + x1 + off, row + x0);
+        } else {
+          for (int64_t x = x0; x < x1; ++x) row[x] = src[x * sw + off];
+        }
+        std::fill(row + x1, row + ow, E{});
+      }
+    }
+  });
+}
+
+template <class E>
+void im2col_bytes(const Tensor& input, int64_t offset, int64_t channels, const std::vector<int64_t>& geometry,
+                  const Tensor& col) {
+  const E* in = static_cast<const E*>(input.data_ptr()) + offset;
+  im2col<E>(in, channels, geometry[0], geometry[1], geometry[2], geometry[3], geometry[4], geometry[5], geometry[6],
+            geometry[7], geometry[8], geometry[9], geometry[10], geometry[11], static_cast<E*>(col.data_ptr()));
+}
+
+// Stride-1 convolution without an unfolded matrix: each image, zero-padded
+// once, is read by kh*kw GEMMs, one per kernel offset (ki, kj):
+//   acc (og, oh*Wp) += W[:, :, ki, kj] (og, cg) @ xp shifted by (ki*dh, kj*dw),
+// the shifted input viewed as (cg, oh*Wp) with row stride Hp*Wp (a matrix the
+// BLAS reads in place). Columns x >= ow of each output row run past the
+// padded row's end; they are computed and dropped.
+template <class T>
+void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& out,
+                    int64_t groups, int64_t ph, int64_t pw, int64_t dh, int64_t dw) {
+  const int64_t batch = x.size(0), cin = x.size(1), ih = x.size(2), iw = x.size(3);
+  const int64_t cout = w.size(0), cg = w.size(1), kh = w.size(2), kw = w.size(3), og = cout / groups;
+  const int64_t oh = out.size(2), ow = out.size(3);
+  const int64_t hp = ih + 2 * ph, wp = iw + 2 * pw, plane = hp * wp, cols = oh * wp;
+  const ScalarType dt = x.dtype();
+  const Tensor xp = kernels::zeros(std::vector<int64_t>{cin * plane + (kw - 1) * dw}, dt);
+  // The weights by kernel offset: wk[kk][o][c] = w[o][c][kk].
+  const Tensor wk = opd::empty(std::vector<int64_t>{kh * kw * cout * cg}, dt, Device::cpu());
+  const T* wsrc = w.data_ptr<T>();
+  T* wdst = wk.data_ptr<T>();
+  for (int64_t o = 0; o < cout; ++o)
+    for (int64_t c = 0; c < cg; ++c)
+      for (int64_t kk = 0; kk < kh * kw; ++kk) wdst[(kk * cout + o) * cg + c] = wsrc[(o * cg + c) * kh * kw + kk];
+  const Tensor acc = opd::empty(std::vector<int64_t>{og * cols}, dt, Device::cpu());
+  T* pacc = acc.data_ptr<T>();
+  T* pxp = xp.data_ptr<T>();
+  for (int64_t n = 0; n < batch; ++n) {
+    const T* src = x.data_ptr<T>() + n * cin * ih * iw;
+    for (int64_t c = 0; c < cin; ++c)
+      for (int64_t y = 0; y < ih; ++y)
+        std::copy(src + (c * ih + y) * iw, src + (c * ih + y + 1) * iw, pxp + c * plane + (y + ph) * wp + pw);
+    for (int64_t g = 0; g < groups; ++g) {
+      bool first = true;
+      if (bias) {
+        const T* pb = bias->data_ptr<T>();
+        for (int64_t o = 0; o < og; ++o) std::fill(pacc + o * cols, pacc + (o + 1) * cols, pb[(g * og + o) * bias->stride(0)]);
+        first = false;
+      }
+      const int64_t c_sizes[] = {1, og, cols}, c_strides[] = {0, cols, 1};
+      const Tensor c3 = acc.as_strided(c_sizes, c_strides, acc.storage_offset());
+      for (int64_t kk = 0; kk < kh * kw; ++kk) {
+        const int64_t ki = kk / kw, kj = kk % kw;
+        const int64_t a_sizes[] = {1, og, cg}, a_strides[] = {0, cg, 1};
+        const int64_t b_sizes[] = {1, cg, cols}, b_strides[] = {0, plane, 1};
+        batched_gemm("conv2d", wk.as_strided(a_sizes, a_strides, (kk * cout + g * og) * cg),
+                     xp.as_strided(b_sizes, b_strides, g * cg * plane + ki * dh * wp + kj * dw), Scalar(first ? 0 : 1),
+                     Scalar(1), c3);
+        first = false;
+      }
+      T* dst = out.data_ptr<T>() + (n * cout + g * og) * oh * ow;
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t y = 0; y < oh; ++y)
+          std::copy(pacc + o * cols + y * wp, pacc + o * cols + y * wp + ow, dst + (o * oh + y) * ow);
+    }
+  }
+}
+
+}  // namespace detail
+
+OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
+                       std::span<const int64_t> stride_arg, std::span<const int64_t> padding_arg,
+                       std::span<const int64_t> dilation_arg, int64_t groups) {
+  detail::nn_check_cpu("conv2d", input, "input");
+  detail::nn_check_cpu("conv2d", weight, "weight");
+  const bool has_bias = bias_opt.has_value() && bias_opt->defined();
+  if (has_bias) detail::nn_check_cpu("conv2d", *bias_opt, "bias");
+  OPD_CHECK(input.dim() == 3 || input.dim() == 4,
+            "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", input.sizes());
+  const bool unbatched = input.dim() == 3;
+  const Tensor in4 = unbatched ? detail::contiguous_view(detail::contiguous_or_self(input), 0,
+                                                         {1, input.size(0), input.size(1), input.size(2)})
+                               : input;
+  const int64_t dims = std::max<int64_t>(weight.dim() - 2, 0);
+  if (weight.dim() != 4) {
+    OPD_CHECK(false, "expected output_padding to be a single integer value or a list of ", dims,
+              " values to match the convolution dimensions, but got output_padding=[0, 0]");
+  }
+  const std::vector<int64_t> stride = detail::conv_param(stride_arg, "stride", 2);
+  const std::vector<int64_t> padding = detail::conv_param(padding_arg, "padding", 2);
+  const std::vector<int64_t> dilation = detail::conv_param(dilation_arg, "dilation", 2);
+  OPD_CHECK(dilation[0] > 0 && dilation[1] > 0, "dilation should be greater than zero, but got ",
+            IntArrayRef(dilation));
+  OPD_CHECK(groups > 0, "non-positive groups is not supported");
+  OPD_CHECK(padding[0] >= 0 && padding[1] >= 0, "negative padding is not supported");
+  OPD_CHECK(stride[0] > 0 && stride[1] > 0, "non-positive stride is not supported");
+  const IntArrayRef ws = weight.sizes();
+  OPD_CHECK(ws[0] >= groups, "Given groups=", groups, ", expected weight to be at least ", groups,
+            " at dimension 0, but got weight of size ", ws, " instead");
+  OPD_CHECK(ws[0] % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ", groups,
+            " at dimension 0, but got weight of size [", ws, "] instead");
+  OPD_CHECK(in4.size(1) == ws[1] * groups, "Given groups=", groups, ", weight of size ", ws, ", expected input",
+            in4.sizes(), " to have ", ws[1] * groups, " channels, but got ", in4.size(1), " channels instead");
+  OPD_CHECK(!has_bias || (bias_opt->dim() == 1 && bias_opt->size(0) == ws[0]), "Given weight of size ", ws,
+            ", expected bias to be 1-dimensional with ", ws[0], " elements, but got bias of size ",
+            has_bias ? bias_opt->sizes() : IntArrayRef{}, " instead");
+  const int64_t ih = in4.size(2), iw = in4.size(3), kh = ws[2], kw = ws[3];
+  const int64_t padded_h = ih + 2 * padding[0], padded_w = iw + 2 * padding[1];
+  const int64_t eff_kh = dilation[0] * (kh - 1) + 1, eff_kw = dilation[1] * (kw - 1) + 1;
+  OPD_CHECK(padded_h >= eff_kh && padded_w >= eff_kw, "Calculated padded input size per channel: (", padded_h,
+            " x ", padded_w, "). Kernel size: (", eff_kh, " x ", eff_kw,
+            "). Kernel size can't be greater than actual input size");
+  OPD_CHECK(input.dtype() == weight.dtype(), "expected scalar type ", input.dtype(), " but found ", weight.dtype());
+  OPD_CHECK(!has_bias || bias_opt->dtype() == input.dtype(), "expected scalar type ", input.dtype(), " but found ",
+            bias_opt->dtype());
+  if (input.dtype() == ScalarType::Bool) throw_not_implemented_for("conv2d", input.dtype());
+
+  const int64_t batch = in4.size(0), cin = in4.size(1), cout = ws[0];
+  const int64_t oh = (padded_h - eff_kh) / stride[0] + 1, ow = (padded_w - eff_kw) / stride[1] + 1;
+  const int64_t cg = cin / groups, og = cout / groups, kdim = cg * kh * kw, spatial = oh * ow;
+  Tensor out = opd::empty(std::vector<int64_t>{batch, cout, oh, ow}, input.dtype(), Device::cpu());
+  if (out.numel() > 0) {
+    const Tensor x = detail::contiguous_or_self(in4);
+    const Tensor w = detail::contiguous_or_self(weight);
+    const bool shifted = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
+                         (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
+    if (shifted) {
+      const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
+      if (input.dtype() == ScalarType::Float) {
+        detail::conv2d_shifted<float>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
+      } else {
+        detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
+      }
+      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+      return out;
+    }
+    if (has_bias) {  // out[n, o, :, :] = bias[o], then the GEMM adds with beta = 1
+      const int64_t sizes[] = {batch, cout, oh, ow}, strides[] = {0, bias_opt->stride(0), 0, 0};
+      copy_elements(OperandRef::of(out), OperandRef::of(bias_opt->as_strided(sizes, strides, bias_opt->storage_offset())));
+    }
+    const bool direct = kh == 1 && kw == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
+                        padding[1] == 0;  // a 1x1 convolution reads the input as its col
+    Tensor col = direct || kdim == 0 ? Tensor() : opd::empty(std::vector<int64_t>{kdim, spatial}, input.dtype(), Device::cpu());
+    const std::vector<int64_t> geometry{ih, iw, kh, kw, padding[0], padding[1], stride[0], stride[1],
+                                        dilation[0], dilation[1], oh, ow};
+    for (int64_t n = 0; n < batch; ++n) {
+      for (int64_t g = 0; g < groups; ++g) {
+        const int64_t in_offset = (n * cin + g * cg) * ih * iw;
+        Tensor cols;
+        if (direct) {
+          cols = detail::contiguous_view(x, in_offset, {1, kdim, spatial});
+        } else if (kdim > 0) {
+          switch (input.itemsize()) {
+            case 1: detail::im2col_bytes<uint8_t>(x, in_offset, cg, geometry, col); break;
+            case 2: detail::im2col_bytes<uint16_t>(x, in_offset, cg, geometry, col); break;
+            case 4: detail::im2col_bytes<uint32_t>(x, in_offset, cg, geometry, col); break;
+            default: detail::im2col_bytes<uint64_t>(x, in_offset, cg, geometry, col); break;
+          }
+          cols = detail::contiguous_view(col, 0, {1, kdim, spatial});
+        } else {
+          cols = detail::contiguous_view(x, 0, {1, 0, spatial});
+        }
+        const Tensor wg = detail::contiguous_view(w, g * og * kdim, {1, og, kdim});
+        const Tensor og_out = detail::contiguous_view(out, (n * cout + g * og) * spatial, {1, og, spatial});
+        detail::batched_gemm("conv2d", wg, cols, has_bias ? Scalar(1) : Scalar(0), Scalar(1), og_out);
+      }
+    }
+  }
+  if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+  return out;
+}
+
+// -------------------------------------------------------------- max_pool2d ---
+
+OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                           std::span<const int64_t> padding, std::span<const int64_t> dilation, bool ceil_mode) {
+  detail::nn_check_cpu("max_pool2d", self, "self");
+  OPD_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
+            "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+  OPD_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2,
+            "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+  OPD_CHECK(padding.size() == 1 || padding.size() == 2,
+            "max_pool2d: padding must be either be a single int, or a tuple of two ints");
+  OPD_CHECK(dilation.size() == 1 || dilation.size() == 2,
+            "max_pool2d: dilation must be either a single int, or a tuple of two ints");
+  detail::Pool2dShape s{};
+  s.kh = kernel_size[0];
+  s.kw = detail::pick(kernel_size, 1);
+  s.sh = stride.empty() ? s.kh : stride[0];
+  s.sw = stride.empty() ? s.kw : detail::pick(stride, 1);
+  s.ph = padding[0];
+  s.pw = detail::pick(padding, 1);
+  s.dh = dilation[0];
+  s.dw = detail::pick(dilation, 1);
+  OPD_CHECK(self.dim() == 3 || self.dim() == 4, "non-empty 3D or 4D (batch mode) tensor expected for input");
+  s.batch = self.dim() == 4 ? self.size(0) : 1;
+  s.planes = self.size(self.dim() - 3);
+  s.ih = self.size(self.dim() - 2);
+  s.iw = self.size(self.dim() - 1);
+  s.oh = detail::pooling_output_size(s.ih, s.kh, s.ph, s.sh, s.dh, ceil_mode);
+  s.ow = detail::pooling_output_size(s.iw, s.kw, s.pw, s.sw, s.dw, ceil_mode);
+  detail::pool2d_shape_check(self, s);
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
+    throw_not_implemented_for("max_pool2d", self.dtype());
+  Tensor out = detail::pool_output(self, s);
+  const Tensor x = detail::contiguous_or_self(self);
+  dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
+        const T* plane = in + p * s.ih * s.iw;
+        T* dst = o + p * s.oh * s.ow;
+        for (int64_t y = 0; y < s.oh; ++y) {
+          int64_t h0 = y * s.sh - s.ph;
+          const int64_t h1 = std::min(h0 + (s.kh - 1) * s.dh + 1, s.ih);
+          while (h0 < 0) h0 += s.dh;
+          for (int64_t xo = 0; xo < s.ow; ++xo) {
+            int64_t w0 = xo * s.sw - s.pw;
+            const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
+            while (w0 < 0) w0 += s.dw;
+            T best = -std::numeric_limits<T>::infinity();
+            for (int64_t h = h0; h < h1; h += s.dh) {
+              for (int64_t w = w0; w < w1; w += s.dw) {
+                const T v = plane[h * s.iw + w];
+                if (v > best || std::isnan(v)) best = v;
+              }
+            }
+            dst[y * s.ow + xo] = best;
+          }
+        }
+      });
+    }
+  });
+  return out;
+}
+
+// -------------------------------------------------------------- avg_pool2d ---
+
+OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                           std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
+                           std::optional<int64_t> divisor_override) {
+  detail::nn_check_cpu("avg_pool2d", self, "self");
+  OPD_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
+            "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+  OPD_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2,
+            "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+  OPD_CHECK(padding.size() == 1 || padding.size() == 2,
+            "avg_pool2d: padding must either be a single int, or a tuple of two ints");
+  OPD_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const int64_t nd = self.dim();
+  if (nd < 3) {
+    const int64_t lo = nd == 0 ? -1 : -nd, hi = nd == 0 ? 0 : nd - 1;
+    throw IndexError(opd::detail::str_cat("Dimension out of range (expected to be in range of [", lo, ", ", hi,
+                                          "], but got -3)"));
+  }
+  detail::Pool2dShape s{};
+  s.kh = kernel_size[0];
+  s.kw = detail::pick(kernel_size, 1);
+  s.sh = stride.empty() ? s.kh : stride[0];
+  s.sw = stride.empty() ? s.kw : detail::pick(stride, 1);
+  s.ph = padding[0];
+  s.pw = detail::pick(padding, 1);
+  s.dh = s.dw = 1;
+  s.batch = nd == 4 ? self.size(0) : 1;
+  s.planes = self.size(nd - 3);
+  s.ih = self.size(nd - 2);
+  s.iw = self.size(nd - 1);
+  s.oh = detail::pooling_output_size(s.ih, s.kh, s.ph, s.sh, 1, ceil_mode);
+  s.ow = detail::pooling_output_size(s.iw, s.kw, s.pw, s.sw, 1, ceil_mode);
+  OPD_CHECK(nd == 3 || nd == 4, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
+            self.sizes());
+  detail::pool2d_shape_check(self, s);
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
+    throw_not_implemented_for("avg_pool2d", dt);
+  Tensor out = detail::pool_output(self, s);
+  const Tensor x = detail::contiguous_or_self(self);
+  dispatch_dtype(dt, "avg_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
+        const T* plane = in + p * s.ih * s.iw;
+        T* dst = o + p * s.oh * s.ow;
+        for (int64_t y = 0; y < s.oh; ++y) {
+          for (int64_t xo = 0; xo < s.ow; ++xo) {
+            int64_t h0 = y * s.sh - s.ph, w0 = xo * s.sw - s.pw;
+            int64_t h1 = std::min(h0 + s.kh, s.ih + s.ph), w1 = std::min(w0 + s.kw, s.iw + s.pw);
+            const int64_t pool_size = (h1 - h0) * (w1 - w0);
+            h0 = std::max<int64_t>(h0, 0);
+            w0 = std::max<int64_t>(w0, 0);
+            h1 = std::min(h1, s.ih);
+            w1 = std::min(w1, s.iw);
+            if (h0 >= h1 || w0 >= w1) {
+              dst[y * s.ow + xo] = T(0);
+              continue;
+            }
+            T sum = 0;
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t w = w0; w < w1; ++w) sum += plane[h * s.iw + w];
+            int64_t divide = 0;
+            if (divisor_override) {
+              divide = *divisor_override;
+            } else if (count_include_pad) {
+              divide = pool_size;
+            } else {
+              divide = (h1 - h0) * (w1 - w0);
+            }
+            dst[y * s.ow + xo] = sum / static_cast<T>(divide);
+          }
+        }
+      });
+    }
+  });
+  return out;
+}
+
+// ----------------------------------------------------- adaptive_avg_pool2d ---
+
+OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t> output_size) {
+  detail::nn_check_cpu("adaptive_avg_pool2d", self, "self");
+  OPD_CHECK(output_size.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
+  OPD_CHECK(output_size[0] >= 0 && output_size[1] >= 0,
+            "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {",
+            output_size[0], ", ", output_size[1], "}");
+  const int64_t nd = self.dim();
+  OPD_CHECK(nd == 3 || nd == 4, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ", self.sizes());
+  for (int64_t i : {nd - 2, nd - 1}) {
+    OPD_CHECK(self.size(i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
+              "dimensions, but input has sizes ", self.sizes(), " with dimension ", i, " being empty");
+  }
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
+    throw_not_implemented_for("adaptive_avg_pool2d", self.dtype());
+  detail::Pool2dShape s{};
+  s.batch = nd == 4 ? self.size(0) : 1;
+  s.planes = self.size(nd - 3);
+  s.ih = self.size(nd - 2);
+  s.iw = self.size(nd - 1);
+  s.oh = output_size[0];
+  s.ow = output_size[1];
+  Tensor out = detail::pool_output(self, s);
+  const Tensor x = detail::contiguous_or_self(self);
+  dispatch_floating_dtype(self.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      // ATen's start_index / end_index (computed in float, as ATen does).
+      const auto start = [](int64_t a, int64_t b, int64_t c) {
+        return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));
+      };
+      const auto end = [](int64_t a, int64_t b, int64_t c) {
+        return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
+      };
+      detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
+        const T* plane = in + p * s.ih * s.iw;
+        T* dst = o + p * s.oh * s.ow;
+        for (int64_t y = 0; y < s.oh; ++y) {
+          const int64_t h0 = start(y, s.oh, s.ih), h1 = end(y, s.oh, s.ih);
+          for (int64_t xo = 0; xo < s.ow; ++xo) {
+            const int64_t w0 = start(xo, s.ow, s.iw), w1 = end(xo, s.ow, s.iw);
+            T sum = 0;
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t w = w0; w < w1; ++w) sum += plane[h * s.iw + w];
+            dst[y * s.ow + xo] = sum / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
+          }
+        }
+      });
+    }
+  });
+  return out;
+}
+
+}  // namespace opd::kernels

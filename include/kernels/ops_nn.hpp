@@ -1,0 +1,36 @@
+#pragma once
+// The neural-network operators (kernels/cpu/nn.hpp) with ATen 1.13's
+// schemas, as functional CPU kernels; avg_pool2d and adaptive_avg_pool2d
+// also get their out= variants derived (opd::derive_missing_variants:
+// computed functionally, then copied into out). No Meta kernels.
+//
+//   auto kernels = opd::kernels::register_nn();   // also part of register_cpu()
+//   opd::Tensor y = opd::call<opd::kernels::ops::conv2d>(x, w, b, stride, padding, dilation, groups);
+#include "dispatch/config.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "kernels/cpu/nn.hpp"
+
+namespace opd::kernels {
+
+namespace ops {
+
+struct embedding : op<"aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"> {};
+struct dropout : op<"aten::dropout(Tensor input, float p, bool train) -> Tensor"> {};
+struct conv2d : op<"aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor"> {};
+struct max_pool2d : op<"aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor"> {};
+struct avg_pool2d : op<"aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"> {};
+struct avg_pool2d_out : op<"aten::avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct adaptive_avg_pool2d : op<"aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor"> {};
+struct adaptive_avg_pool2d_out : op<"aten::adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)"> {};
+
+}  // namespace ops
+
+// Registers the operators above for CPU. Compiled once, in libopdispatch
+// (src/kernels/register_nn.cpp).
+OPD_API RegistrationSet register_nn();
+
+}  // namespace opd::kernels
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/ops_nn-inl.hpp"
+#endif
