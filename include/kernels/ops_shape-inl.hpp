@@ -86,6 +86,22 @@ OPD_FUNC void write_outs(std::string_view op, Tensor& values, Tensor& indices, c
   kernels::copy_(indices, std::get<1>(r));
 }
 
+// The out= overload of a functional kernel, for the operators that ATen
+// declares structured (and masked_select, nonzero, index_select, which check
+// alike): out must have the result's dtype exactly; a wrong shape is resized.
+template <fixed_string Name, auto Fn, class = decltype(Fn)>
+struct exact_out;
+template <fixed_string Name, auto Fn, class... A>
+struct exact_out<Name, Fn, Tensor (*)(A...)> {
+  static Tensor& kernel(A... args, Tensor& out) {
+    const Tensor result = Fn(args...);
+    check_out(Name.view(), out, result);
+    structured_detail::resize_out(Name.view(), out, result.sizes(), MemoryFormat::Contiguous);
+    kernels::copy_(out, result);
+    return out;
+  }
+};
+
 inline std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
   return kernels::sort(self, dim, descending);
 }
@@ -203,31 +219,42 @@ OPD_FUNC RegistrationSet register_shape() {
   set.add(register_kernel<ops::stack, &d::stack>(cpu));
   set.add(derive_missing_variants<ops::stack, void, ops::stack_out>(cpu));
   set.add(register_kernel<ops::index_select, &d::index_select>(cpu));
+  set.add(register_kernel<ops::index_select_out, &d::exact_out<"aten::index_select.out", &d::index_select>::kernel>(cpu));
   set.add(derive_missing_variants<ops::index_select, void, ops::index_select_out>(cpu));
   set.add(register_kernel<ops::gather, &d::gather>(cpu));
+  set.add(register_kernel<ops::gather_out, &d::exact_out<"aten::gather.out", &d::gather>::kernel>(cpu));
   set.add(derive_missing_variants<ops::gather, void, ops::gather_out>(cpu));
   set.add(register_kernel<ops::scatter_src, &d::scatter_src>(cpu));
+  set.add(register_kernel<ops::scatter_src_out, &d::exact_out<"aten::scatter.src_out", &d::scatter_src>::kernel>(cpu));
   set.add(derive_missing_variants<ops::scatter_src, ops::scatter__src, ops::scatter_src_out>(cpu));
   set.add(register_kernel<ops::scatter_value, &d::scatter_value>(cpu));
+  set.add(register_kernel<ops::scatter_value_out, &d::exact_out<"aten::scatter.value_out", &d::scatter_value>::kernel>(cpu));
   set.add(derive_missing_variants<ops::scatter_value, ops::scatter__value, ops::scatter_value_out>(cpu));
   set.add(register_kernel<ops::scatter_reduce, &d::scatter_reduce>(cpu));
+  set.add(register_kernel<ops::scatter_reduce_out, &d::exact_out<"aten::scatter.reduce_out", &d::scatter_reduce>::kernel>(cpu));
   set.add(derive_missing_variants<ops::scatter_reduce, ops::scatter__reduce, ops::scatter_reduce_out>(cpu));
   set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
+  set.add(register_kernel<ops::scatter_value_reduce_out, &d::exact_out<"aten::scatter.value_reduce_out", &d::scatter_value_reduce>::kernel>(cpu));
   set.add(derive_missing_variants<ops::scatter_value_reduce, ops::scatter__value_reduce,
                                   ops::scatter_value_reduce_out>(cpu));
   set.add(register_kernel<ops::flip, &d::flip>(cpu));
   set.add(register_kernel<ops::roll, &d::roll>(cpu));
   set.add(register_kernel<ops::repeat, &d::repeat>(cpu));
   set.add(register_kernel<ops::tril, &d::tril>(cpu));
+  set.add(register_kernel<ops::tril_out, &d::exact_out<"aten::tril.out", &d::tril>::kernel>(cpu));
   set.add(derive_missing_variants<ops::tril, ops::tril_, ops::tril_out>(cpu));
   set.add(register_kernel<ops::triu, &d::triu>(cpu));
+  set.add(register_kernel<ops::triu_out, &d::exact_out<"aten::triu.out", &d::triu>::kernel>(cpu));
   set.add(derive_missing_variants<ops::triu, ops::triu_, ops::triu_out>(cpu));
   set.add(register_kernel<ops::where_condition, &d::where_condition>(cpu));
   set.add(register_kernel<ops::nonzero, &d::nonzero>(cpu));
+  set.add(register_kernel<ops::nonzero_out, &d::exact_out<"aten::nonzero.out", &d::nonzero>::kernel>(cpu));
   set.add(derive_missing_variants<ops::nonzero, void, ops::nonzero_out>(cpu));
   set.add(register_kernel<ops::masked_select, &d::masked_select>(cpu));
+  set.add(register_kernel<ops::masked_select_out, &d::exact_out<"aten::masked_select.out", &d::masked_select>::kernel>(cpu));
   set.add(derive_missing_variants<ops::masked_select, void, ops::masked_select_out>(cpu));
   set.add(register_kernel<ops::index, &d::index>(cpu));
+  set.add(register_kernel<ops::index_out, &d::exact_out<"aten::index.Tensor_out", &d::index>::kernel>(cpu));
   set.add(derive_missing_variants<ops::index, void, ops::index_out>(cpu));
   set.add(register_kernel<ops::index_put_, &d::index_put_>(cpu));
   set.add(register_kernel<ops::index_put, &d::index_put>(cpu));

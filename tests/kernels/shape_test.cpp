@@ -213,7 +213,10 @@ TEST_F(ShapeOps, TrilTriuEveryVariant) {
   opd::call<ops::triu_out>(x, 0, out);
   EXPECT_EQ(opd::to_vector<int32_t>(out), (std::vector<int32_t>{1, 2, 3, 0, 5, 6, 0, 0, 9}));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::tril>(make<float>({1, 2}, {2}), 0); }),
-                       "tril: input tensor must have at least 2 dimensions"));
+                       "Dimension out of range (expected to be in range of [-1, 0], but got -2)"));
+  Tensor wrong = opd::empty(ints{0}, ScalarType::Double);  // structured in ATen: out's dtype must be the result's
+  EXPECT_TRUE(contains(error_of([&] { opd::call<ops::tril_out>(x, 0, wrong); }),
+                       "Expected out tensor to have dtype Int, but got Double instead"));
 }
 
 TEST_F(ShapeOps, NonzeroWhereMaskedSelect) {
@@ -237,6 +240,8 @@ TEST_F(ShapeOps, NonzeroWhereMaskedSelect) {
   Tensor out = opd::empty(ints{0}, ScalarType::Long);
   opd::call<ops::nonzero_out>(x, out);
   EXPECT_EQ(sizes_of(out), (ints{3, 2}));
+  Tensor fout = opd::empty(ints{0}, ScalarType::Float);
+  EXPECT_THROW(opd::call<ops::nonzero_out>(x, fout), opd::Error);
 }
 
 TEST_F(ShapeOps, AdvancedIndexing) {
@@ -270,6 +275,7 @@ TEST_F(ShapeOps, AdvancedIndexing) {
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::index>(x, opt_tensors{std::nullopt, make<int64_t>({4}, {1})}); }),
                        "index 4 is out of bounds for dimension 0 with size 4"));
   EXPECT_THROW((void)opd::call<ops::index>(x, opt_tensors{rows, rows, rows}), opd::IndexError);
+  EXPECT_THROW((void)opd::call<ops::index>(x, opt_tensors{std::nullopt}), opd::IndexError);
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::index>(x, opt_tensors{make<float>({0}, {1})}); }),
                        "tensors used as indices must be long, byte or bool tensors"));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::index>(x, opt_tensors{rows, make<int64_t>({0, 1, 2}, {3})}); }),

@@ -585,7 +585,7 @@ namespace shape_detail {
 // lower keeps j <= i + k (tril), else j >= i + k (triu).
 OPD_FUNC Tensor triangle(std::string_view op, const Tensor& self, int64_t k, bool lower) {
   check_cpu(op, self, "self");
-  OPD_CHECK(self.dim() >= 2, op, ": ", lower ? "tril" : "triu", ": input tensor must have at least 2 dimensions");
+  (void)views::wrap_dim(op, -2, self.dim());  // ATen reads size(-2) first: a 1-d input is a dimension error
   Tensor out = contiguous_clone(self);
   const int64_t rows = self.size(-2);
   const int64_t cols = self.size(-1);
@@ -772,14 +772,9 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     }
   }
   while (static_cast<int64_t>(expanded.size()) < self.dim()) expanded.emplace_back();
+  // ATen 1.13 fails an internal assert here (its index kernel needs a tensor)
+  OPD_CHECK_INDEX(any, op, ": at least one index must be a tensor (all indices are None)");
   IndexPlan plan;
-  if (!any) {  // nothing indexed: the whole tensor
-    for (int64_t d = 0; d < self.dim(); ++d) {
-      plan.result_sizes.push_back(self.size(d));
-      plan.tables.push_back(iota_table(self.size(d), self.stride(d)));
-    }
-    return plan;
-  }
   // adjacent indexed dims keep their place; otherwise the block goes first
   int64_t first = -1, last = -1;
   for (std::size_t d = 0; d < expanded.size(); ++d) {
