@@ -139,7 +139,7 @@ TEST_F(ShapeOps, GatherPicksAlongDim) {
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::gather>(x, 1, make<int64_t>({0}, {1})); }),
                        "Index tensor must have the same number of dimensions as input tensor"));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::gather>(x, 1, make<int64_t>({0, 0, 0}, {3, 1})); }),
-                       "Size does not match at dimension 0"));
+                       "Size does not match at dimension 0 expected index [3, 1] to be smaller than self [2, 2] apart from dimension 1"));
 }
 
 TEST_F(ShapeOps, ScatterSrcValueAndReduce) {
@@ -171,6 +171,9 @@ TEST_F(ShapeOps, ScatterSrcValueAndReduce) {
                        "Expected self.dtype to be equal to src.dtype"));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::scatter_src>(self, 0, make<int64_t>({0, 0, 0, 0}, {1, 4}), src); }),
                        "Expected index [1, 4] to be smaller than self [2, 3] apart from dimension 0"));
+  // the value is converted checked, as c10's Scalar::to
+  EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::scatter_value>(opd::kernels::zeros(ints{2}, ScalarType::Byte), 0, make<int64_t>({0}, {1}), 300); }),
+                       "value cannot be converted to type uint8_t without overflow"));
   Tensor out = opd::empty(ints{0}, ScalarType::Float);
   opd::call<ops::scatter_value_out>(self, 0, idx, 7, out);
   EXPECT_EQ(opd::to_vector<float>(out), (std::vector<float>{0, 7, 0, 7, 0, 7}));
@@ -333,6 +336,16 @@ TEST_F(ShapeOps, SortArgsortTopk) {
   EXPECT_EQ(opd::to_vector<double>(sv), (std::vector<double>{1, 5, 7}));
   EXPECT_EQ(opd::to_vector<int64_t>(si), (std::vector<int64_t>{2, 0, 3}));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::topk>(x, 6, -1, true, true); }), "selected index k out of range"));
+  // ties by position; Bool and Half refused as ATen 1.13's topk_cpu
+  auto [qv, qi] = opd::call<ops::topk>(make<int8_t>({1, 2, 2, 0, 2}, {5}), 2, 0, true, false);
+  EXPECT_EQ(opd::to_vector<int64_t>(qi), (std::vector<int64_t>{1, 2}));
+  EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::topk>(make<bool>({true}, {1}), 1, 0, true, true); }),
+                       "\"topk_cpu\" not implemented for 'Bool'"));
+  EXPECT_THROW((void)opd::call<ops::topk>(make<opd::Half>({opd::Half(1.f)}, {1}), 1, 0, true, true), opd::TypeError);
+  // 0-dim: a slice of one element
+  auto [zv, zi] = opd::call<ops::sort>(make<float>({4}, {}), 0, false);
+  EXPECT_EQ(zv.dim(), 0);
+  EXPECT_EQ(opd::to_vector<int64_t>(zi), (std::vector<int64_t>{0}));
   Tensor ov = opd::empty(ints{0}, ScalarType::Float);
   Tensor oi = opd::empty(ints{0}, ScalarType::Long);
   opd::call<ops::sort_values>(x, 0, false, ov, oi);
