@@ -103,6 +103,11 @@ TEST_F(ShapeOps, IndexSelectEveryElementSize) {
   EXPECT_EQ(opd::to_vector<float>(r), (std::vector<float>{3, 1, 3, 6, 4, 6}));
   EXPECT_EQ(opd::to_vector<float>(opd::call<ops::index_select>(x, 0, make<int32_t>({1}, {1}))),
             (std::vector<float>{4, 5, 6}));
+  // a transposed self (the table path): rows of x.t() = [[1, 4], [2, 5], [3, 6]]
+  const Tensor xt = opd::call<ops::transpose>(x, 0, 1);
+  EXPECT_EQ(opd::to_vector<float>(opd::call<ops::index_select>(xt, 0, make<int64_t>({2, 0}, {2}))),
+            (std::vector<float>{3, 6, 1, 4}));
+  EXPECT_THROW((void)opd::call<ops::index_select>(xt, 0, make<int64_t>({3}, {1})), opd::IndexError);
   const Tensor h = make<opd::Half>({opd::Half(1.5f), opd::Half(-2.f)}, {2});
   EXPECT_EQ(static_cast<float>(opd::to_vector<opd::Half>(opd::call<ops::index_select>(h, 0, make<int64_t>({1, 1, 0}, {3})))[2]),
             1.5f);
@@ -217,6 +222,7 @@ TEST_F(ShapeOps, TrilTriuEveryVariant) {
   EXPECT_EQ(opd::to_vector<int32_t>(out), (std::vector<int32_t>{1, 2, 3, 0, 5, 6, 0, 0, 9}));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::tril>(make<float>({1, 2}, {2}), 0); }),
                        "Dimension out of range (expected to be in range of [-1, 0], but got -2)"));
+  EXPECT_EQ(sizes_of(opd::call<ops::tril>(opd::empty(ints{0}, ScalarType::Float), 0)), (ints{0}));  // no element, no check
   Tensor wrong = opd::empty(ints{0}, ScalarType::Double);  // structured in ATen: out's dtype must be the result's
   EXPECT_TRUE(contains(error_of([&] { opd::call<ops::tril_out>(x, 0, wrong); }),
                        "Expected out tensor to have dtype Int, but got Double instead"));
@@ -277,6 +283,9 @@ TEST_F(ShapeOps, AdvancedIndexing) {
   // errors, PyTorch's words (the dimension counted among the indexed ones)
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::index>(x, opt_tensors{std::nullopt, make<int64_t>({4}, {1})}); }),
                        "index 4 is out of bounds for dimension 0 with size 4"));
+  // with no element to read (a None dimension of size 0) the indices are not checked, as ATen's kernel
+  EXPECT_EQ(sizes_of(opd::call<ops::index>(opd::empty(ints{0, 4}, ScalarType::Int), opt_tensors{std::nullopt, make<int64_t>({9}, {1})})),
+            (ints{0, 1}));
   EXPECT_THROW((void)opd::call<ops::index>(x, opt_tensors{rows, rows, rows}), opd::IndexError);
   EXPECT_THROW((void)opd::call<ops::index>(x, opt_tensors{std::nullopt}), opd::IndexError);
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::index>(x, opt_tensors{make<float>({0}, {1})}); }),
@@ -388,6 +397,8 @@ TEST_F(ShapeOps, RangeFactories) {
   EXPECT_EQ(opd::to_vector<bool>(opd::call<ops::eye>(2, opd::arg<"dtype"> = ScalarType::Bool)),
             (std::vector<bool>{true, false, false, true}));
   EXPECT_TRUE(contains(error_of([] { (void)opd::call<ops::eye>(-1); }), "n must be greater or equal to 0, got -1"));
+  EXPECT_TRUE(contains(error_of([] { (void)opd::call<ops::eye>(2, opd::arg<"dtype"> = ScalarType::BFloat16); }),
+                       "\"eye\" not implemented for 'BFloat16'"));
   Tensor eo = opd::empty(ints{0}, ScalarType::Long);
   opd::call<ops::eye_out>(2, eo);
   EXPECT_EQ(opd::to_vector<int64_t>(eo), (std::vector<int64_t>{1, 0, 0, 1}));

@@ -310,6 +310,42 @@ OPD_FUNC Tensor index_select(const Tensor& self, int64_t dim, const Tensor& inde
   const int64_t* iv = idx.data_ptr<int64_t>();
   const int64_t size = nonempty_size(self, dim);
   const int64_t stride = nonempty_stride(self, dim);
+  if (self.dim() > 0 && self.is_contiguous()) {
+    // One pass, checking each index as it is read (out is fresh: a failure
+    // discards it): blocks of `inner` elements, element loops for inner == 1.
+    SizesVector sizes(self.sizes());
+    sizes[static_cast<std::size_t>(dim)] = numel;
+    Tensor out = new_like_sizes(as_ref(sizes), self.dtype());
+    int64_t outer = 1;
+    for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
+    int64_t inner = 1;
+    for (int64_t d = dim + 1; d < self.dim(); ++d) inner *= self.size(d);
+    if (out.numel() == 0) {
+      for (int64_t i = 0; i < numel; ++i) OPD_CHECK_INDEX(iv[i] >= 0 && iv[i] < size, op, ": index out of range in self");
+      return out;
+    }
+    dispatch_size(self.itemsize(), op, [&](auto tag) {
+      using U = typename decltype(tag)::type;
+      const U* src = static_cast<const U*>(self.data_ptr());
+      U* dst = static_cast<U*>(out.data_ptr());
+      parallel_for(0, numel, std::max<int64_t>(1, grain_size / (outer * inner)), [&](int64_t b, int64_t e) {
+        for (int64_t o = 0; o < outer; ++o) {
+          for (int64_t i = b; i < e; ++i) {
+            const int64_t v = iv[i];
+            if (v < 0 || v >= size) [[unlikely]]
+              throw IndexError(opd::detail::str_cat(op, ": index out of range in self"));
+            if (inner == 1) {
+              dst[o * numel + i] = src[o * size + v];
+            } else {
+              std::memcpy(dst + (o * numel + i) * inner, src + (o * size + v) * inner,
+                          static_cast<std::size_t>(inner) * sizeof(U));
+            }
+          }
+        }
+      });
+    });
+    return out;
+  }
   Table picked(static_cast<std::size_t>(numel));
   for (int64_t i = 0; i < numel; ++i) {
     OPD_CHECK_INDEX(iv[i] >= 0 && iv[i] < size, op, ": index out of range in self");
@@ -585,6 +621,7 @@ namespace shape_detail {
 // lower keeps j <= i + k (tril), else j >= i + k (triu).
 OPD_FUNC Tensor triangle(std::string_view op, const Tensor& self, int64_t k, bool lower) {
   check_cpu(op, self, "self");
+  if (self.numel() == 0) return contiguous_clone(self);  // ATen returns before looking at the dimensions
   (void)views::wrap_dim(op, -2, self.dim());  // ATen reads size(-2) first: a 1-d input is a dimension error
   Tensor out = contiguous_clone(self);
   const int64_t rows = self.size(-2);
@@ -792,6 +829,12 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
       OPD_CHECK_INDEX(bnumel == 0, op, ": index is out of bounds for dimension with size 0");
     }
   }
+  // ATen checks the indices as its kernel reads them: not at all when the
+  // result has no element (a None dimension of size 0)
+  bool any_element = bnumel > 0;
+  for (std::size_t d = 0; d < expanded.size(); ++d) {
+    if (!expanded[d].defined() && self.size(static_cast<int64_t>(d)) == 0) any_element = false;
+  }
   Table block(static_cast<std::size_t>(bnumel), 0);
   int64_t j = 0;  // position among the indexed dims (ATen's messages count so)
   for (std::size_t d = 0; d < expanded.size(); ++d) {
@@ -802,8 +845,8 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     const int64_t stride = self.stride(static_cast<int64_t>(d));
     for (int64_t b = 0; b < bnumel; ++b) {
       int64_t v = iv[b];
-      OPD_CHECK_INDEX(v >= -size && v < size, op, ": index ", v, " is out of bounds for dimension ", j, " with size ",
-                      size);
+      OPD_CHECK_INDEX(!any_element || (v >= -size && v < size), op, ": index ", v, " is out of bounds for dimension ",
+                      j, " with size ", size);
       if (v < 0) v += size;
       block[static_cast<std::size_t>(b)] += v * stride;
     }
@@ -980,7 +1023,9 @@ OPD_FUNC Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::
   OPD_CHECK(n >= 0, op, ": n must be greater or equal to 0, got ", n);
   OPD_CHECK(m >= 0, op, ": m must be greater or equal to 0, got ", m);
   const int64_t sizes[2] = {n, m};
-  Tensor out = kernels::zeros(IntArrayRef(sizes, 2), dtype.value_or(default_dtype()));
+  const ScalarType dt = dtype.value_or(default_dtype());
+  OPD_CHECK_TYPE(dt != ScalarType::BFloat16, "\"eye\" not implemented for 'BFloat16'");  // as ATen 1.13's CPU kernel
+  Tensor out = kernels::zeros(IntArrayRef(sizes, 2), dt);
   dispatch_dtype(out.dtype(), "eye", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_ptr<T>();
