@@ -238,6 +238,33 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
   const int64_t item = static_cast<int64_t>(out.itemsize());
   const int64_t out_row = cat_size * inner_rest * item;
   char* base = static_cast<char*>(out.data_ptr());
+  // All inputs contiguous and of out's dtype: row by row, each row of out
+  // written in order from every input (the common case; sequential writes).
+  struct Piece {
+    const char* src;
+    int64_t row;  // bytes per outer index
+  };
+  SmallVector<Piece, 4> pieces;  // no allocation for a few inputs
+  for (const Tensor& t : tensors) {
+    if ((t.dim() == 1 && t.size(0) == 0) || t.numel() == 0) continue;
+    if (t.dtype() != dtype || !t.is_contiguous()) {
+      pieces.clear();
+      break;
+    }
+    pieces.push_back({static_cast<const char*>(t.data_ptr()), t.size(dim) * inner_rest * item});
+  }
+  if (!pieces.empty() && outer > 1) {
+    parallel_for(0, outer, std::max<int64_t>(1, grain_size * 4 / std::max<int64_t>(out_row, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        char* dst = base + o * out_row;
+        for (const Piece& p : pieces) {
+          std::memcpy(dst, p.src + o * p.row, static_cast<std::size_t>(p.row));
+          dst += p.row;
+        }
+      }
+    });
+    return out;
+  }
   int64_t offset = 0;  // along dim
   for (const Tensor& t : tensors) {
     if (t.dim() == 1 && t.size(0) == 0) continue;
@@ -294,6 +321,38 @@ OPD_FUNC Tensor stack(std::span<const Tensor> tensors, int64_t dim) {
 
 // ---- index_select, gather, scatter ------------------------------------------------
 
+namespace shape_detail {
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_index_select_range() {
+  throw IndexError("aten::index_select: index out of range in self");
+}
+
+// dst[o, i, :] = src[o, iv[i], :] for i in [b, e), every o; src and dst
+// contiguous, `inner` elements per row; each index checked as it is read.
+template <class U>
+void index_select_rows(const U* src, U* dst, const int64_t* iv, int64_t b, int64_t e, int64_t outer, int64_t numel,
+                       int64_t size, int64_t inner) {
+  for (int64_t o = 0; o < outer; ++o) {
+    const U* s = src + o * size * inner;
+    U* d = dst + o * numel * inner;
+    if (inner == 1) {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t v = iv[i];
+        if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) throw_index_select_range();
+        d[i] = s[v];
+      }
+    } else {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t v = iv[i];
+        if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) throw_index_select_range();
+        std::memcpy(d + i * inner, s + v * inner, static_cast<std::size_t>(inner) * sizeof(U));
+      }
+    }
+  }
+}
+
+}  // namespace shape_detail
+
 OPD_FUNC Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   using namespace shape_detail;
   constexpr std::string_view op = "aten::index_select";
@@ -329,19 +388,7 @@ OPD_FUNC Tensor index_select(const Tensor& self, int64_t dim, const Tensor& inde
       const U* src = static_cast<const U*>(self.data_ptr());
       U* dst = static_cast<U*>(out.data_ptr());
       parallel_for(0, numel, std::max<int64_t>(1, grain_size / (outer * inner)), [&](int64_t b, int64_t e) {
-        for (int64_t o = 0; o < outer; ++o) {
-          for (int64_t i = b; i < e; ++i) {
-            const int64_t v = iv[i];
-            if (v < 0 || v >= size) [[unlikely]]
-              throw IndexError(opd::detail::str_cat(op, ": index out of range in self"));
-            if (inner == 1) {
-              dst[o * numel + i] = src[o * size + v];
-            } else {
-              std::memcpy(dst + (o * numel + i) * inner, src + (o * size + v) * inner,
-                          static_cast<std::size_t>(inner) * sizeof(U));
-            }
-          }
-        }
+        index_select_rows<U>(src, dst, iv, b, e, outer, numel, size, inner);
       });
     });
     return out;
