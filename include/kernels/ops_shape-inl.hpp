@@ -102,6 +102,23 @@ struct exact_out<Name, Fn, Tensor (*)(A...)> {
   }
 };
 
+// The in-place overload of a functional kernel whose result has self's
+// shape and dtype (scatter_): self must not have internal overlap (ATen's
+// TensorIterator refuses to write through an expanded self).
+template <fixed_string Name, auto Fn, class = decltype(Fn)>
+struct checked_inplace;
+template <fixed_string Name, auto Fn, class... A>
+struct checked_inplace<Name, Fn, Tensor (*)(const Tensor&, A...)> {
+  static Tensor& kernel(Tensor& self, A... args) {
+    structured_detail::check_no_internal_overlap_strided(Name.view(), self);
+    const Tensor result = Fn(self, args...);
+    kernels::copy_(self, result);
+    return self;
+  }
+};
+inline Tensor& tril_(Tensor& self, int64_t diagonal) { return kernels::tril_(self, diagonal); }
+inline Tensor& triu_(Tensor& self, int64_t diagonal) { return kernels::triu_(self, diagonal); }
+
 inline std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
   return kernels::sort(self, dim, descending);
 }
@@ -212,50 +229,44 @@ OPD_FUNC RegistrationSet register_shape() {
   namespace d = shape_ops_detail;
   constexpr DispatchKey cpu = DispatchKey::CPU;
   RegistrationSet set;
-  // functional kernels first: derive_missing_variants builds out= (and
-  // in-place) from the functional kernel registered at the key
+  // functional kernels first: derive_missing_variants builds cat's and
+  // stack's out= from the functional kernel registered at the key
   set.add(register_kernel<ops::cat, &d::cat>(cpu));
   set.add(derive_missing_variants<ops::cat, void, ops::cat_out>(cpu));
   set.add(register_kernel<ops::stack, &d::stack>(cpu));
   set.add(derive_missing_variants<ops::stack, void, ops::stack_out>(cpu));
   set.add(register_kernel<ops::index_select, &d::index_select>(cpu));
   set.add(register_kernel<ops::index_select_out, &d::exact_out<"aten::index_select.out", &d::index_select>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::index_select, void, ops::index_select_out>(cpu));
   set.add(register_kernel<ops::gather, &d::gather>(cpu));
   set.add(register_kernel<ops::gather_out, &d::exact_out<"aten::gather.out", &d::gather>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::gather, void, ops::gather_out>(cpu));
   set.add(register_kernel<ops::scatter_src, &d::scatter_src>(cpu));
   set.add(register_kernel<ops::scatter_src_out, &d::exact_out<"aten::scatter.src_out", &d::scatter_src>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::scatter_src, ops::scatter__src, ops::scatter_src_out>(cpu));
+  set.add(register_kernel<ops::scatter__src, &d::checked_inplace<"aten::scatter_.src", &d::scatter_src>::kernel>(cpu));
   set.add(register_kernel<ops::scatter_value, &d::scatter_value>(cpu));
   set.add(register_kernel<ops::scatter_value_out, &d::exact_out<"aten::scatter.value_out", &d::scatter_value>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::scatter_value, ops::scatter__value, ops::scatter_value_out>(cpu));
+  set.add(register_kernel<ops::scatter__value, &d::checked_inplace<"aten::scatter_.value", &d::scatter_value>::kernel>(cpu));
   set.add(register_kernel<ops::scatter_reduce, &d::scatter_reduce>(cpu));
   set.add(register_kernel<ops::scatter_reduce_out, &d::exact_out<"aten::scatter.reduce_out", &d::scatter_reduce>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::scatter_reduce, ops::scatter__reduce, ops::scatter_reduce_out>(cpu));
+  set.add(register_kernel<ops::scatter__reduce, &d::checked_inplace<"aten::scatter_.reduce", &d::scatter_reduce>::kernel>(cpu));
   set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
   set.add(register_kernel<ops::scatter_value_reduce_out, &d::exact_out<"aten::scatter.value_reduce_out", &d::scatter_value_reduce>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::scatter_value_reduce, ops::scatter__value_reduce,
-                                  ops::scatter_value_reduce_out>(cpu));
+  set.add(register_kernel<ops::scatter__value_reduce, &d::checked_inplace<"aten::scatter_.value_reduce", &d::scatter_value_reduce>::kernel>(cpu));
   set.add(register_kernel<ops::flip, &d::flip>(cpu));
   set.add(register_kernel<ops::roll, &d::roll>(cpu));
   set.add(register_kernel<ops::repeat, &d::repeat>(cpu));
   set.add(register_kernel<ops::tril, &d::tril>(cpu));
   set.add(register_kernel<ops::tril_out, &d::exact_out<"aten::tril.out", &d::tril>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::tril, ops::tril_, ops::tril_out>(cpu));
+  set.add(register_kernel<ops::tril_, &d::tril_>(cpu));
   set.add(register_kernel<ops::triu, &d::triu>(cpu));
   set.add(register_kernel<ops::triu_out, &d::exact_out<"aten::triu.out", &d::triu>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::triu, ops::triu_, ops::triu_out>(cpu));
+  set.add(register_kernel<ops::triu_, &d::triu_>(cpu));
   set.add(register_kernel<ops::where_condition, &d::where_condition>(cpu));
   set.add(register_kernel<ops::nonzero, &d::nonzero>(cpu));
   set.add(register_kernel<ops::nonzero_out, &d::exact_out<"aten::nonzero.out", &d::nonzero>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::nonzero, void, ops::nonzero_out>(cpu));
   set.add(register_kernel<ops::masked_select, &d::masked_select>(cpu));
   set.add(register_kernel<ops::masked_select_out, &d::exact_out<"aten::masked_select.out", &d::masked_select>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::masked_select, void, ops::masked_select_out>(cpu));
   set.add(register_kernel<ops::index, &d::index>(cpu));
   set.add(register_kernel<ops::index_out, &d::exact_out<"aten::index.Tensor_out", &d::index>::kernel>(cpu));
-  set.add(derive_missing_variants<ops::index, void, ops::index_out>(cpu));
   set.add(register_kernel<ops::index_put_, &d::index_put_>(cpu));
   set.add(register_kernel<ops::index_put, &d::index_put>(cpu));
   set.add(register_kernel<ops::sort, &d::sort>(cpu));

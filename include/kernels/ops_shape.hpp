@@ -9,12 +9,14 @@
 //   auto kernels = opd::kernels::register_cpu();   // calls register_shape()
 //   opd::Tensor c = opd::call<opd::kernels::ops::cat>(std::vector<opd::Tensor>{a, b}, 0);
 //
-// The functional kernels are written; the out= variants (and the in-place
-// ones: scatter_, tril_, triu_) are derived from them by
+// The functional kernels are written. cat.out and stack.out are derived by
 // derive_missing_variants (structured/derive.hpp): compute, check the dtype
 // can be cast to out's, resize out (warning when it had elements), copy.
-// The factories' out= overloads, whose arguments differ from the
-// functional ones, and sort's / topk's two-output overloads are written.
+// The other out= overloads require out's dtype to be the result's, as ATen's
+// structured kernels do; scatter_ refuses a self with internal overlap;
+// tril_/triu_ zero self in place. The factories' out= overloads, whose
+// arguments differ from the functional ones, and sort's / topk's
+// two-output overloads are written.
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 #include "dispatch/dispatcher.hpp"
 

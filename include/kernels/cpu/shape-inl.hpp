@@ -699,6 +699,41 @@ OPD_FUNC Tensor triangle(std::string_view op, const Tensor& self, int64_t k, boo
 
 }  // namespace shape_detail
 
+namespace shape_detail {
+
+OPD_FUNC Tensor& triangle_(std::string_view op, Tensor& self, int64_t k, bool lower) {
+  check_cpu(op, self, "self");
+  if (self.numel() == 0) return self;
+  (void)views::wrap_dim(op, -2, self.dim());
+  const int64_t rows = self.size(-2), cols = self.size(-1);
+  const int64_t rs = self.stride(-2), cs = self.stride(-1);
+  const IntArrayRef bsizes(self.sizes().data(), self.sizes().size() - 2);
+  const IntArrayRef bstrides(self.strides().data(), self.strides().size() - 2);
+  const Table batches = strided_offsets(bsizes, bstrides);
+  const auto item = static_cast<int64_t>(self.itemsize());
+  char* base = static_cast<char*>(self.data_ptr());
+  for (const int64_t b : batches) {
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t lo = lower ? std::clamp<int64_t>(i + k + 1, 0, cols) : 0;
+      const int64_t hi = lower ? cols : std::clamp<int64_t>(i + k, 0, cols);
+      for (int64_t j = lo; j < hi; ++j) {
+        std::memset(base + (b + i * rs + j * cs) * item, 0, static_cast<std::size_t>(item));
+      }
+    }
+  }
+  self.bump_version();
+  return self;
+}
+
+}  // namespace shape_detail
+
+OPD_FUNC Tensor& tril_(Tensor& self, int64_t diagonal) {
+  return shape_detail::triangle_("aten::tril_", self, diagonal, true);
+}
+OPD_FUNC Tensor& triu_(Tensor& self, int64_t diagonal) {
+  return shape_detail::triangle_("aten::triu_", self, diagonal, false);
+}
+
 OPD_FUNC Tensor tril(const Tensor& self, int64_t diagonal) {
   return shape_detail::triangle("aten::tril", self, diagonal, true);
 }

@@ -55,6 +55,10 @@ OPD_API Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims);
 OPD_API Tensor repeat(const Tensor& self, IntArrayRef repeats);
 OPD_API Tensor tril(const Tensor& self, int64_t diagonal);
 OPD_API Tensor triu(const Tensor& self, int64_t diagonal);
+// In place, through self's strides, row after row: on a self whose rows
+// share memory (expanded) the zeros accumulate, as ATen's in-place kernel.
+OPD_API Tensor& tril_(Tensor& self, int64_t diagonal);
+OPD_API Tensor& triu_(Tensor& self, int64_t diagonal);
 
 // Indices (Long, [count, self.dim()]) of the nonzero elements, row-major.
 OPD_API Tensor nonzero(const Tensor& self);
