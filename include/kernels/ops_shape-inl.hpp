@@ -86,36 +86,70 @@ OPD_FUNC void write_outs(std::string_view op, Tensor& values, Tensor& indices, c
   kernels::copy_(indices, std::get<1>(r));
 }
 
-// The out= overload of a functional kernel, for the operators that ATen
+// The out= overloads of functional kernels, for the operators that ATen
 // declares structured (and masked_select, nonzero, index_select, which check
 // alike): out must have the result's dtype exactly; a wrong shape is resized.
-template <fixed_string Name, auto Fn, class = decltype(Fn)>
-struct exact_out;
-template <fixed_string Name, auto Fn, class... A>
-struct exact_out<Name, Fn, Tensor (*)(A...)> {
-  static Tensor& kernel(A... args, Tensor& out) {
-    const Tensor result = Fn(args...);
-    check_out(Name.view(), out, result);
-    structured_detail::resize_out(Name.view(), out, result.sizes(), MemoryFormat::Contiguous);
-    kernels::copy_(out, result);
-    return out;
-  }
-};
-
-// The in-place overload of a functional kernel whose result has self's
-// shape and dtype (scatter_): self must not have internal overlap (ATen's
+// (Plain functions: nvcc cannot match a template deducing them.)
+OPD_FUNC Tensor& exact_out(std::string_view op, Tensor& out, const Tensor& result) {
+  check_out(op, out, result);
+  structured_detail::resize_out(op, out, result.sizes(), MemoryFormat::Contiguous);
+  kernels::copy_(out, result);
+  return out;
+}
+// The in-place overloads of functional kernels whose result has self's shape
+// and dtype (scatter_): self must not have internal overlap (ATen's
 // TensorIterator refuses to write through an expanded self).
-template <fixed_string Name, auto Fn, class = decltype(Fn)>
-struct checked_inplace;
-template <fixed_string Name, auto Fn, class... A>
-struct checked_inplace<Name, Fn, Tensor (*)(const Tensor&, A...)> {
-  static Tensor& kernel(Tensor& self, A... args) {
-    structured_detail::check_no_internal_overlap_strided(Name.view(), self);
-    const Tensor result = Fn(self, args...);
-    kernels::copy_(self, result);
-    return self;
-  }
-};
+inline void check_inplace_self(std::string_view op, const Tensor& self) {
+  structured_detail::check_no_internal_overlap_strided(op, self);
+}
+inline Tensor& copy_into_self(Tensor& self, const Tensor& result) {
+  kernels::copy_(self, result);
+  return self;
+}
+using sv = std::string_view;
+inline Tensor& index_select_out(const Tensor& s, int64_t d, const Tensor& i, Tensor& out) {
+  return exact_out("aten::index_select.out", out, index_select(s, d, i));
+}
+inline Tensor& gather_out(const Tensor& s, int64_t d, const Tensor& i, bool g, Tensor& out) {
+  return exact_out("aten::gather.out", out, gather(s, d, i, g));
+}
+inline Tensor& scatter_src_out(const Tensor& s, int64_t d, const Tensor& i, const Tensor& src, Tensor& out) {
+  return exact_out("aten::scatter.src_out", out, scatter_src(s, d, i, src));
+}
+inline Tensor& scatter_value_out(const Tensor& s, int64_t d, const Tensor& i, const Scalar& v, Tensor& out) {
+  return exact_out("aten::scatter.value_out", out, scatter_value(s, d, i, v));
+}
+inline Tensor& scatter_reduce_out(const Tensor& s, int64_t d, const Tensor& i, const Tensor& src, sv r, Tensor& out) {
+  return exact_out("aten::scatter.reduce_out", out, scatter_reduce(s, d, i, src, r));
+}
+inline Tensor& scatter_value_reduce_out(const Tensor& s, int64_t d, const Tensor& i, const Scalar& v, sv r, Tensor& out) {
+  return exact_out("aten::scatter.value_reduce_out", out, scatter_value_reduce(s, d, i, v, r));
+}
+inline Tensor& tril_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::tril.out", out, tril(s, k)); }
+inline Tensor& triu_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::triu.out", out, triu(s, k)); }
+inline Tensor& nonzero_out(const Tensor& s, Tensor& out) { return exact_out("aten::nonzero.out", out, nonzero(s)); }
+inline Tensor& masked_select_out(const Tensor& s, const Tensor& m, Tensor& out) {
+  return exact_out("aten::masked_select.out", out, masked_select(s, m));
+}
+inline Tensor& index_out(const Tensor& s, index_list i, Tensor& out) {
+  return exact_out("aten::index.Tensor_out", out, index(s, i));
+}
+inline Tensor& scatter__src(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
+  check_inplace_self("aten::scatter_.src", s);
+  return copy_into_self(s, scatter_src(s, d, i, src));
+}
+inline Tensor& scatter__value(Tensor& s, int64_t d, const Tensor& i, const Scalar& v) {
+  check_inplace_self("aten::scatter_.value", s);
+  return copy_into_self(s, scatter_value(s, d, i, v));
+}
+inline Tensor& scatter__reduce(Tensor& s, int64_t d, const Tensor& i, const Tensor& src, sv r) {
+  check_inplace_self("aten::scatter_.reduce", s);
+  return copy_into_self(s, scatter_reduce(s, d, i, src, r));
+}
+inline Tensor& scatter__value_reduce(Tensor& s, int64_t d, const Tensor& i, const Scalar& v, sv r) {
+  check_inplace_self("aten::scatter_.value_reduce", s);
+  return copy_into_self(s, scatter_value_reduce(s, d, i, v, r));
+}
 inline Tensor& tril_(Tensor& self, int64_t diagonal) { return kernels::tril_(self, diagonal); }
 inline Tensor& triu_(Tensor& self, int64_t diagonal) { return kernels::triu_(self, diagonal); }
 
@@ -236,37 +270,37 @@ OPD_FUNC RegistrationSet register_shape() {
   set.add(register_kernel<ops::stack, &d::stack>(cpu));
   set.add(derive_missing_variants<ops::stack, void, ops::stack_out>(cpu));
   set.add(register_kernel<ops::index_select, &d::index_select>(cpu));
-  set.add(register_kernel<ops::index_select_out, &d::exact_out<"aten::index_select.out", &d::index_select>::kernel>(cpu));
+  set.add(register_kernel<ops::index_select_out, &d::index_select_out>(cpu));
   set.add(register_kernel<ops::gather, &d::gather>(cpu));
-  set.add(register_kernel<ops::gather_out, &d::exact_out<"aten::gather.out", &d::gather>::kernel>(cpu));
+  set.add(register_kernel<ops::gather_out, &d::gather_out>(cpu));
   set.add(register_kernel<ops::scatter_src, &d::scatter_src>(cpu));
-  set.add(register_kernel<ops::scatter_src_out, &d::exact_out<"aten::scatter.src_out", &d::scatter_src>::kernel>(cpu));
-  set.add(register_kernel<ops::scatter__src, &d::checked_inplace<"aten::scatter_.src", &d::scatter_src>::kernel>(cpu));
+  set.add(register_kernel<ops::scatter_src_out, &d::scatter_src_out>(cpu));
+  set.add(register_kernel<ops::scatter__src, &d::scatter__src>(cpu));
   set.add(register_kernel<ops::scatter_value, &d::scatter_value>(cpu));
-  set.add(register_kernel<ops::scatter_value_out, &d::exact_out<"aten::scatter.value_out", &d::scatter_value>::kernel>(cpu));
-  set.add(register_kernel<ops::scatter__value, &d::checked_inplace<"aten::scatter_.value", &d::scatter_value>::kernel>(cpu));
+  set.add(register_kernel<ops::scatter_value_out, &d::scatter_value_out>(cpu));
+  set.add(register_kernel<ops::scatter__value, &d::scatter__value>(cpu));
   set.add(register_kernel<ops::scatter_reduce, &d::scatter_reduce>(cpu));
-  set.add(register_kernel<ops::scatter_reduce_out, &d::exact_out<"aten::scatter.reduce_out", &d::scatter_reduce>::kernel>(cpu));
-  set.add(register_kernel<ops::scatter__reduce, &d::checked_inplace<"aten::scatter_.reduce", &d::scatter_reduce>::kernel>(cpu));
+  set.add(register_kernel<ops::scatter_reduce_out, &d::scatter_reduce_out>(cpu));
+  set.add(register_kernel<ops::scatter__reduce, &d::scatter__reduce>(cpu));
   set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
-  set.add(register_kernel<ops::scatter_value_reduce_out, &d::exact_out<"aten::scatter.value_reduce_out", &d::scatter_value_reduce>::kernel>(cpu));
-  set.add(register_kernel<ops::scatter__value_reduce, &d::checked_inplace<"aten::scatter_.value_reduce", &d::scatter_value_reduce>::kernel>(cpu));
+  set.add(register_kernel<ops::scatter_value_reduce_out, &d::scatter_value_reduce_out>(cpu));
+  set.add(register_kernel<ops::scatter__value_reduce, &d::scatter__value_reduce>(cpu));
   set.add(register_kernel<ops::flip, &d::flip>(cpu));
   set.add(register_kernel<ops::roll, &d::roll>(cpu));
   set.add(register_kernel<ops::repeat, &d::repeat>(cpu));
   set.add(register_kernel<ops::tril, &d::tril>(cpu));
-  set.add(register_kernel<ops::tril_out, &d::exact_out<"aten::tril.out", &d::tril>::kernel>(cpu));
+  set.add(register_kernel<ops::tril_out, &d::tril_out>(cpu));
   set.add(register_kernel<ops::tril_, &d::tril_>(cpu));
   set.add(register_kernel<ops::triu, &d::triu>(cpu));
-  set.add(register_kernel<ops::triu_out, &d::exact_out<"aten::triu.out", &d::triu>::kernel>(cpu));
+  set.add(register_kernel<ops::triu_out, &d::triu_out>(cpu));
   set.add(register_kernel<ops::triu_, &d::triu_>(cpu));
   set.add(register_kernel<ops::where_condition, &d::where_condition>(cpu));
   set.add(register_kernel<ops::nonzero, &d::nonzero>(cpu));
-  set.add(register_kernel<ops::nonzero_out, &d::exact_out<"aten::nonzero.out", &d::nonzero>::kernel>(cpu));
+  set.add(register_kernel<ops::nonzero_out, &d::nonzero_out>(cpu));
   set.add(register_kernel<ops::masked_select, &d::masked_select>(cpu));
-  set.add(register_kernel<ops::masked_select_out, &d::exact_out<"aten::masked_select.out", &d::masked_select>::kernel>(cpu));
+  set.add(register_kernel<ops::masked_select_out, &d::masked_select_out>(cpu));
   set.add(register_kernel<ops::index, &d::index>(cpu));
-  set.add(register_kernel<ops::index_out, &d::exact_out<"aten::index.Tensor_out", &d::index>::kernel>(cpu));
+  set.add(register_kernel<ops::index_out, &d::index_out>(cpu));
   set.add(register_kernel<ops::index_put_, &d::index_put_>(cpu));
   set.add(register_kernel<ops::index_put, &d::index_put>(cpu));
   set.add(register_kernel<ops::sort, &d::sort>(cpu));
