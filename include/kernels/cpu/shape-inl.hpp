@@ -794,7 +794,7 @@ OPD_FUNC std::vector<Tensor> nonzero_numpy(const Tensor& condition) {
   for (int64_t d = 0; d < nd; ++d) {
     const int64_t size = nz.size(0);
     const int64_t stride = nd;
-    out.push_back(nz.as_strided(IntArrayRef(&size, 1), IntArrayRef(&stride, 1), nz.storage_offset() + d));
+    out.push_back(contiguous_clone(nz.as_strided(IntArrayRef(&size, 1), IntArrayRef(&stride, 1), nz.storage_offset() + d)));
   }
   return out;
 }

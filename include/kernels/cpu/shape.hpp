@@ -62,7 +62,7 @@ OPD_API Tensor& triu_(Tensor& self, int64_t diagonal);
 
 // Indices (Long, [count, self.dim()]) of the nonzero elements, row-major.
 OPD_API Tensor nonzero(const Tensor& self);
-// where(condition): nonzero's columns (views of one Long tensor).
+// where(condition): nonzero's columns (contiguous copies).
 OPD_API std::vector<Tensor> nonzero_numpy(const Tensor& condition);
 OPD_API Tensor masked_select(const Tensor& self, const Tensor& mask);
 
