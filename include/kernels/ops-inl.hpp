@@ -14,6 +14,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_reductions());
   set.add(register_linalg());
   set.add(register_nn());
+  set.add(register_shape());
   return set;
 }
 

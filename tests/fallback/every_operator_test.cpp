@@ -69,6 +69,7 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       case base_type::SymInt: stack.emplace_back(int64_t{1}); break;
       case base_type::bool_: stack.emplace_back(false); break;
       case base_type::ScalarType: stack.emplace_back(opd::ScalarType::Float); break;
+      case base_type::str: stack.emplace_back(std::string("add")); break;  // scatter's reduce
       default: return false;
     }
   }

@@ -77,6 +77,11 @@ Value from_ivalue(const opd::IValue& iv) {
   } else if (iv.is_tensor_list()) {
     v.kind = Value::Kind::TensorList;
     for (const opd::Tensor& t : iv.to_tensor_list()) v.tensors.emplace_back(from_opd(t));
+  } else if (iv.is_optional_tensor_list()) {
+    v.kind = Value::Kind::OptTensorList;
+    for (const std::optional<opd::Tensor>& t : iv.to_optional_tensor_list()) {
+      v.tensors.push_back(t ? std::optional<RawTensor>(from_opd(*t)) : std::nullopt);
+    }
   } else if (iv.is_bool()) {
     v.kind = Value::Kind::Bool;
     v.b = iv.to_bool();

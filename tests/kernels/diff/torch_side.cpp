@@ -88,6 +88,12 @@ Value from_ivalue(const c10::IValue& iv) {
   } else if (iv.isTensorList()) {
     v.kind = Value::Kind::TensorList;
     for (const at::Tensor& t : iv.toTensorVector()) v.tensors.emplace_back(from_torch(t));
+  } else if (iv.isList() && iv.type()->containedType(0)->kind() == c10::TypeKind::OptionalType) {
+    // Tensor?[]: a GenericList of optional tensors
+    v.kind = Value::Kind::OptTensorList;
+    for (const c10::IValue& e : iv.toListRef()) {
+      v.tensors.push_back(e.isNone() ? std::nullopt : std::optional<RawTensor>(from_torch(e.toTensor())));
+    }
   } else if (iv.isBool()) {
     v.kind = Value::Kind::Bool;
     v.b = iv.toBool();

@@ -1,0 +1,116 @@
+#pragma once
+// Out-of-line part of shape.hpp (compiled in src/kernels/shape_sort.cpp):
+// sort and topk, one stable comparison sort per slice along dim.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/shape.hpp"
+#include "kernels/views/geometry.hpp"
+
+namespace opd::kernels {
+
+namespace sort_detail {
+
+template <class M>
+bool is_nan(M v) {
+  if constexpr (std::is_floating_point_v<M>) return std::isnan(v);
+  return false;
+}
+
+// ATen's orders: NaN above everything.
+template <class M>
+bool less_nan_last(M a, M b) {
+  return (!is_nan(a) && is_nan(b)) || a < b;
+}
+template <class M>
+bool greater_nan_first(M a, M b) {
+  return (is_nan(a) && !is_nan(b)) || a > b;
+}
+
+// For every slice along dim of contiguous `src` (outer x n x inner): the
+// first k positions of its stable order, written to contiguous values and
+// indices of shape outer x k x inner.
+template <class T>
+void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t k, bool descending, T* values,
+                 int64_t* indices) {
+  using M = opmath_t<T>;
+  const int64_t slices = outer * inner;
+  parallel_for(0, slices, std::max<int64_t>(1, grain_size / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+    std::vector<int64_t> perm(static_cast<std::size_t>(n));
+    std::vector<M> key(static_cast<std::size_t>(n));
+    for (int64_t s = b; s < e; ++s) {
+      const int64_t o = s / inner;
+      const int64_t i = s % inner;
+      const T* in = src + o * n * inner + i;
+      for (int64_t j = 0; j < n; ++j) key[static_cast<std::size_t>(j)] = static_cast<M>(in[j * inner]);
+      std::iota(perm.begin(), perm.end(), int64_t{0});
+      auto cmp = [&](int64_t x, int64_t y) {
+        const M a = key[static_cast<std::size_t>(x)];
+        const M c = key[static_cast<std::size_t>(y)];
+        return descending ? greater_nan_first(a, c) : less_nan_last(a, c);
+      };
+      if (k == n) {
+        std::stable_sort(perm.begin(), perm.end(), cmp);
+      } else {  // ties broken by position, so the result is the stable order's prefix
+        std::partial_sort(perm.begin(), perm.begin() + k, perm.end(), [&](int64_t x, int64_t y) {
+          return cmp(x, y) || (!cmp(y, x) && x < y);
+        });
+      }
+      T* vo = values + o * k * inner + i;
+      int64_t* io = indices + o * k * inner + i;
+      for (int64_t j = 0; j < k; ++j) {
+        vo[j * inner] = in[perm[static_cast<std::size_t>(j)] * inner];
+        io[j * inner] = perm[static_cast<std::size_t>(j)];
+      }
+    }
+  });
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor> sort_impl(std::string_view op, const char* dispatch_name, const Tensor& self,
+                                              int64_t dim, int64_t k, bool descending) {
+  OPD_CHECK(self.defined() && self.device().is_cpu(), op, ": expected a defined CPU tensor");
+  dim = views::wrap_dim(op, dim, self.dim());
+  const int64_t n = self.dim() == 0 ? 1 : self.size(dim);
+  SizesVector sizes(self.sizes());
+  if (self.dim() > 0) sizes[static_cast<std::size_t>(dim)] = k;
+  const IntArrayRef shape(sizes.data(), sizes.size());
+  Tensor values = opd::empty(shape, self.dtype(), Device::cpu());
+  Tensor indices = opd::empty(shape, ScalarType::Long, Device::cpu());
+  if (values.numel() == 0) return {values, indices};
+  const Tensor src = self.is_contiguous() ? self : contiguous_clone(self);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
+  const int64_t inner = self.numel() / outer / n;
+  dispatch_dtype(self.dtype(), dispatch_name, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    sort_slices<T>(src.data_ptr<T>(), outer, n, inner, k, descending, values.data_ptr<T>(),
+                   indices.data_ptr<int64_t>());
+  });
+  return {values, indices};
+}
+
+}  // namespace sort_detail
+
+OPD_FUNC std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  const int64_t n = self.defined() && self.dim() > 0 ? self.size(views::wrap_dim("aten::sort", dim, self.dim())) : 1;
+  return sort_detail::sort_impl("aten::sort", "sort", self, dim, n, descending);
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest) {
+  constexpr std::string_view op = "aten::topk";
+  OPD_CHECK(self.defined() && self.device().is_cpu(), op, ": expected a defined CPU tensor");
+  // ATen 1.13's topk_cpu dispatches the integer types, Float, Double and BFloat16
+  OPD_CHECK_TYPE(self.dtype() != ScalarType::Bool && self.dtype() != ScalarType::Half, "\"topk_cpu\" not implemented for '",
+                 self.dtype(), "'");
+  const int64_t w = views::wrap_dim(op, dim, self.dim());
+  const int64_t n = self.dim() == 0 ? 1 : self.size(w);
+  OPD_CHECK(k >= 0 && k <= n, op, ": selected index k out of range");
+  return sort_detail::sort_impl(op, "topk_cpu", self, w, k, largest);
+}
+
+}  // namespace opd::kernels
