@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "kernels/ops.hpp"
+#include "kernels/ops_pointwise.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
@@ -56,6 +57,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
   set.add(register_views());
+  set.add(register_pointwise());
   return set;
 }
 

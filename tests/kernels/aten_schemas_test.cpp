@@ -60,8 +60,13 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
     EXPECT_TRUE(aten.count(name.substr(0, name.size() - suffix.size())) == 1) << name;
   }
   // add/sub/mul/div x {Tensor, Scalar} x 3 variants, less the 4 newer roots;
-  // copy_, fill_, empty, zeros, ones; 32 views and copies.
-  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u);
+  // copy_, fill_, empty, zeros, ones; 32 views and copies; the pointwise
+  // operators (kernels/ops_pointwise.hpp): 34 unary families, gelu and
+  // nan_to_num x 3 variants; softplus, maximum, minimum (functional, out=),
+  // relu and relu_, isnan, isinf, isfinite; 12 comparison and 3 logical
+  // families x 3; where.self x 2; clamp and clamp.Tensor x 3; masked_fill x 4.
+  constexpr std::size_t kPointwiseSchemas = 36u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u;
+  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + kPointwiseSchemas);
   EXPECT_EQ(newer, 4u);
   // The one operator outside aten is the structured machinery's own copy
   // (structured/copy.hpp), which ATen has no counterpart of.

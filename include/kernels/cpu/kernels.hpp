@@ -11,5 +11,6 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/overlap.hpp"
+#include "kernels/cpu/pointwise.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
 #include "kernels/cpu/type_promotion.hpp"

@@ -1,0 +1,125 @@
+// The pointwise families on CPU beyond add/sub/mul/div: unary math,
+// comparisons, logical ops, maximum/minimum, where, clamp, masked_fill.
+// Each family is ONE meta and ONE impl keyed by an op id (UnaryOp,
+// PointwiseOp) instead of a pair per operator: the checks, the type
+// promotion and the output's shape are the same within a family, only the
+// functor at the bottom of the loop differs (pointwise_functors-inl.hpp).
+//
+//   unary   UnaryOp: the dtype rule is the op's (unary_kind):
+//             float   int/bool input -> the default dtype (exp, sin, ...)
+//             keep    the input's dtype; some dtypes refused (neg: Bool, ...)
+//             bool    a Bool result (isnan, logical_not, ...)
+//   binary  PointwiseOp on (Tensor|Scalar, Tensor|Scalar): the common dtype
+//           is result_type of both; comparisons and logical ops give Bool.
+//   where(condition, self, other), clamp(self, min?, max?),
+//   masked_fill(self, mask, value): their own meta/impl.
+//
+// meta: every check PyTorch 1.13 makes, the broadcast shape, the result
+// dtype and memory format (as binary_ops.hpp). impl(..., out): out of the
+// broadcast shape, any layout, any dtype the result can be cast to (checked),
+// possibly self (in-place). impl(..., meta_checked): out has meta's sizes and
+// dtype (a structured operator's impl). A failing call writes nothing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "dispatch/config.hpp"
+#include "dispatch/core/scalar.hpp"
+#include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/tensor.hpp"
+#include "kernels/cpu/tensor_meta.hpp"
+
+namespace opd::kernels {
+
+// ------------------------------------------------------------------- unary ---
+
+enum class UnaryOp : uint8_t {
+  // float: integral and Bool inputs compute in the default dtype
+  Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+  Tanh, Sigmoid, Erf, Erfc,
+  // keep: the input's dtype
+  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
+  NanToNum,
+  // bool: a Bool result
+  LogicalNot, IsNan, IsInf, IsFinite,
+};
+inline constexpr int kNumUnaryOps = static_cast<int>(UnaryOp::IsFinite) + 1;
+
+enum class UnaryKind : uint8_t { Float, Keep, Bool };
+
+constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
+  if (op <= UnaryOp::Erfc) return UnaryKind::Float;
+  if (op <= UnaryOp::NanToNum) return UnaryKind::Keep;
+  return UnaryKind::Bool;
+}
+
+// The op's ATen name ("exp", "gelu", ...), for errors.
+OPD_API const char* unary_name(UnaryOp op) noexcept;
+
+// The op's extra arguments: softplus (beta, threshold), nan_to_num
+// (nan, posinf, neginf; unset: 0, the dtype's largest and lowest finite).
+struct UnaryParams {
+  std::optional<double> a, b, c;
+};
+
+OPD_API TensorMeta unary_meta(UnaryOp op, const Tensor& self);
+OPD_API void unary_impl(UnaryOp op, const Tensor& self, Tensor& out, const UnaryParams& params = {});
+OPD_API void unary_impl(UnaryOp op, const Tensor& self, Tensor& out, const UnaryParams& params, meta_checked_t);
+
+// ------------------------------------------------------------------ binary ---
+
+enum class PointwiseOp : uint8_t {
+  // comparison / logical: a Bool result
+  Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
+  // the common dtype
+  Maximum, Minimum,
+};
+
+constexpr bool gives_bool(PointwiseOp op) noexcept { return op <= PointwiseOp::LogicalXor; }
+
+OPD_API const char* pointwise_name(PointwiseOp op) noexcept;
+
+// A Tensor or a Scalar argument (exactly one set).
+struct TensorOrScalar {
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+  TensorOrScalar(const Tensor& t) noexcept : tensor(&t) {}  // NOLINT: implicit by design
+  TensorOrScalar(const Scalar& s) noexcept : scalar(&s) {}  // NOLINT
+};
+
+OPD_API TensorMeta pointwise_meta(PointwiseOp op, TensorOrScalar self, TensorOrScalar other);
+OPD_API void pointwise_impl(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, Tensor& out);
+OPD_API void pointwise_impl(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, Tensor& out, meta_checked_t);
+
+// ----------------------------------------------------------------- ternary ---
+
+// where.self(Tensor condition, Tensor self, Tensor other): condition Bool
+// (or Byte, as 1.13 still allows), result_type(self, other).
+OPD_API TensorMeta where_meta(const Tensor& condition, const Tensor& self, const Tensor& other);
+OPD_API void where_impl(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor& out);
+
+// clamp(Tensor self, Scalar? min, Scalar? max): promotion only for a
+// non-floating self (1.13's manual promotion); NaN passes through.
+OPD_API TensorMeta clamp_meta(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
+OPD_API void clamp_impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
+                        Tensor& out);
+// clamp.Tensor(Tensor self, Tensor? min, Tensor? max): result_type of all.
+OPD_API TensorMeta clamp_tensor_meta(const Tensor& self, const std::optional<Tensor>& min,
+                                     const std::optional<Tensor>& max);
+OPD_API void clamp_tensor_impl(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
+                               Tensor& out);
+
+// masked_fill_(self, mask, value): in place, self's dtype; mask Bool and
+// broadcastable to self; a Tensor value must be 0-dim.
+OPD_API Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value);
+OPD_API Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value);
+// masked_fill: self and mask broadcast together, a new tensor.
+OPD_API Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
+OPD_API Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+
+}  // namespace opd::kernels
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/cpu/pointwise-inl.hpp"
+#endif

@@ -1,0 +1,29 @@
+#pragma once
+// The loops of the floating unary ops (exp, sin, gelu, softplus, frac, ...)
+// for Half, Float, Double, BFloat16; compiled in
+// src/kernels/pointwise_unary_float.cpp.
+#include "kernels/cpu/unary_loops-inl.hpp"
+
+namespace opd::kernels::detail {
+
+OPD_FUNC void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                                const OperandRef& in) {
+  const std::array<OperandRef, 1> inputs{in};
+  dispatch_floating_dtype(compute, unary_name(op), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    if (op == UnaryOp::Softplus) {
+      run_pointwise<T, 1>(out, inputs, SoftplusOp<C>{static_cast<C>(*params.a), static_cast<C>(*params.b)});
+      return;
+    }
+    using U = UnaryOp;
+    const bool done =
+        run_unary_of<T, FloatUnary, U::Exp, U::Exp2, U::Expm1, U::Log, U::Log2, U::Log10, U::Log1p, U::Sqrt, U::Rsqrt,
+                     U::Reciprocal, U::Sin, U::Cos, U::Tan, U::Asin, U::Acos, U::Atan, U::Sinh, U::Cosh, U::Tanh,
+                     U::Sigmoid, U::Erf, U::Erfc, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Frac>(op, out,
+                                                                                                         inputs);
+    OPD_CHECK(done, unary_name(op), ": not a floating unary op");
+  });
+}
+
+}  // namespace opd::kernels::detail
