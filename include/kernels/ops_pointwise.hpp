@@ -132,6 +132,88 @@ struct logical_and : binary_family<PointwiseOp::LogicalAnd, "aten::logical_and.o
 struct logical_or : binary_family<PointwiseOp::LogicalOr, "aten::logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct logical_xor : binary_family<PointwiseOp::LogicalXor, "aten::logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"> {};
 
+struct remainder : binary_family<PointwiseOp::Remainder, "aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct remainder_scalar : binary_scalar_family<PointwiseOp::Remainder, "aten::remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {};
+struct fmod : binary_family<PointwiseOp::Fmod, "aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct fmod_scalar : binary_scalar_family<PointwiseOp::Fmod, "aten::fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {};
+struct bitwise_and : binary_family<PointwiseOp::BitwiseAnd, "aten::bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct bitwise_and_scalar : binary_scalar_family<PointwiseOp::BitwiseAnd, "aten::bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {};
+struct bitwise_or : binary_family<PointwiseOp::BitwiseOr, "aten::bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct bitwise_or_scalar : binary_scalar_family<PointwiseOp::BitwiseOr, "aten::bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {};
+struct bitwise_xor : binary_family<PointwiseOp::BitwiseXor, "aten::bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct bitwise_xor_scalar : binary_scalar_family<PointwiseOp::BitwiseXor, "aten::bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {};
+struct bitwise_left_shift : binary_family<PointwiseOp::LeftShift, "aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct bitwise_left_shift_scalar : binary_scalar_family<PointwiseOp::LeftShift, "aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor_Scalar"> {};
+struct bitwise_right_shift : binary_family<PointwiseOp::RightShift, "aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {};
+struct bitwise_right_shift_scalar : binary_scalar_family<PointwiseOp::RightShift, "aten::bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", "Tensor_Scalar"> {};
+struct atan2 : binary_family<PointwiseOp::Atan2, "aten::atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"> {};
+
+struct pow_scalar_self : structured<"aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)"> {
+  static TensorMeta meta(const Scalar& s, const Tensor& e) { return pointwise_meta(PointwiseOp::Pow, s, e); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Scalar& s, const Tensor& e, Tensor& out) {
+    pointwise_impl(PointwiseOp::Pow, s, e, out, meta_checked);
+  }
+};
+
+struct div_mode : structured<"aten::div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", "Tensor_mode"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& o, std::optional<std::string_view> mode) {
+    return div_mode_meta(s, o, mode);
+  }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& o,
+                   std::optional<std::string_view> mode, Tensor& out) {
+    div_mode_impl(s, o, mode, out);
+  }
+};
+
+struct lerp_scalar : structured<"aten::lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", "Scalar"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& e, const Scalar& w) { return lerp_meta(s, e, w); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& e, const Scalar& w, Tensor& out) {
+    lerp_impl(s, e, w, out);
+  }
+};
+struct lerp_tensor : structured<"aten::lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", "Tensor"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& e, const Tensor& w) { return lerp_tensor_meta(s, e, w); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& e, const Tensor& w, Tensor& out) {
+    lerp_tensor_impl(s, e, w, out);
+  }
+};
+struct addcmul : structured<"aten::addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) { return addcmul_meta(s, a, b, v); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v,
+                   Tensor& out) {
+    addcmul_impl(s, a, b, v, out);
+  }
+};
+struct addcdiv : structured<"aten::addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)"> {
+  static TensorMeta meta(const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) { return addcdiv_meta(s, a, b, v); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v,
+                   Tensor& out) {
+    addcdiv_impl(s, a, b, v, out);
+  }
+};
+
+// Plain operators: ATen's in-place overload names do not follow from the
+// out= ones (pow_.Tensor goes with pow.Tensor_Tensor_out), or there is no out=.
+struct pow_tensor : op<"aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"> {};
+struct pow_tensor_ : op<"aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)"> {};
+struct pow_tensor_out : op<"aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct pow_scalar : op<"aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor"> {};
+struct pow_scalar_ : op<"aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)"> {};
+struct pow_scalar_out : op<"aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct floor_divide : op<"aten::floor_divide(Tensor self, Tensor other) -> Tensor"> {};
+struct floor_divide_ : op<"aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"> {};
+struct floor_divide_out : op<"aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct floor_divide_scalar : op<"aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor"> {};
+struct floor_divide_scalar_ : op<"aten::floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"> {};
+struct div_scalar_mode : op<"aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor"> {};
+struct div_scalar_mode_ : op<"aten::div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)"> {};
+struct remainder_scalar_tensor : op<"aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+struct bitwise_and_scalar_tensor : op<"aten::bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+struct bitwise_or_scalar_tensor : op<"aten::bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+struct bitwise_xor_scalar_tensor : op<"aten::bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+struct bitwise_left_shift_scalar_tensor : op<"aten::bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+struct bitwise_right_shift_scalar_tensor : op<"aten::bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"> {};
+
 struct maximum : op<"aten::maximum(Tensor self, Tensor other) -> Tensor"> {};
 struct maximum_out : op<"aten::maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct minimum : op<"aten::minimum(Tensor self, Tensor other) -> Tensor"> {};

@@ -323,6 +323,119 @@ TEST(KernelsPointwise, MaskedFill) {
   EXPECT_EQ(values(bytes), (std::vector<double>{1, 2, 3}));
 }
 
+TEST(KernelsPointwise, PowRemainderFmodFloorDivide) {
+  const Tensor base = tensor_of({2, -1, 1, 0, 3, -2}, shape({6}), ST::Long);
+  const Tensor ex = tensor_of({-1, -3, -2, -1, 3, 3}, shape({6}), ST::Long);
+  // Negative integer exponents: 0, but +-1 for a base of +-1.
+  EXPECT_EQ(values(binary(PointwiseOp::Pow, base, ex)), (std::vector<double>{0, -1, 1, 0, 27, -8}));
+  const Scalar neg(int64_t{-1});
+  EXPECT_EQ(error_of([&] { (void)pointwise_meta(PointwiseOp::Pow, base, neg); }),
+            "Integers to negative integer powers are not allowed.");
+  const Tensor f = tensor_of({4, 2.25, -8}, shape({3}), ST::Double);
+  const Scalar half(0.5), three(int64_t{3});
+  EXPECT_TRUE(close(values(binary(PointwiseOp::Pow, f, half)), {2, 1.5, kNaN}, 1e-15));
+  EXPECT_TRUE(close(values(binary(PointwiseOp::Pow, f, three)), {64, std::pow(2.25, 3), -512}, 1e-15));
+  const Scalar two(int64_t{2});
+  const Tensor p2 = binary(PointwiseOp::Pow, two, tensor_of({0, 3, 10}, shape({3}), ST::Int));
+  EXPECT_EQ(p2.dtype(), ST::Int);
+  EXPECT_EQ(values(p2), (std::vector<double>{1, 8, 1024}));
+  EXPECT_EQ(values(binary(PointwiseOp::Pow, tensor_of({3}, shape({1}), ST::Char), tensor_of({5}, shape({1}), ST::Char))),
+            (std::vector<double>{-13}));  // 243 wraps in int8
+
+  // Python's modulo and C's fmod; floor division.
+  const Tensor a = tensor_of({-7, 7, -7, 7}, shape({4}), ST::Int);
+  const Tensor b = tensor_of({2, 2, -2, -2}, shape({4}), ST::Int);
+  EXPECT_EQ(values(binary(PointwiseOp::Remainder, a, b)), (std::vector<double>{1, 1, -1, -1}));
+  EXPECT_EQ(values(binary(PointwiseOp::Fmod, a, b)), (std::vector<double>{-1, 1, -1, 1}));
+  EXPECT_EQ(values(binary(PointwiseOp::FloorDivide, a, b)), (std::vector<double>{-4, 3, 3, -4}));
+  EXPECT_EQ(values(binary(PointwiseOp::DivTrunc, a, b)), (std::vector<double>{-3, 3, 3, -3}));
+  const Tensor fa = tensor_of({-7, 7, -7, 7, 1, -1, 0}, shape({7}), ST::Float);
+  const Tensor fb = tensor_of({2, 2, -2, -2, 0, 0, 3}, shape({7}), ST::Float);
+  EXPECT_TRUE(close(values(binary(PointwiseOp::Remainder, fa, fb)), {1, 1, -1, -1, kNaN, kNaN, 0}, 0));
+  EXPECT_TRUE(close(values(binary(PointwiseOp::Fmod, fa, fb)), {-1, 1, -1, 1, kNaN, kNaN, 0}, 0));
+  EXPECT_TRUE(close(values(binary(PointwiseOp::FloorDivide, fa, fb)), {-4, 3, 3, -4, kInf, -kInf, 0}, 0));
+  EXPECT_TRUE(close(values(binary(PointwiseOp::DivFloor, fa, fb)), {-4, 3, 3, -4, kInf, -kInf, 0}, 0));
+  EXPECT_TRUE(close(values(binary(PointwiseOp::DivTrunc, fa, fb)), {-3, 3, 3, -3, kInf, -kInf, 0}, 0));
+  // INT_MIN / -1 wraps instead of trapping.
+  const Tensor lo = tensor_of({-128}, shape({1}), ST::Char), m1 = tensor_of({-1}, shape({1}), ST::Char);
+  EXPECT_EQ(values(binary(PointwiseOp::FloorDivide, lo, m1)), (std::vector<double>{-128}));
+  EXPECT_EQ(values(binary(PointwiseOp::Remainder, lo, m1)), (std::vector<double>{0}));
+  // Integer division by zero throws before anything is written.
+  Tensor self = tensor_of({5, 6}, shape({2}), ST::Int);
+  const Tensor zero = tensor_of({1, 0}, shape({2}), ST::Int);
+  EXPECT_EQ(error_of([&] { pointwise_impl(PointwiseOp::Remainder, self, zero, self); }), "ZeroDivisionError");
+  const Scalar z(int64_t{0});
+  EXPECT_EQ(error_of([&] { pointwise_impl(PointwiseOp::FloorDivide, self, z, self); }), "ZeroDivisionError");
+  EXPECT_EQ(values(self), (std::vector<double>{5, 6}));
+  EXPECT_EQ(error_of([] { (void)pointwise_meta(PointwiseOp::Fmod, tensor_of({1}, shape({1}), ST::Bool),
+                                               tensor_of({1}, shape({1}), ST::Bool)); }),
+            "\"fmod\" not implemented for 'Bool'");
+}
+
+TEST(KernelsPointwise, DivRoundingModesAtan2Bitwise) {
+  const Tensor a = tensor_of({-7, 7}, shape({2}), ST::Long);
+  const Tensor b = tensor_of({2, 2}, shape({2}), ST::Long);
+  auto div = [](TensorOrScalar x, TensorOrScalar y, std::optional<std::string_view> mode) {
+    Tensor out = empty_from_meta(div_mode_meta(x, y, mode));
+    div_mode_impl(x, y, mode, out);
+    return out;
+  };
+  const Tensor t = div(a, b, "trunc"), fl = div(a, b, "floor"), tr = div(a, b, std::nullopt);
+  EXPECT_EQ(t.dtype(), ST::Long);
+  EXPECT_EQ(values(t), (std::vector<double>{-3, 3}));
+  EXPECT_EQ(values(fl), (std::vector<double>{-4, 3}));
+  EXPECT_EQ(tr.dtype(), ST::Float);
+  EXPECT_EQ(values(tr), (std::vector<double>{-3.5, 3.5}));
+  const Scalar two(int64_t{2});
+  EXPECT_EQ(values(div(a, two, "floor")), (std::vector<double>{-4, 3}));
+  EXPECT_EQ(error_of([&] { (void)div_mode_meta(a, b, "round"); }),
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
+
+  const Tensor y = tensor_of({1, -1, 0}, shape({3}), ST::Int), x = tensor_of({1, 1, -1}, shape({3}), ST::Int);
+  const Tensor at = binary(PointwiseOp::Atan2, y, x);
+  EXPECT_EQ(at.dtype(), ST::Float);
+  EXPECT_TRUE(close(values(at), {std::atan2(1.0, 1.0), std::atan2(-1.0, 1.0), std::atan2(0.0, -1.0)}, 1e-6));
+
+  const Tensor u = tensor_of({12, -1, 5}, shape({3}), ST::Short), v = tensor_of({10, 3, 1}, shape({3}), ST::Short);
+  EXPECT_EQ(values(binary(PointwiseOp::BitwiseAnd, u, v)), (std::vector<double>{8, 3, 1}));
+  EXPECT_EQ(values(binary(PointwiseOp::BitwiseOr, u, v)), (std::vector<double>{14, -1, 5}));
+  EXPECT_EQ(values(binary(PointwiseOp::BitwiseXor, u, v)), (std::vector<double>{6, -4, 4}));
+  const Tensor bt = tensor_of({1, 0, 1}, shape({3}), ST::Bool), bf = tensor_of({1, 1, 0}, shape({3}), ST::Bool);
+  EXPECT_EQ(values(binary(PointwiseOp::BitwiseXor, bt, bf)), (std::vector<double>{0, 1, 1}));
+  EXPECT_EQ(error_of([] { (void)pointwise_meta(PointwiseOp::BitwiseAnd, tensor_of({1}, shape({1}), ST::Float),
+                                               tensor_of({1}, shape({1}), ST::Float)); }),
+            "\"bitwise_and\" not implemented for 'Float'");
+  // Shifts: out-of-range amounts give 0 (left) or the sign (right).
+  const Tensor s = tensor_of({1, 1, -8, -8, 64}, shape({5}), ST::Char);
+  const Tensor n = tensor_of({3, 9, 1, 9, -1}, shape({5}), ST::Char);
+  EXPECT_EQ(values(binary(PointwiseOp::LeftShift, s, n)), (std::vector<double>{8, 0, -16, 0, 0}));
+  EXPECT_EQ(values(binary(PointwiseOp::RightShift, s, n)), (std::vector<double>{0, 0, -4, -1, 0}));
+}
+
+TEST(KernelsPointwise, LerpAddcmulAddcdiv) {
+  const Tensor s = tensor_of({0, 10, 1}, shape({3}), ST::Float), e = tensor_of({10, 20, 2}, shape({3}), ST::Float);
+  Tensor out = empty_from_meta(lerp_meta(s, e, Scalar(0.25)));
+  lerp_impl(s, e, Scalar(0.25), out);
+  EXPECT_EQ(values(out), (std::vector<double>{2.5, 12.5, 1.25}));
+  const Tensor w = tensor_of({0, 1, 0.75}, shape({3}), ST::Float);
+  lerp_tensor_impl(s, e, w, out);
+  EXPECT_EQ(values(out), (std::vector<double>{0, 20, 1.75}));
+  EXPECT_EQ(error_of([&] { (void)lerp_meta(s, tensor_of({1, 2, 3}, shape({3}), ST::Double), Scalar(0.5)); }),
+            "expected dtype Float for `end` but got dtype Double");
+  const Tensor t1 = tensor_of({1, 2, 3}, shape({3}), ST::Float), t2 = tensor_of({2, 4, 8}, shape({3}), ST::Float);
+  Tensor m = empty_from_meta(addcmul_meta(s, t1, t2, Scalar(0.5)));
+  addcmul_impl(s, t1, t2, Scalar(0.5), m);
+  EXPECT_EQ(values(m), (std::vector<double>{1, 14, 13}));
+  addcdiv_impl(s, t1, t2, Scalar(2.0), m);
+  EXPECT_EQ(values(m), (std::vector<double>{1, 11, 1.75}));
+  const Tensor i = tensor_of({1, 2}, shape({2}), ST::Int);
+  Tensor im = empty_from_meta(addcmul_meta(i, i, i, Scalar(int64_t{3})));
+  addcmul_impl(i, i, i, Scalar(int64_t{3}), im);
+  EXPECT_EQ(values(im), (std::vector<double>{4, 14}));
+  EXPECT_NE(error_of([&] { (void)addcdiv_meta(i, i, i, Scalar(int64_t{1})); }).find("Integer division with addcdiv"),
+            std::string::npos);
+}
+
 // Every variant through the dispatcher (kernels/ops_pointwise.hpp).
 TEST(KernelsPointwise, OperatorsThroughTheDispatcher) {
   namespace ops = opd::kernels::ops;
@@ -377,6 +490,40 @@ TEST(KernelsPointwise, OperatorsThroughTheDispatcher) {
   EXPECT_TRUE(mt.is_meta());
   EXPECT_EQ(mt.sizes(), shape({3, 4}));
   EXPECT_EQ(mt.dtype(), ST::Bool);
+
+  // The overloads whose variants are registered by hand or derived.
+  Tensor p = tensor_of({2, 3}, shape({2}), ST::Float);
+  opd::call<ops::pow_scalar_>(p, Scalar(int64_t{2}));
+  EXPECT_EQ(values(p), (std::vector<double>{4, 9}));
+  Tensor po = kernels::empty(shape({0}), ST::Float);
+  opd::call<ops::pow_tensor_out>(p, tensor_of({0.5, 0.5}, shape({2}), ST::Float), po);
+  EXPECT_EQ(values(po), (std::vector<double>{2, 3}));
+  EXPECT_EQ(values(opd::call<ops::pow_scalar_self::functional>(Scalar(int64_t{2}), tensor_of({3}, shape({1}), ST::Long))),
+            (std::vector<double>{8}));
+  Tensor fd = tensor_of({-7, 7}, shape({2}), ST::Long);
+  opd::call<ops::floor_divide_scalar_>(fd, Scalar(int64_t{2}));
+  EXPECT_EQ(values(fd), (std::vector<double>{-4, 3}));
+  Tensor fo = kernels::empty(shape({0}), ST::Long);
+  opd::call<ops::floor_divide_out>(fd, tensor_of({2, 2}, shape({2}), ST::Long), fo);
+  EXPECT_EQ(values(fo), (std::vector<double>{-2, 1}));
+  Tensor dm = tensor_of({-7, 7}, shape({2}), ST::Float);
+  opd::call<ops::div_scalar_mode_>(dm, Scalar(int64_t{2}), std::optional<std::string_view>("trunc"));
+  EXPECT_EQ(values(dm), (std::vector<double>{-3, 3}));
+  EXPECT_EQ(values(opd::call<ops::div_mode::functional>(tensor_of({-7}, shape({1}), ST::Long), tensor_of({2}, shape({1}), ST::Long),
+                                                          std::optional<std::string_view>("floor"))),
+            (std::vector<double>{-4}));
+  EXPECT_EQ(values(opd::call<ops::remainder_scalar_tensor>(Scalar(int64_t{7}), tensor_of({-2}, shape({1}), ST::Long))),
+            (std::vector<double>{-1}));
+  Tensor bw = tensor_of({6}, shape({1}), ST::Int);
+  opd::call<ops::bitwise_left_shift_scalar::inplace>(bw, Scalar(int64_t{2}));
+  EXPECT_EQ(values(bw), (std::vector<double>{24}));
+  Tensor ac = tensor_of({1, 1}, shape({2}), ST::Float);
+  opd::call<ops::addcmul::inplace>(ac, tensor_of({2, 3}, shape({2}), ST::Float), tensor_of({4, 5}, shape({2}), ST::Float),
+                                   opd::arg<"value"> = 2);
+  EXPECT_EQ(values(ac), (std::vector<double>{17, 31}));
+  Tensor le = tensor_of({0, 0}, shape({2}), ST::Double);
+  opd::call<ops::lerp_scalar::inplace>(le, tensor_of({4, 8}, shape({2}), ST::Double), Scalar(0.5));
+  EXPECT_EQ(values(le), (std::vector<double>{2, 4}));
 }
 
 }  // namespace

@@ -7,10 +7,12 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/memory_format.hpp"
+#include "kernels/cpu/binary_ops.hpp"
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -39,8 +41,10 @@ OPD_FUNC const char* unary_name(UnaryOp op) noexcept {
 }
 
 OPD_FUNC const char* pointwise_name(PointwiseOp op) noexcept {
-  static constexpr const char* names[] = {"eq",          "ne",         "lt",          "le",      "gt",     "ge",
-                                          "logical_and", "logical_or", "logical_xor", "maximum", "minimum"};
+  static constexpr const char* names[] = {
+      "eq",  "ne",        "lt",   "le",    "gt",           "ge",  "logical_and", "logical_or",  "logical_xor",
+      "maximum", "minimum", "pow", "remainder", "fmod", "atan2", "floor_divide", "div_trunc", "div_floor",
+      "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"};
   return names[static_cast<int>(op)];
 }
 
@@ -169,10 +173,49 @@ inline void check_pointwise_args(PointwiseOp op, TensorOrScalar self, TensorOrSc
   if (other.tensor) check_input(*other.tensor, pointwise_name(op), "other");
 }
 
+// The dtype the op computes in (its result but for the Bool-valued ops),
+// with the op's dtype restrictions and argument checks.
 inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOrScalar other) {
-  const ScalarType common = common_dtype_of({self, other});
-  if (!is_kernel_dtype(common)) throw_not_implemented_for(pointwise_name(op), common);
+  ScalarType common = common_dtype_of({self, other});
+  const char* name = pointwise_name(op);
+  if (!is_kernel_dtype(common)) throw_not_implemented_for(name, common);
+  const bool is_bool = common == ScalarType::Bool;
+  const bool integral = is_integral_type(common, /*include_bool=*/false);
+  switch (op) {
+    case PointwiseOp::Atan2:
+      if (!is_floating_type(common)) common = default_dtype();
+      break;
+    case PointwiseOp::Pow:
+      if (is_bool) throw_not_implemented_for(name, common);
+      OPD_CHECK(!(integral && self.tensor && other.scalar && other.scalar->is_integral(false) &&
+                  other.scalar->to_long() < 0),
+                "Integers to negative integer powers are not allowed.");
+      break;
+    case PointwiseOp::Remainder:
+    case PointwiseOp::Fmod:
+    case PointwiseOp::FloorDivide:
+    case PointwiseOp::DivTrunc:
+    case PointwiseOp::DivFloor:
+      if (is_bool) throw_not_implemented_for(name, common);
+      break;
+    case PointwiseOp::BitwiseAnd:
+    case PointwiseOp::BitwiseOr:
+    case PointwiseOp::BitwiseXor:
+      if (is_floating_type(common)) throw_not_implemented_for(name, common);
+      break;
+    case PointwiseOp::LeftShift:
+    case PointwiseOp::RightShift:
+      if (!integral) throw_not_implemented_for(name, common);
+      break;
+    default: break;
+  }
   return common;
+}
+
+// Integer division by zero is an error, found before anything is written.
+inline bool divides(PointwiseOp op) noexcept {
+  return op == PointwiseOp::Remainder || op == PointwiseOp::Fmod || op == PointwiseOp::FloorDivide ||
+         op == PointwiseOp::DivTrunc || op == PointwiseOp::DivFloor;
 }
 
 // A Tensor, or a Scalar held as a 0-dim operand of the compute dtype.
@@ -194,6 +237,10 @@ inline void pointwise_compute(PointwiseOp op, TensorOrScalar self, TensorOrScala
                               const Tensor& out) {
   const HeldOperand a(self, out, compute);
   const HeldOperand b(other, out, compute);
+  if (divides(op) && is_integral_type(compute, false)) {
+    // The divisor as the loops see it (a Scalar already in `compute`).
+    OPD_CHECK(!has_zero(b.ref()), "ZeroDivisionError");
+  }
   binary_pointwise_loops(op, compute, OperandRef::of(out), {a.ref(), b.ref()});
 }
 
@@ -421,8 +468,9 @@ OPD_FUNC void clamp_tensor_impl(const Tensor& self, const std::optional<Tensor>&
 OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
   detail::check_input(self, "masked_fill_", "self");
   detail::check_input(mask, "masked_fill_", "mask");
-  OPD_CHECK(mask.dtype() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
-            mask.dtype());
+  // 1.13 still takes uint8 masks (deprecated there).
+  OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte,
+            "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
   OPD_CHECK(is_expandable_to(mask.sizes(), self.sizes()), "masked_fill_: the mask of shape ", mask.sizes(),
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
@@ -452,8 +500,8 @@ namespace detail {
 inline Tensor masked_fill_base(const Tensor& self, const Tensor& mask) {
   check_input(self, "masked_fill", "self");
   check_input(mask, "masked_fill", "mask");
-  OPD_CHECK(mask.dtype() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype ",
-            mask.dtype());
+  OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte,
+            "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
   const std::vector<int64_t> shape = shape_of({&self, &mask});
   Tensor result = kernels::empty(shape, self.dtype());
   copy_elements(OperandRef::of(result), OperandRef::of(self));
@@ -474,6 +522,157 @@ OPD_FUNC Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor
   Tensor result = detail::masked_fill_base(self, mask);
   masked_fill_(result, mask, value);
   return result;
+}
+
+// ------------------------------------------------------- div rounding mode ---
+
+namespace detail {
+// The op for a rounding mode; nullopt: true division.
+inline std::optional<PointwiseOp> rounding_op(std::optional<std::string_view> mode) {
+  if (!mode) return std::nullopt;
+  if (*mode == "trunc") return PointwiseOp::DivTrunc;
+  if (*mode == "floor") return PointwiseOp::DivFloor;
+  throw ValueError(opd::detail::str_cat(
+      "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode, "'"));
+}
+inline Tensor as_tensor(TensorOrScalar a) {
+  return a.tensor ? *a.tensor : kernels::full(IntArrayRef{}, *a.scalar);
+}
+}  // namespace detail
+
+OPD_FUNC TensorMeta div_mode_meta(TensorOrScalar self, TensorOrScalar other, std::optional<std::string_view> mode) {
+  if (const auto op = detail::rounding_op(mode)) return pointwise_meta(*op, self, other);
+  OPD_CHECK(self.tensor != nullptr, "div: self must be a tensor");
+  return other.tensor ? div_meta(*self.tensor, *other.tensor) : div_scalar_meta(*self.tensor, *other.scalar);
+}
+
+OPD_FUNC void div_mode_impl(TensorOrScalar self, TensorOrScalar other, std::optional<std::string_view> mode,
+                            Tensor& out) {
+  if (const auto op = detail::rounding_op(mode)) {
+    pointwise_impl(*op, self, other, out);
+    return;
+  }
+  OPD_CHECK(self.tensor != nullptr, "div: self must be a tensor");
+  if (other.tensor) {
+    div_impl(*self.tensor, *other.tensor, out);
+  } else {
+    div_scalar_impl(*self.tensor, *other.scalar, out);
+  }
+}
+
+// -------------------------------------------------------------------- lerp ---
+
+namespace detail {
+inline ScalarType lerp_checks(const Tensor& self, const Tensor& end, const Tensor* weight) {
+  check_input(self, "lerp", "self");
+  check_input(end, "lerp", "end");
+  OPD_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype(), " for `end` but got dtype ", end.dtype());
+  if (weight) {
+    check_input(*weight, "lerp", "weight");
+    OPD_CHECK(self.dtype() == weight->dtype(), "expected dtype ", self.dtype(), " for `weight` but got dtype ",
+              weight->dtype());
+  }
+  if (!is_floating_type(self.dtype())) throw_not_implemented_for("lerp_kernel_scalar", self.dtype());
+  return self.dtype();
+}
+}  // namespace detail
+
+OPD_FUNC TensorMeta lerp_meta(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  TensorMeta m;
+  m.dtype = detail::lerp_checks(self, end, nullptr);
+  (void)weight;
+  m.sizes = detail::shape_of({&self, &end});
+  m.memory_format = elementwise_memory_format(m.sizes, {&self, &end});
+  return m;
+}
+
+OPD_FUNC void lerp_impl(const Tensor& self, const Tensor& end, const Scalar& weight, Tensor& out) {
+  const ScalarType d = detail::lerp_checks(self, end, nullptr);
+  const std::vector<int64_t> shape = detail::shape_of({&self, &end});
+  detail::check_out("lerp", out, {&self, &end}, shape, d);
+  const Tensor a = detail::readable_input(self, out);
+  const Tensor b = detail::readable_input(end, out);
+  detail::ternary_pointwise_loops(detail::TernaryOp::LerpScalar, d, OperandRef::of(out),
+                                  {OperandRef::of(a), OperandRef::of(b), OperandRef::of(b)}, &weight);
+}
+
+OPD_FUNC TensorMeta lerp_tensor_meta(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  TensorMeta m;
+  m.dtype = detail::lerp_checks(self, end, &weight);
+  m.sizes = detail::shape_of({&self, &end, &weight});
+  m.memory_format = elementwise_memory_format(m.sizes, {&self, &end, &weight});
+  return m;
+}
+
+OPD_FUNC void lerp_tensor_impl(const Tensor& self, const Tensor& end, const Tensor& weight, Tensor& out) {
+  const ScalarType d = detail::lerp_checks(self, end, &weight);
+  const std::vector<int64_t> shape = detail::shape_of({&self, &end, &weight});
+  detail::check_out("lerp", out, {&self, &end, &weight}, shape, d);
+  const Tensor a = detail::readable_input(self, out);
+  const Tensor b = detail::readable_input(end, out);
+  const Tensor w = detail::readable_input(weight, out);
+  detail::ternary_pointwise_loops(detail::TernaryOp::Lerp, d, OperandRef::of(out),
+                                  {OperandRef::of(a), OperandRef::of(b), OperandRef::of(w)});
+}
+
+// --------------------------------------------------------- addcmul/addcdiv ---
+
+namespace detail {
+inline ScalarType addc_checks(bool div, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  const char* name = div ? "addcdiv" : "addcmul";
+  check_input(self, name, "self");
+  check_input(t1, name, "tensor1");
+  check_input(t2, name, "tensor2");
+  if (div) {
+    OPD_CHECK(!(is_integral_type(t1.dtype(), true) && is_integral_type(t2.dtype(), true)),
+              "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform "
+              "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+              "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+              "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+              "latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  }
+  ResultTypeState state = update_result_type_state(self, ResultTypeState{});
+  state = update_result_type_state(t1, state);
+  state = update_result_type_state(t2, state);
+  const ScalarType common = result_type(state);
+  if (!is_kernel_dtype(common) || common == ScalarType::Bool)
+    throw_not_implemented_for(div ? "addcdiv_cpu_out" : "addcmul_cpu_out", common);
+  dispatch_dtype(common, name, [&](auto tag) { (void)checked_scalar_to<typename decltype(tag)::type>(value); });
+  return common;
+}
+
+inline TensorMeta addc_meta(bool div, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  TensorMeta m;
+  m.dtype = addc_checks(div, self, t1, t2, value);
+  m.sizes = shape_of({&self, &t1, &t2});
+  m.memory_format = elementwise_memory_format(m.sizes, {&self, &t1, &t2});
+  return m;
+}
+
+inline void addc_impl(bool div, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value,
+                      Tensor& out) {
+  const ScalarType common = addc_checks(div, self, t1, t2, value);
+  const std::vector<int64_t> shape = shape_of({&self, &t1, &t2});
+  check_out(div ? "addcdiv" : "addcmul", out, {&self, &t1, &t2}, shape, common);
+  const Tensor a = readable_input(self, out);
+  const Tensor b = readable_input(t1, out);
+  const Tensor c = readable_input(t2, out);
+  ternary_pointwise_loops(div ? TernaryOp::Addcdiv : TernaryOp::Addcmul, common, OperandRef::of(out),
+                          {OperandRef::of(a), OperandRef::of(b), OperandRef::of(c)}, &value);
+}
+}  // namespace detail
+
+OPD_FUNC TensorMeta addcmul_meta(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  return detail::addc_meta(false, self, t1, t2, value);
+}
+OPD_FUNC void addcmul_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor& out) {
+  detail::addc_impl(false, self, t1, t2, value, out);
+}
+OPD_FUNC TensorMeta addcdiv_meta(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  return detail::addc_meta(true, self, t1, t2, value);
+}
+OPD_FUNC void addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor& out) {
+  detail::addc_impl(true, self, t1, t2, value, out);
 }
 
 }  // namespace opd::kernels

@@ -11,8 +11,10 @@
 //             bool    a Bool result (isnan, logical_not, ...)
 //   binary  PointwiseOp on (Tensor|Scalar, Tensor|Scalar): the common dtype
 //           is result_type of both; comparisons and logical ops give Bool.
-//   where(condition, self, other), clamp(self, min?, max?),
-//   masked_fill(self, mask, value): their own meta/impl.
+//           (pow, remainder, fmod, atan2, floor_divide, div's rounding modes,
+//           bitwise and/or/xor/shifts too)
+//   where(condition, self, other), clamp(self, min?, max?), lerp, addcmul,
+//   addcdiv, masked_fill(self, mask, value): their own meta/impl.
 //
 // meta: every check PyTorch 1.13 makes, the broadcast shape, the result
 // dtype and memory format (as binary_ops.hpp). impl(..., out): out of the
@@ -23,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "dispatch/config.hpp"
 #include "dispatch/core/scalar.hpp"
@@ -72,8 +75,9 @@ OPD_API void unary_impl(UnaryOp op, const Tensor& self, Tensor& out, const Unary
 enum class PointwiseOp : uint8_t {
   // comparison / logical: a Bool result
   Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
-  // the common dtype
-  Maximum, Minimum,
+  // the common dtype (atan2: integral/Bool promote to the default dtype)
+  Maximum, Minimum, Pow, Remainder, Fmod, Atan2, FloorDivide, DivTrunc, DivFloor, BitwiseAnd, BitwiseOr, BitwiseXor,
+  LeftShift, RightShift,
 };
 
 constexpr bool gives_bool(PointwiseOp op) noexcept { return op <= PointwiseOp::LogicalXor; }
@@ -92,7 +96,28 @@ OPD_API TensorMeta pointwise_meta(PointwiseOp op, TensorOrScalar self, TensorOrS
 OPD_API void pointwise_impl(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, Tensor& out);
 OPD_API void pointwise_impl(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, Tensor& out, meta_checked_t);
 
+// div(self, other, *, rounding_mode): None is true division (div_meta's
+// rules), "trunc" and "floor" keep the common dtype. Other modes throw
+// opd::ValueError.
+OPD_API TensorMeta div_mode_meta(TensorOrScalar self, TensorOrScalar other, std::optional<std::string_view> mode);
+OPD_API void div_mode_impl(TensorOrScalar self, TensorOrScalar other, std::optional<std::string_view> mode,
+                           Tensor& out);
+
 // ----------------------------------------------------------------- ternary ---
+
+// lerp(self, end, weight): self + weight * (end - self), floating dtypes;
+// end (and a Tensor weight) must have self's dtype.
+OPD_API TensorMeta lerp_meta(const Tensor& self, const Tensor& end, const Scalar& weight);
+OPD_API void lerp_impl(const Tensor& self, const Tensor& end, const Scalar& weight, Tensor& out);
+OPD_API TensorMeta lerp_tensor_meta(const Tensor& self, const Tensor& end, const Tensor& weight);
+OPD_API void lerp_tensor_impl(const Tensor& self, const Tensor& end, const Tensor& weight, Tensor& out);
+
+// addcmul: self + value * tensor1 * tensor2; addcdiv: self + value *
+// tensor1 / tensor2 (integral tensor1 and tensor2 refused, as 1.13).
+OPD_API TensorMeta addcmul_meta(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value);
+OPD_API void addcmul_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor& out);
+OPD_API TensorMeta addcdiv_meta(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value);
+OPD_API void addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor& out);
 
 // where.self(Tensor condition, Tensor self, Tensor other): condition Bool
 // (or Byte, as 1.13 still allows), result_type(self, other).

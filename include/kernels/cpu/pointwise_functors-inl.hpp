@@ -204,8 +204,104 @@ struct BinaryPointwise {
         if (is_nan(b)) return b;
         return K == PointwiseOp::Maximum ? std::max(a, b) : std::min(a, b);
       }
+    } else if constexpr (K == PointwiseOp::Pow) {
+      if constexpr (std::is_integral_v<C>) return int_pow(a, b);
+      else return std::pow(a, b);
+    } else if constexpr (K == PointwiseOp::Atan2) {
+      return std::atan2(a, b);
+    } else if constexpr (std::is_integral_v<C>) {
+      return integral_op(a, b);
     } else {
-      static_assert(K == PointwiseOp::Eq, "unknown pointwise op");
+      return floating_op(a, b);
+    }
+  }
+
+ private:
+  // Integer division-like ops: the divisor was checked non-zero; x / -1
+  // wraps instead of overflowing.
+  static C integral_op(C a, C b) noexcept {
+    if constexpr (std::is_same_v<C, bool>) {
+      if constexpr (K == PointwiseOp::BitwiseAnd) return a && b;
+      else if constexpr (K == PointwiseOp::BitwiseOr) return a || b;
+      else if constexpr (K == PointwiseOp::BitwiseXor) return a != b;
+      else return a;  // unreachable: meta refuses Bool for shifts and divisions
+    } else if constexpr (K == PointwiseOp::BitwiseAnd) return static_cast<C>(a & b);
+    else if constexpr (K == PointwiseOp::BitwiseOr) return static_cast<C>(a | b);
+    else if constexpr (K == PointwiseOp::BitwiseXor) return static_cast<C>(a ^ b);
+    else if constexpr (K == PointwiseOp::LeftShift) {
+      using U = std::make_unsigned_t<C>;
+      constexpr C bits = static_cast<C>(sizeof(C) * 8);
+      if (static_cast<std::make_signed_t<C>>(b) < 0 || b >= bits) return C(0);
+      return static_cast<C>(static_cast<U>(static_cast<U>(a) << b));
+    } else if constexpr (K == PointwiseOp::RightShift) {
+      constexpr C max_shift = static_cast<C>(sizeof(C) * 8 - (std::is_signed_v<C> ? 1 : 0));
+      if (static_cast<std::make_signed_t<C>>(b) < 0 || b >= max_shift) return static_cast<C>(a >> max_shift);
+      return static_cast<C>(a >> b);
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (b == C(-1)) {
+          if constexpr (K == PointwiseOp::FloorDivide || K == PointwiseOp::DivTrunc || K == PointwiseOp::DivFloor)
+            return wrap_neg(a);
+          else
+            return C(0);
+        }
+      }
+      if constexpr (K == PointwiseOp::Fmod) return static_cast<C>(a % b);
+      else if constexpr (K == PointwiseOp::Remainder) {
+        C r = static_cast<C>(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<C>(r + b);
+        return r;
+      } else if constexpr (K == PointwiseOp::DivTrunc) return static_cast<C>(a / b);
+      else {  // FloorDivide, DivFloor
+        C q = static_cast<C>(a / b);
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<C>(q - 1);
+        return q;
+      }
+    }
+  }
+
+  static C floating_op(C a, C b) noexcept {
+    if constexpr (K == PointwiseOp::Fmod) return std::fmod(a, b);
+    else if constexpr (K == PointwiseOp::Remainder) {
+      C mod = std::fmod(a, b);
+      if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+      return mod;
+    } else if constexpr (K == PointwiseOp::DivTrunc) return std::trunc(a / b);
+    else if constexpr (K == PointwiseOp::FloorDivide || K == PointwiseOp::DivFloor) {
+      if (b == 0) return a / b;  // IEEE: inf or NaN
+      const C mod = std::fmod(a, b);
+      C div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= C(1);
+      if (div == 0) return std::copysign(C(0), a / b);
+      C floordiv = std::floor(div);
+      if (div - floordiv > C(0.5)) floordiv += C(1);
+      return floordiv;
+    } else {
+      return a;  // unreachable: meta refuses floating dtypes for the bitwise ops
+    }
+  }
+
+  // a ** b in integers: negative exponents give 0 but for a base of +-1.
+  static C int_pow(C a, C b) noexcept {
+    if constexpr (std::is_same_v<C, bool>) {
+      return a || !b;
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (b < 0) {
+          if (a == 1) return C(1);
+          if (a == -1) return (b & 1) ? C(-1) : C(1);
+          return C(0);
+        }
+      }
+      using U = std::make_unsigned_t<std::conditional_t<(sizeof(C) < 4), int32_t, C>>;
+      U result = 1, base = static_cast<U>(a);
+      auto e = static_cast<U>(b);
+      while (e) {
+        if (e & 1u) result *= base;
+        e >>= 1;
+        base *= base;
+      }
+      return static_cast<C>(result);
     }
   }
 };
@@ -218,6 +314,31 @@ enum class TernaryOp : uint8_t {
   ClampScalar,  // (x, lo, hi): NaN in x passes, bounds as std::max/min see them
   ClampMinScalar,  // (x, lo) with the scalar rule; hi unused
   ClampMaxScalar,  // (x, hi)
+  Lerp,            // (self, end, weight)
+  LerpScalar,      // (self, end) with a Scalar weight
+  Addcmul,         // (self, t1, t2) with a Scalar value
+  Addcdiv,
+};
+
+// abs(weight) < 0.5 picks the formula that is exact at weight 0, the other
+// is exact at weight 1.
+template <class C>
+C lerp_of(C self, C end, C weight) noexcept {
+  return std::abs(weight) < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
+}
+
+template <TernaryOp K, class C>
+struct ScaledTernary {
+  C value;
+  C operator()(C self, C t1, C t2) const noexcept {
+    if constexpr (K == TernaryOp::Addcmul) return self + value * t1 * t2;
+    else return self + value * t1 / t2;
+  }
+};
+template <class C>
+struct LerpScalarOp {
+  C weight;
+  C operator()(C self, C end) const noexcept { return lerp_of(self, end, weight); }
 };
 
 template <TernaryOp K, class C>
@@ -258,7 +379,11 @@ OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType
 OPD_API void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                     const std::array<OperandRef, 2>& inputs);
 // inputs[2] is ignored by the one-sided clamps.
+// value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
+// Scalar::to, checked), null otherwise.
 OPD_API void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
-                                     const std::array<OperandRef, 3>& inputs);
+                                     const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr);
+// Does `t` hold a zero (the integral division-like ops' check)?
+OPD_API bool has_zero(const OperandRef& t);
 
 }  // namespace opd::kernels::detail
