@@ -31,31 +31,12 @@
 #include "dispatch/core/scalar.hpp"
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/tensor.hpp"
+#include "kernels/cpu/pointwise_ops.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
 
 namespace opd::kernels {
 
 // ------------------------------------------------------------------- unary ---
-
-enum class UnaryOp : uint8_t {
-  // float: integral and Bool inputs compute in the default dtype
-  Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
-  Tanh, Sigmoid, Erf, Erfc,
-  // keep: the input's dtype
-  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
-  NanToNum,
-  // bool: a Bool result
-  LogicalNot, IsNan, IsInf, IsFinite,
-};
-inline constexpr int kNumUnaryOps = static_cast<int>(UnaryOp::IsFinite) + 1;
-
-enum class UnaryKind : uint8_t { Float, Keep, Bool };
-
-constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
-  if (op <= UnaryOp::Erfc) return UnaryKind::Float;
-  if (op <= UnaryOp::NanToNum) return UnaryKind::Keep;
-  return UnaryKind::Bool;
-}
 
 // The op's ATen name ("exp", "gelu", ...), for errors.
 OPD_API const char* unary_name(UnaryOp op) noexcept;
@@ -71,16 +52,6 @@ OPD_API void unary_impl(UnaryOp op, const Tensor& self, Tensor& out, const Unary
 OPD_API void unary_impl(UnaryOp op, const Tensor& self, Tensor& out, const UnaryParams& params, meta_checked_t);
 
 // ------------------------------------------------------------------ binary ---
-
-enum class PointwiseOp : uint8_t {
-  // comparison / logical: a Bool result
-  Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
-  // the common dtype (atan2: integral/Bool promote to the default dtype)
-  Maximum, Minimum, Pow, Remainder, Fmod, Atan2, FloorDivide, DivTrunc, DivFloor, BitwiseAnd, BitwiseOr, BitwiseXor,
-  LeftShift, RightShift,
-};
-
-constexpr bool gives_bool(PointwiseOp op) noexcept { return op <= PointwiseOp::LogicalXor; }
 
 OPD_API const char* pointwise_name(PointwiseOp op) noexcept;
 

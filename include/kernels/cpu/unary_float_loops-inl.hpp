@@ -6,9 +6,28 @@
 
 namespace opd::kernels::detail {
 
+// Sleef's vector rows for Float/Double when out and in are contiguous and
+// of the compute dtype, split across threads above grain_size; false if
+// that path does not apply (nothing written).
+inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in) {
+  if (compute != ScalarType::Float && compute != ScalarType::Double) return false;
+  if (in.dtype != compute || out.dtype != compute || !(in.sizes == out.sizes)) return false;
+  if (!is_plain_contiguous(out.sizes, out.strides) || !is_plain_contiguous(in.sizes, in.strides)) return false;
+  const bool is_double = compute == ScalarType::Double;
+  if (!cpu_has_avx2_fma() || !unary_avx2_row(op, is_double, in.data, out.data, 0)) return false;
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  const int64_t item = is_double ? 8 : 4;
+  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+    (void)unary_avx2_row(op, is_double, in.data + begin * item, out.data + begin * item, end - begin);
+  });
+  return true;
+}
+
 OPD_FUNC void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                 const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
+  if (try_unary_simd(op, compute, out, in)) return;
   dispatch_floating_dtype(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
