@@ -1,0 +1,383 @@
+// The harness: argument builders, deterministic tensors, and the comparison
+// of the two sides' outcomes.
+#include "diff.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <utility>
+
+#include "dispatch/core/bfloat16.hpp"
+#include "dispatch/core/half.hpp"
+#include "kernels/ops.hpp"
+#include "opd_side.hpp"
+#include "torch_side.hpp"
+
+namespace diff {
+namespace {
+
+// splitmix64: a small deterministic generator, the same on every platform.
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  int64_t integer(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1)); }
+};
+
+double float_value(Rng& rng, Fill fill) {
+  switch (fill) {
+    case Fill::positive: return rng.uniform(0.1, 4.0);
+    case Fill::small: return rng.uniform(-0.5, 0.5);
+    case Fill::special: {
+      static constexpr double specials[] = {std::numeric_limits<double>::quiet_NaN(),
+                                            std::numeric_limits<double>::infinity(),
+                                            -std::numeric_limits<double>::infinity(), 0.0, -0.0, 1e30, -1e30, 1.0};
+      if (rng.next() % 3 == 0) return specials[rng.next() % std::size(specials)];
+      return rng.uniform(-3.0, 3.0);
+    }
+    case Fill::standard: break;
+  }
+  return rng.uniform(-3.0, 3.0);
+}
+
+template <class T>
+void store(unsigned char* at, T v) {
+  std::memcpy(at, &v, sizeof(T));
+}
+
+void store_value(unsigned char* at, int dtype, Rng& rng, Fill fill) {
+  auto integer = [&](int64_t lo, int64_t hi) {
+    if (fill == Fill::positive) return rng.integer(std::max<int64_t>(lo, 1), hi);
+    if (fill == Fill::small) return rng.integer(std::max<int64_t>(lo, -2), 2);
+    return rng.integer(lo, hi);
+  };
+  switch (dtype) {
+    case u8: store(at, static_cast<uint8_t>(integer(0, 18))); break;
+    case i8: store(at, static_cast<int8_t>(integer(-9, 9))); break;
+    case i16: store(at, static_cast<int16_t>(integer(-9, 9))); break;
+    case i32: store(at, static_cast<int32_t>(integer(-9, 9))); break;
+    case i64: store(at, static_cast<int64_t>(integer(-9, 9))); break;
+    case b8: store(at, static_cast<uint8_t>(fill == Fill::positive ? 1 : rng.next() % 2)); break;
+    case f16: store(at, opd::Half(static_cast<float>(float_value(rng, fill)))); break;
+    case bf16: store(at, opd::BFloat16(static_cast<float>(float_value(rng, fill)))); break;
+    case f32: store(at, static_cast<float>(float_value(rng, fill))); break;
+    case f64: store(at, float_value(rng, fill)); break;
+    default: throw std::invalid_argument("diff::make_tensor: unsupported dtype " + std::to_string(dtype));
+  }
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * std::max<int64_t>(sizes[d], 1);
+  return strides;
+}
+
+// Elements a strided tensor reaches: 1 + sum((size - 1) * stride), 0 if empty.
+int64_t storage_extent(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides, int64_t offset) {
+  int64_t last = offset;
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) return 0;
+    last += (sizes[d] - 1) * strides[d];
+  }
+  return last + 1;
+}
+
+const char* dtype_name(int dtype) {
+  switch (dtype) {
+    case u8: return "uint8";
+    case i8: return "int8";
+    case i16: return "int16";
+    case i32: return "int32";
+    case i64: return "int64";
+    case f16: return "half";
+    case f32: return "float";
+    case f64: return "double";
+    case b8: return "bool";
+    case bf16: return "bfloat16";
+    default: return "dtype?";
+  }
+}
+
+// Position of a float on the number line in units in the last place of its
+// format (monotonic in value; +0 and -0 both map to 0).
+int64_t ordered(int dtype, const unsigned char* at) {
+  // sign-magnitude bits -> a signed position
+  auto map = [](uint64_t bits, int width) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    const auto magnitude = static_cast<int64_t>(bits & (sign - 1));
+    return (bits & sign) ? -magnitude : magnitude;
+  };
+  switch (dtype) {
+    case f16: case bf16: { uint16_t b; std::memcpy(&b, at, 2); return map(b, 16); }
+    case f32: { uint32_t b; std::memcpy(&b, at, 4); return map(b, 32); }
+    default: { uint64_t b; std::memcpy(&b, at, 8); return map(b, 64); }
+  }
+}
+
+double as_double(int dtype, const unsigned char* at) {
+  switch (dtype) {
+    case f16: { opd::Half h; std::memcpy(&h, at, 2); return static_cast<float>(h); }
+    case bf16: { opd::BFloat16 h; std::memcpy(&h, at, 2); return static_cast<float>(h); }
+    case f32: { float f; std::memcpy(&f, at, 4); return f; }
+    case f64: { double f; std::memcpy(&f, at, 8); return f; }
+    case u8: return *at;
+    case b8: return *at != 0;
+    case i8: { int8_t v; std::memcpy(&v, at, 1); return v; }
+    case i16: { int16_t v; std::memcpy(&v, at, 2); return v; }
+    case i32: { int32_t v; std::memcpy(&v, at, 4); return v; }
+    default: { int64_t v; std::memcpy(&v, at, 8); return static_cast<double>(v); }
+  }
+}
+
+std::string sizes_str(const std::vector<int64_t>& sizes) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+// "" when equal; else what differs.
+std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, const Tolerance& tol) {
+  if (ours.dtype != theirs.dtype) {
+    return std::string("dtype ") + dtype_name(ours.dtype) + " vs libtorch's " + dtype_name(theirs.dtype);
+  }
+  if (ours.sizes != theirs.sizes) return "sizes " + sizes_str(ours.sizes) + " vs libtorch's " + sizes_str(theirs.sizes);
+  const std::size_t item = element_size(ours.dtype);
+  const std::size_t n = ours.storage.size() / item;
+  std::size_t bad = 0;
+  std::string first;
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char* a = ours.storage.data() + i * item;
+    const unsigned char* b = theirs.storage.data() + i * item;
+    bool same;
+    if (!is_floating(ours.dtype)) {
+      same = std::memcmp(a, b, item) == 0 || (ours.dtype == b8 && (*a != 0) == (*b != 0));
+    } else {
+      const double x = as_double(ours.dtype, a), y = as_double(ours.dtype, b);
+      if (std::isnan(x) || std::isnan(y)) {
+        same = std::isnan(x) && std::isnan(y);
+      } else if (x == y) {
+        same = true;
+      } else if (std::isinf(x) || std::isinf(y)) {
+        same = false;
+      } else {
+        const int64_t distance = ordered(ours.dtype, a) - ordered(ours.dtype, b);
+        same = (distance <= tol.ulp && distance >= -tol.ulp) || std::fabs(x - y) <= tol.atol;
+      }
+    }
+    if (!same) {
+      if (bad++ == 0) {
+        std::ostringstream os;
+        os.precision(9);
+        os << "element " << i << ": " << as_double(ours.dtype, a) << " vs libtorch's " << as_double(ours.dtype, b);
+        first = os.str();
+      }
+    }
+  }
+  if (bad == 0) return "";
+  return std::to_string(bad) + " of " + std::to_string(n) + " elements differ (" + dtype_name(ours.dtype) +
+         ", sizes " + sizes_str(ours.sizes) + "), first " + first;
+}
+
+std::string compare_values(const Value& ours, const Value& theirs, const Tolerance& tol) {
+  if (ours.kind != theirs.kind) return "kinds differ";
+  switch (ours.kind) {
+    case Value::Kind::None: return "";
+    case Value::Kind::Bool: return ours.b == theirs.b ? "" : "bools differ";
+    case Value::Kind::Int: return ours.i == theirs.i ? "" : std::to_string(ours.i) + " vs " + std::to_string(theirs.i);
+    case Value::Kind::Double: {
+      const bool same = ours.d == theirs.d || (std::isnan(ours.d) && std::isnan(theirs.d)) ||
+                        std::fabs(ours.d - theirs.d) <= std::max(tol.atol, 1e-12 * std::fabs(theirs.d));
+      return same ? "" : std::to_string(ours.d) + " vs " + std::to_string(theirs.d);
+    }
+    case Value::Kind::IntList: return ours.ints == theirs.ints ? "" : "int lists differ";
+    case Value::Kind::String: return ours.s == theirs.s ? "" : "'" + ours.s + "' vs '" + theirs.s + "'";
+    default: break;
+  }
+  if (ours.tensors.size() != theirs.tensors.size()) {
+    return std::to_string(ours.tensors.size()) + " tensors vs libtorch's " + std::to_string(theirs.tensors.size());
+  }
+  for (std::size_t i = 0; i < ours.tensors.size(); ++i) {
+    if (ours.tensors[i].has_value() != theirs.tensors[i].has_value()) return "tensor " + std::to_string(i) + ": None on one side";
+    if (!ours.tensors[i]) continue;
+    std::string d = compare_tensors(*ours.tensors[i], *theirs.tensors[i], tol);
+    if (!d.empty()) return ours.tensors.size() > 1 ? "tensor " + std::to_string(i) + ": " + d : d;
+  }
+  return "";
+}
+
+std::string describe_value(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::None: return "None";
+    case Value::Kind::Bool: return v.b ? "True" : "False";
+    case Value::Kind::Int: return std::to_string(v.i);
+    case Value::Kind::Double: { std::ostringstream os; os << v.d; return os.str(); }
+    case Value::Kind::String: return "'" + v.s + "'";
+    case Value::Kind::IntList: return sizes_str(v.ints);
+    case Value::Kind::DoubleList: {
+      std::ostringstream os;
+      os << "[";
+      for (std::size_t i = 0; i < v.doubles.size(); ++i) os << (i ? ", " : "") << v.doubles[i];
+      os << "]";
+      return os.str();
+    }
+    case Value::Kind::BoolList: return "[bools]";
+    default: break;
+  }
+  std::string s = v.kind == Value::Kind::Tensor ? "" : "[";
+  for (std::size_t i = 0; i < v.tensors.size(); ++i) {
+    if (i) s += ", ";
+    if (!v.tensors[i]) {
+      s += "None";
+      continue;
+    }
+    const RawTensor& t = *v.tensors[i];
+    s += std::string(dtype_name(t.dtype)) + sizes_str(t.sizes);
+    if (t.strides != contiguous_strides(t.sizes) || t.offset != 0) s += "(strides " + sizes_str(t.strides) + ")";
+  }
+  return v.kind == Value::Kind::Tensor ? s : s + "]";
+}
+
+void ensure_kernels_registered() {
+  static const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  (void)kernels;
+}
+
+}  // namespace
+
+RawTensor make_tensor(int dtype, std::vector<int64_t> sizes, Layout layout, Fill fill, uint64_t seed) {
+  RawTensor t;
+  t.dtype = dtype;
+  t.sizes = sizes;
+  const std::size_t nd = sizes.size();
+  if (layout == Layout::transposed && nd >= 2) {
+    std::vector<int64_t> memory = sizes;
+    std::swap(memory[nd - 1], memory[nd - 2]);
+    t.strides = contiguous_strides(memory);
+    std::swap(t.strides[nd - 1], t.strides[nd - 2]);
+  } else if (layout == Layout::expanded && nd >= 1 && sizes[0] > 1) {
+    std::vector<int64_t> row(sizes.begin() + 1, sizes.end());
+    t.strides = contiguous_strides(row);
+    t.strides.insert(t.strides.begin(), 0);
+  } else if (layout == Layout::sliced && nd >= 1) {
+    std::vector<int64_t> memory = sizes;
+    memory[nd - 1] *= 2;
+    t.strides = contiguous_strides(memory);
+    t.strides[nd - 1] = 2;
+    t.offset = 1;
+  } else {
+    t.strides = contiguous_strides(sizes);
+  }
+  const int64_t extent = storage_extent(sizes, t.strides, t.offset);
+  const std::size_t item = element_size(dtype);
+  t.storage.resize(static_cast<std::size_t>(extent) * item);
+  Rng rng{seed * 0x2545f4914f6cdd1dULL + static_cast<uint64_t>(dtype)};
+  for (int64_t i = 0; i < extent; ++i) store_value(t.storage.data() + i * item, dtype, rng, fill);
+  return t;
+}
+
+Value T(RawTensor t) {
+  Value v;
+  v.kind = Value::Kind::Tensor;
+  v.tensors.emplace_back(std::move(t));
+  return v;
+}
+Value T(int dtype, std::vector<int64_t> sizes, Layout layout, Fill fill, uint64_t seed) {
+  return T(make_tensor(dtype, std::move(sizes), layout, fill, seed));
+}
+Value TL(std::vector<RawTensor> ts) {
+  Value v;
+  v.kind = Value::Kind::TensorList;
+  for (RawTensor& t : ts) v.tensors.emplace_back(std::move(t));
+  return v;
+}
+Value OTL(std::vector<std::optional<RawTensor>> ts) {
+  Value v;
+  v.kind = Value::Kind::OptTensorList;
+  v.tensors = std::move(ts);
+  return v;
+}
+Value I(int64_t i) {
+  Value v;
+  v.kind = Value::Kind::Int;
+  v.i = i;
+  return v;
+}
+Value D(double d) {
+  Value v;
+  v.kind = Value::Kind::Double;
+  v.d = d;
+  return v;
+}
+Value B(bool b) {
+  Value v;
+  v.kind = Value::Kind::Bool;
+  v.b = b;
+  return v;
+}
+Value S(std::string s) {
+  Value v;
+  v.kind = Value::Kind::String;
+  v.s = std::move(s);
+  return v;
+}
+Value L(std::vector<int64_t> ints) {
+  Value v;
+  v.kind = Value::Kind::IntList;
+  v.ints = std::move(ints);
+  return v;
+}
+Value DL(std::vector<double> ds) {
+  Value v;
+  v.kind = Value::Kind::DoubleList;
+  v.doubles = std::move(ds);
+  return v;
+}
+Value None() { return Value{}; }
+Value ScalarT(int dtype) { return I(dtype); }
+
+std::string describe(const Case& c) {
+  std::string s = c.op + (c.overload.empty() ? "" : "." + c.overload) + "(";
+  for (std::size_t i = 0; i < c.args.size(); ++i) s += (i ? ", " : "") + describe_value(c.args[i]);
+  return s + ")";
+}
+
+::testing::AssertionResult same_as_torch(const Case& c) {
+  ensure_kernels_registered();
+  const Outcome ours = call_opd(c.op, c.overload, c.args);
+  const Outcome theirs = call_torch(c.op, c.overload, c.args);
+  if (ours.error || theirs.error) {
+    if (ours.error && theirs.error) return ::testing::AssertionSuccess();
+    if (ours.error) return ::testing::AssertionFailure() << describe(c) << ": opd throws \"" << *ours.error << "\", libtorch does not";
+    return ::testing::AssertionFailure() << describe(c) << ": libtorch throws \"" << *theirs.error << "\", opd does not";
+  }
+  if (ours.returns.size() != theirs.returns.size()) {
+    return ::testing::AssertionFailure() << describe(c) << ": " << ours.returns.size() << " results vs libtorch's "
+                                         << theirs.returns.size();
+  }
+  for (std::size_t i = 0; i < ours.returns.size(); ++i) {
+    const std::string d = compare_values(ours.returns[i], theirs.returns[i], c.tol);
+    if (!d.empty()) return ::testing::AssertionFailure() << describe(c) << ": result " << i << ": " << d;
+  }
+  for (std::size_t i = 0; i < ours.args_after.size() && i < theirs.args_after.size(); ++i) {
+    const std::string d = compare_values(ours.args_after[i], theirs.args_after[i], c.tol);
+    if (!d.empty()) return ::testing::AssertionFailure() << describe(c) << ": argument " << i << " after the call: " << d;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace diff
+
+// Under ASan, libtorch (not instrumented) keeps allocations alive to the
+// end of the process by design (its registries); LeakSanitizer is told to
+// ignore what its libraries allocate, not what opd does.
+#if defined(__SANITIZE_ADDRESS__)
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libtorch_cpu.so\nleak:libtorch.so\nleak:libc10.so\nleak:libgomp.so\nleak:libopenblas\n";
+}
+#endif

@@ -1,0 +1,80 @@
+#pragma once
+// A differential test of opd's operators against libtorch 1.13's, both
+// called boxed by ATen's name with the same arguments: both fail, or both
+// return the same values (sizes, dtype, elements) and leave their arguments
+// in the same state. See README.md.
+//
+//   using namespace diff;
+//   check({"aten::exp", "", {T(f32, {3, 4}, Layout::transposed)}});
+//   check_all(cases);                           // one EXPECT per case
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "values.hpp"
+
+namespace diff {
+
+// How a tensor argument is laid out in its storage.
+enum class Layout {
+  contiguous,
+  transposed,  // the last two dims swapped in memory (non-contiguous; as contiguous for < 2 dims)
+  expanded,    // dim 0 has stride 0 (its rows share memory); as contiguous when dim 0 has size <= 1
+  sliced,      // every other element of the last dim, from storage offset 1
+};
+
+// What values a tensor holds (deterministic for a seed).
+enum class Fill {
+  standard,  // floats uniform in [-3, 3]; signed ints in [-9, 9]; uint8 in [0, 18]; bool random
+  positive,  // floats in [0.1, 4]; ints in [1, 9]
+  special,   // standard, with NaN, inf, -inf, 0, -0 and large values mixed in (floats)
+  small,     // floats in [-0.5, 0.5]; ints in [-2, 2]
+};
+
+RawTensor make_tensor(int dtype, std::vector<int64_t> sizes, Layout layout = Layout::contiguous,
+                      Fill fill = Fill::standard, uint64_t seed = 1);
+
+// Arguments, as a boxed stack holds them (a Scalar is an Int, Double or Bool;
+// a ScalarType an Int: ScalarT(f32)).
+Value T(int dtype, std::vector<int64_t> sizes, Layout layout = Layout::contiguous, Fill fill = Fill::standard,
+        uint64_t seed = 1);
+Value T(RawTensor t);
+Value TL(std::vector<RawTensor> ts);
+Value OTL(std::vector<std::optional<RawTensor>> ts);
+Value I(int64_t i);
+Value D(double d);
+Value B(bool b);
+Value S(std::string s);
+Value L(std::vector<int64_t> ints);
+Value DL(std::vector<double> ds);
+Value None();
+Value ScalarT(int dtype);
+
+// Float results match when equal (NaN = NaN, same-signed infinities), within
+// `ulp` units in the last place of their dtype, or within `atol`.
+struct Tolerance {
+  int64_t ulp = 4;
+  double atol = 0.0;
+};
+
+struct Case {
+  std::string op;        // "aten::add"
+  std::string overload;  // "Tensor"; "" for none
+  std::vector<Value> args;
+  Tolerance tol = {};
+};
+
+std::string describe(const Case& c);
+::testing::AssertionResult same_as_torch(const Case& c);
+inline void check(const Case& c) { EXPECT_TRUE(same_as_torch(c)); }
+inline void check_all(const std::vector<Case>& cases) {
+  for (const Case& c : cases) check(c);
+}
+
+// Every layout of a tensor argument: {contiguous, transposed, expanded, sliced}.
+inline constexpr Layout all_layouts[] = {Layout::contiguous, Layout::transposed, Layout::expanded, Layout::sliced};
+
+}  // namespace diff

@@ -1,0 +1,56 @@
+#pragma once
+// The plain data both sides of the differential harness share: a tensor as
+// raw storage bytes plus geometry, and a boxed argument or result. No opd and
+// no ATen header, so that the libtorch side compiles as C++17 on its own.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diff {
+
+// ScalarType codes: c10's and opd's agree (Byte=0 ... Bool=11, BFloat16=15).
+enum DType : int { u8 = 0, i8 = 1, i16 = 2, i32 = 3, i64 = 4, f16 = 5, f32 = 6, f64 = 7, b8 = 11, bf16 = 15 };
+inline std::size_t element_size(int dtype) {
+  switch (dtype) {
+    case u8: case i8: case b8: return 1;
+    case i16: case f16: case bf16: return 2;
+    case i32: case f32: return 4;
+    default: return 8;
+  }
+}
+inline bool is_floating(int dtype) { return dtype == f16 || dtype == f32 || dtype == f64 || dtype == bf16; }
+
+// A strided tensor over its own storage: element (i0, i1, ...) lies at
+// storage index offset + sum(ik * strides[k]).
+struct RawTensor {
+  int dtype = f32;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
+  std::vector<unsigned char> storage;
+};
+
+struct Value {
+  enum class Kind { None, Bool, Int, Double, String, IntList, DoubleList, BoolList, Tensor, TensorList, OptTensorList };
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  double d = 0.0;
+  std::string s;
+  std::vector<int64_t> ints;
+  std::vector<double> doubles;
+  std::vector<bool> bools;
+  std::vector<std::optional<RawTensor>> tensors;  // Tensor: one; TensorList: all set; OptTensorList: maybe empty
+};
+
+// What one side did: its error (message only), or the returned values (the
+// whole stack after the call) and every argument after it (mutations).
+// Tensors come back contiguous (strides row-major, offset 0).
+struct Outcome {
+  std::optional<std::string> error;
+  std::vector<Value> returns;
+  std::vector<Value> args_after;
+};
+
+}  // namespace diff
