@@ -17,7 +17,7 @@ OPD_FUNC int get_num_threads() {
 }
 
 OPD_FUNC void set_num_threads(int n) {
-  if (n < 1) throw ValueError(detail::str_cat("set_num_threads: expected a positive number of threads, but got ", n));
+  if (n < 1) throw ValueError(opd::detail::str_cat("set_num_threads: expected a positive number of threads, but got ", n));
 #if defined(_OPENMP)
   omp_set_num_threads(n);
 #endif

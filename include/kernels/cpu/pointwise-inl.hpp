@@ -235,6 +235,21 @@ struct HeldOperand {
 
 inline void pointwise_compute(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, ScalarType compute,
                               const Tensor& out) {
+  // A floating tensor ** 0.5, -0.5 or -1 is sqrt, rsqrt or reciprocal, as
+  // ATen's pow_tensor_scalar computes it (sqrt(-inf) is NaN, pow's is inf).
+  if (op == PointwiseOp::Pow && self.tensor && other.scalar && is_floating_type(compute) &&
+      !other.scalar->is_complex()) {
+    const double e = other.scalar->to_double();
+    const std::optional<UnaryOp> as = e == 0.5    ? std::optional(UnaryOp::Sqrt)
+                                      : e == -0.5 ? std::optional(UnaryOp::Rsqrt)
+                                      : e == -1.0 ? std::optional(UnaryOp::Reciprocal)
+                                                  : std::nullopt;
+    if (as) {
+      const Tensor in = readable_input(*self.tensor, out);
+      unary_float_loops(*as, {}, compute, OperandRef::of(out), OperandRef::of(in));
+      return;
+    }
+  }
   const HeldOperand a(self, out, compute);
   const HeldOperand b(other, out, compute);
   if (divides(op) && is_integral_type(compute, false)) {
@@ -475,6 +490,14 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
   if (!is_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
+  if (mask.dtype() == ScalarType::Byte) {
+    bool binary = true;
+    ElementwiseIter<0> iter(OperandRef::of(mask), {});
+    iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) binary = binary && detail::load<uint8_t>(ptrs[0] + j * strides[0]) <= 1;
+    });
+    OPD_CHECK(binary, "Mask tensor can take 0 and 1 values only");
+  }
   assert_no_internal_overlap(self);
   if (!mask.is_same(self)) assert_no_partial_overlap(self, mask);
   detail::check_on_cpu(self, "masked_fill_", "self");

@@ -228,7 +228,7 @@ struct BinaryPointwise {
       if constexpr (std::is_integral_v<C>) return int_pow(a, b);
       else return std::pow(a, b);
     } else if constexpr (K == PointwiseOp::Atan2) {
-      return std::atan2(a, b);
+      return static_cast<C>(std::atan2(a, b));
     } else if constexpr (std::is_integral_v<C>) {
       return integral_op(a, b);
     } else {
@@ -249,10 +249,11 @@ struct BinaryPointwise {
     else if constexpr (K == PointwiseOp::BitwiseOr) return static_cast<C>(a | b);
     else if constexpr (K == PointwiseOp::BitwiseXor) return static_cast<C>(a ^ b);
     else if constexpr (K == PointwiseOp::LeftShift) {
-      using U = std::make_unsigned_t<C>;
-      constexpr C bits = static_cast<C>(sizeof(C) * 8);
-      if (static_cast<std::make_signed_t<C>>(b) < 0 || b >= bits) return C(0);
-      return static_cast<C>(static_cast<U>(static_cast<U>(a) << b));
+      // As 1.13 computes it on x86: in (at least) 32 bits, the amount taken
+      // modulo that width (a negative or too large amount is no error).
+      using W = std::conditional_t<(sizeof(C) <= 4), uint32_t, uint64_t>;
+      constexpr W mask = sizeof(C) <= 4 ? 31 : 63;
+      return static_cast<C>(static_cast<W>(static_cast<std::make_unsigned_t<C>>(a)) << (static_cast<W>(b) & mask));
     } else if constexpr (K == PointwiseOp::RightShift) {
       constexpr C max_shift = static_cast<C>(sizeof(C) * 8 - (std::is_signed_v<C> ? 1 : 0));
       if (static_cast<std::make_signed_t<C>>(b) < 0 || b >= max_shift) return static_cast<C>(a >> max_shift);
@@ -340,11 +341,11 @@ enum class TernaryOp : uint8_t {
   Addcdiv,
 };
 
-// abs(weight) < 0.5 picks the formula that is exact at weight 0, the other
-// is exact at weight 1.
+// weight < 0.5 picks the formula that is exact at weight 0, the other is
+// exact at weight 1 (1.13 tests the weight, not its magnitude).
 template <class C>
 C lerp_of(C self, C end, C weight) noexcept {
-  return std::abs(weight) < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
+  return weight < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
 }
 
 template <TernaryOp K, class C>
