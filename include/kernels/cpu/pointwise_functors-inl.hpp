@@ -397,8 +397,20 @@ OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType
 // The other keep-kind and the bool-kind ops, every kernel dtype.
 OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
-OPD_API void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                                    const std::array<OperandRef, 2>& inputs);
+// Comparison, logical, maximum/minimum (src/kernels/pointwise_compare.cpp)
+// and the arithmetic and bitwise ops (src/kernels/pointwise_arith.cpp).
+OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
+OPD_API void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                         const std::array<OperandRef, 2>& inputs);
+inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                                   const std::array<OperandRef, 2>& inputs) {
+  if (op <= PointwiseOp::Minimum) {
+    compare_loops(op, compute, out, inputs);
+  } else {
+    arith_loops(op, compute, out, inputs);
+  }
+}
 // inputs[2] is ignored by the one-sided clamps.
 // value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
 // Scalar::to, checked), null otherwise.
