@@ -80,6 +80,16 @@ constexpr T wrap_neg(T a) noexcept {
   return static_cast<T>(U{0} - static_cast<U>(a));
 }
 
+// x < 0, without a comparison an unsigned type makes pointless (nvcc warns).
+template <class C>
+constexpr bool is_negative(C x) noexcept {
+  if constexpr (std::is_signed_v<C> || std::is_floating_point_v<C>) {
+    return x < C(0);
+  } else {
+    return false;
+  }
+}
+
 template <class C>
 constexpr bool is_nan(C a) noexcept {
   if constexpr (std::is_floating_point_v<C>) {
@@ -147,14 +157,14 @@ struct KeepUnary {
       if constexpr (std::is_integral_v<C>) return wrap_neg(x);
       else return -x;
     } else if constexpr (K == UnaryOp::Abs) {
-      if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) return x < 0 ? wrap_neg(x) : x;
+      if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) return is_negative(x) ? wrap_neg(x) : x;
       else if constexpr (std::is_integral_v<C>) return x;
       else return std::abs(x);
     } else if constexpr (K == UnaryOp::Sign) {
       if constexpr (std::is_same_v<C, bool>) return x;
-      else return static_cast<C>((C(0) < x) - (x < C(0)));
+      else return static_cast<C>((C(0) < x) - is_negative(x));
     } else if constexpr (K == UnaryOp::Relu) {
-      return x < C(0) ? C(0) : x;  // NaN and -0.0 pass, as clamp_min(x, 0)
+      return is_negative(x) ? C(0) : x;  // NaN and -0.0 pass, as clamp_min(x, 0)
     } else if constexpr (K == UnaryOp::BitwiseNot) {
       if constexpr (std::is_same_v<C, bool>) return !x;
       else return static_cast<C>(~x);
@@ -270,12 +280,12 @@ struct BinaryPointwise {
       if constexpr (K == PointwiseOp::Fmod) return static_cast<C>(a % b);
       else if constexpr (K == PointwiseOp::Remainder) {
         C r = static_cast<C>(a % b);
-        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<C>(r + b);
+        if (r != 0 && (is_negative(r) != is_negative(b))) r = static_cast<C>(r + b);
         return r;
       } else if constexpr (K == PointwiseOp::DivTrunc) return static_cast<C>(a / b);
       else {  // FloorDivide, DivFloor
         C q = static_cast<C>(a / b);
-        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<C>(q - 1);
+        if ((a % b != 0) && (is_negative(a) != is_negative(b))) q = static_cast<C>(q - 1);
         return q;
       }
     }
