@@ -15,6 +15,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_linalg());
   set.add(register_nn());
   set.add(register_shape());
+  set.add(register_pointwise());
   return set;
 }
 

@@ -10,6 +10,7 @@
 //   kernels/ops_linalg.hpp         mm, bmm, addmm, baddbmm, dot, mv, outer, matmul, linear (through OpenBLAS)
 //   kernels/ops_nn.hpp             embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
 //   kernels/ops_shape.hpp          cat, stack, gather/scatter, index, sort/topk, arange/full/linspace/eye, ...
+//   kernels/ops_pointwise.hpp      unary math, comparisons, logical, where, clamp, pow, remainder, bitwise, lerp, addcmul, ...
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -32,6 +33,7 @@
 #include "kernels/ops_linalg.hpp"
 #include "kernels/ops_nn.hpp"
 #include "kernels/ops_shape.hpp"
+#include "kernels/ops_pointwise.hpp"
 
 namespace opd::kernels {
 

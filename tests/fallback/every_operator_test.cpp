@@ -24,7 +24,9 @@ using opd::schema::base_type;
 using opd::schema::type_kind;
 
 // Values for one call: tensors are [2, 3] Float with no zero (div), or
-// empty for a written out= argument; Device arguments name `device`.
+// empty for a written out= argument; Device arguments name `device`; a str
+// is "none". Operators that refuse these (where's Float condition, ...) must
+// refuse them on the device too.
 // Returns false for an argument type this builder does not know.
 bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& stack) {
   const auto& s = op.schema().value();
@@ -69,7 +71,9 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       case base_type::SymInt: stack.emplace_back(int64_t{1}); break;
       case base_type::bool_: stack.emplace_back(false); break;
       case base_type::ScalarType: stack.emplace_back(opd::ScalarType::Float); break;
-      case base_type::str: stack.emplace_back(std::string("add")); break;  // scatter's reduce
+      case base_type::str:  // gelu's approximate, scatter's reduce
+        stack.emplace_back(std::string(s.arguments[i].name == "approximate" ? "none" : "add"));
+        break;
       default: return false;
     }
   }

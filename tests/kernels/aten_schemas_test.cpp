@@ -79,7 +79,17 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // nn: embedding, dropout, conv2d, max_pool2d, avg_pool2d x 2, adaptive_avg_pool2d x 2.
   constexpr std::size_t linalg = 20, nn = 8;
   constexpr std::size_t shape = 59;  // ops_shape.hpp: shape, indexing and range operators
-  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape);
+  // The pointwise operators (kernels/ops_pointwise.hpp): 34 unary families, gelu and
+  // nan_to_num x 3 variants; softplus, maximum, minimum (functional, out=),
+  // relu and relu_, isnan, isinf, isfinite; 12 comparison and 3 logical
+  // families x 3; where.self x 2; clamp and clamp.Tensor x 3; masked_fill x 4;
+  // remainder, fmod, bitwise and/or/xor and the two shifts x {Tensor,
+  // Scalar} x 3, atan2, div.Tensor_mode, lerp x 2, addcmul, addcdiv x 3;
+  // pow.Scalar x 2; pow (Tensor_Tensor, Tensor_Scalar), floor_divide x 3;
+  // floor_divide.Scalar, div.Scalar_mode x 2; 6 Scalar_Tensor overloads.
+  constexpr std::size_t kPointwiseSchemas = 36u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u +  //
+                                            14u * 3u + 6u * 3u + 2u + 3u * 3u + 2u * 2u + 6u;
+  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape + kPointwiseSchemas);
   EXPECT_EQ(newer, 4u);
   EXPECT_EQ(autogen, 1u);
   // The one operator outside aten is the structured machinery's own copy

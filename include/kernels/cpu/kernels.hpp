@@ -17,5 +17,6 @@
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/reduce_simd.hpp"
 #include "kernels/cpu/shape.hpp"
+#include "kernels/cpu/pointwise.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
 #include "kernels/cpu/type_promotion.hpp"

@@ -1,0 +1,432 @@
+#pragma once
+// The math of the pointwise families, one functor per op, and the loop
+// runner they share: the rest of a pointwise kernel (checks, promotion,
+// shapes) is pointwise-inl.hpp's. C is the type an op computes in
+// (opmath_t of the compute dtype: float for Half/BFloat16). Formulas follow
+// PyTorch 1.13's CPU kernels (UnaryOpsKernel.cpp, BinaryOpsKernel.cpp,
+// Activation.cpp, TernaryOps), written here anew.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <type_traits>
+
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/loops-inl.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/pointwise.hpp"
+
+namespace opd::kernels::detail {
+
+// ------------------------------------------------------------ the runner ---
+
+// cpu_kernel<T>, split across threads when every operand is contiguous
+// (or a 0-dim input) and there are more than grain_size elements; smaller or
+// strided work runs on the calling thread.
+template <class T, std::size_t N, class Op>
+void run_pointwise(const OperandRef& out, const std::array<OperandRef, N>& inputs, const Op& op) {
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  bool flat = n > grain_size && is_plain_contiguous(out.sizes, out.strides);
+  for (std::size_t k = 0; k != N && flat; ++k) {
+    flat = inputs[k].sizes.empty() ||
+           (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k].sizes, inputs[k].strides));
+  }
+  if (!flat) {
+    cpu_kernel<T>(out, inputs, op);
+    return;
+  }
+  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+    const int64_t len = end - begin;
+    const int64_t one = 1;
+    auto slice = [&](const OperandRef& r) {
+      if (r.sizes.empty()) return r;  // a broadcast 0-dim input
+      return OperandRef{r.data + begin * static_cast<int64_t>(element_size(r.dtype)), r.dtype, IntArrayRef(&len, 1),
+                        IntArrayRef(&one, 1)};
+    };
+    std::array<OperandRef, N> part{};
+    for (std::size_t k = 0; k != N; ++k) part[k] = slice(inputs[k]);
+    cpu_kernel<T>(slice(out), part, op);
+  });
+}
+
+// ------------------------------------------------------- the Sleef rows ---
+// Contiguous Float/Double rows of the floating unary ops through Sleef's
+// AVX2 functions (src/kernels/pointwise_unary_avx2.cpp, compiled with
+// -mavx2): false when the op has none (nothing written). Header-only builds
+// and CPUs without AVX2+FMA use the scalar loops.
+#ifndef OPD_HEADER_ONLY
+bool unary_avx2_row(UnaryOp op, bool is_double, const void* in, void* out, int64_t n);
+inline bool cpu_has_avx2_fma() noexcept {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return ok;
+#else
+  return false;
+#endif
+}
+#else
+inline bool unary_avx2_row(UnaryOp, bool, const void*, void*, int64_t) { return false; }
+inline bool cpu_has_avx2_fma() noexcept { return false; }
+#endif
+
+// Integer arithmetic that wraps (two's complement) without UB.
+template <class T>
+constexpr T wrap_neg(T a) noexcept {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U{0} - static_cast<U>(a));
+}
+
+// x < 0, without a comparison an unsigned type makes pointless (nvcc warns).
+template <class C>
+constexpr bool is_negative(C x) noexcept {
+  if constexpr (std::is_signed_v<C> || std::is_floating_point_v<C>) {
+    return x < C(0);
+  } else {
+    return false;
+  }
+}
+
+template <class C>
+constexpr bool is_nan(C a) noexcept {
+  if constexpr (std::is_floating_point_v<C>) {
+    return a != a;
+  } else {
+    return false;
+  }
+}
+
+// ------------------------------------------------------------ unary: float ---
+// C is float or double (the float-kind ops promote everything else).
+
+template <UnaryOp K, class C>
+struct FloatUnary {
+  C operator()(C x) const noexcept {
+    if constexpr (K == UnaryOp::Exp) return std::exp(x);
+    else if constexpr (K == UnaryOp::Exp2) return std::exp2(x);
+    else if constexpr (K == UnaryOp::Expm1) return std::expm1(x);
+    else if constexpr (K == UnaryOp::Log) return std::log(x);
+    else if constexpr (K == UnaryOp::Log2) return std::log2(x);
+    else if constexpr (K == UnaryOp::Log10) return std::log10(x);
+    else if constexpr (K == UnaryOp::Log1p) return std::log1p(x);
+    else if constexpr (K == UnaryOp::Sqrt) return std::sqrt(x);
+    else if constexpr (K == UnaryOp::Rsqrt) return C(1) / std::sqrt(x);
+    else if constexpr (K == UnaryOp::Reciprocal) return C(1) / x;
+    else if constexpr (K == UnaryOp::Sin) return std::sin(x);
+    else if constexpr (K == UnaryOp::Cos) return std::cos(x);
+    else if constexpr (K == UnaryOp::Tan) return std::tan(x);
+    else if constexpr (K == UnaryOp::Asin) return std::asin(x);
+    else if constexpr (K == UnaryOp::Acos) return std::acos(x);
+    else if constexpr (K == UnaryOp::Atan) return std::atan(x);
+    else if constexpr (K == UnaryOp::Sinh) return std::sinh(x);
+    else if constexpr (K == UnaryOp::Cosh) return std::cosh(x);
+    else if constexpr (K == UnaryOp::Tanh) return std::tanh(x);
+    else if constexpr (K == UnaryOp::Sigmoid) return C(1) / (C(1) + std::exp(-x));
+    else if constexpr (K == UnaryOp::Erf) return std::erf(x);
+    else if constexpr (K == UnaryOp::Erfc) return std::erfc(x);
+    // keep-kind ops on floating dtypes only
+    else if constexpr (K == UnaryOp::Gelu) return x * C(0.5) * (C(1) + std::erf(x * C(0.5 * std::numbers::sqrt2)));
+    else if constexpr (K == UnaryOp::GeluTanh) {
+      const C beta = C(std::numbers::sqrt2 * std::numbers::inv_sqrtpi);  // sqrt(2 / pi)
+      const C inner = beta * (x + C(0.044715) * x * x * x);
+      return C(0.5) * x * (C(1) + std::tanh(inner));
+    } else if constexpr (K == UnaryOp::Silu) return x / (C(1) + std::exp(-x));
+    else if constexpr (K == UnaryOp::Hardswish) return x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6);
+    else if constexpr (K == UnaryOp::Frac) return x - std::trunc(x);
+    else static_assert(K == UnaryOp::Exp, "not a floating unary op");
+  }
+};
+
+// softplus(x) = log(1 + exp(beta x)) / beta, linear above threshold.
+template <class C>
+struct SoftplusOp {
+  C beta, threshold;
+  C operator()(C x) const noexcept { return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta; }
+};
+
+// ------------------------------------------------------------- unary: keep ---
+// Any C the op accepts (meta has refused the others).
+
+template <UnaryOp K, class C>
+struct KeepUnary {
+  C operator()(C x) const noexcept {
+    if constexpr (K == UnaryOp::Neg) {
+      if constexpr (std::is_integral_v<C>) return wrap_neg(x);
+      else return -x;
+    } else if constexpr (K == UnaryOp::Abs) {
+      if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) return is_negative(x) ? wrap_neg(x) : x;
+      else if constexpr (std::is_integral_v<C>) return x;
+      else return std::abs(x);
+    } else if constexpr (K == UnaryOp::Sign) {
+      if constexpr (std::is_same_v<C, bool>) return x;
+      else return static_cast<C>((C(0) < x) - is_negative(x));
+    } else if constexpr (K == UnaryOp::Relu) {
+      return is_negative(x) ? C(0) : x;  // NaN and -0.0 pass, as clamp_min(x, 0)
+    } else if constexpr (K == UnaryOp::BitwiseNot) {
+      if constexpr (std::is_same_v<C, bool>) return !x;
+      else return static_cast<C>(~x);
+    } else if constexpr (K == UnaryOp::Floor || K == UnaryOp::Ceil || K == UnaryOp::Round || K == UnaryOp::Trunc) {
+      if constexpr (std::is_integral_v<C>) return x;  // integers are their own rounding
+      else if constexpr (K == UnaryOp::Floor) return std::floor(x);
+      else if constexpr (K == UnaryOp::Ceil) return std::ceil(x);
+      else if constexpr (K == UnaryOp::Round) return std::nearbyint(x);  // half to even
+      else return std::trunc(x);
+    } else {
+      static_assert(K == UnaryOp::Neg, "not a keep-kind unary op");
+    }
+  }
+};
+
+template <class C>
+struct NanToNumOp {
+  C nan, posinf, neginf;
+  C operator()(C x) const noexcept {
+    if (x != x) return nan;
+    if (x == std::numeric_limits<C>::infinity()) return posinf;
+    if (x == -std::numeric_limits<C>::infinity()) return neginf;
+    return x;
+  }
+};
+
+// ------------------------------------------------------------- unary: bool ---
+// The result is 0 or 1 in C, converted to the output's dtype.
+
+template <UnaryOp K, class C>
+struct BoolUnary {
+  C operator()(C x) const noexcept {
+    if constexpr (K == UnaryOp::LogicalNot) {
+      return static_cast<C>(!(x != C(0)));
+    } else if constexpr (!std::is_floating_point_v<C>) {
+      return static_cast<C>(K == UnaryOp::IsFinite);  // integers are finite
+    } else if constexpr (K == UnaryOp::IsNan) {
+      return static_cast<C>(x != x);
+    } else if constexpr (K == UnaryOp::IsInf) {
+      return static_cast<C>(std::isinf(x));
+    } else {
+      static_assert(K == UnaryOp::IsFinite, "not a bool-kind unary op");
+      return static_cast<C>(std::isfinite(x));
+    }
+  }
+};
+
+// ------------------------------------------------------------------ binary ---
+
+template <PointwiseOp K, class C>
+struct BinaryPointwise {
+  C operator()(C a, C b) const noexcept {
+    if constexpr (K == PointwiseOp::Eq) return static_cast<C>(a == b);
+    else if constexpr (K == PointwiseOp::Ne) return static_cast<C>(a != b);
+    else if constexpr (K == PointwiseOp::Lt) return static_cast<C>(a < b);
+    else if constexpr (K == PointwiseOp::Le) return static_cast<C>(a <= b);
+    else if constexpr (K == PointwiseOp::Gt) return static_cast<C>(a > b);
+    else if constexpr (K == PointwiseOp::Ge) return static_cast<C>(a >= b);
+    else if constexpr (K == PointwiseOp::LogicalAnd) return static_cast<C>((a != C(0)) && (b != C(0)));
+    else if constexpr (K == PointwiseOp::LogicalOr) return static_cast<C>((a != C(0)) || (b != C(0)));
+    else if constexpr (K == PointwiseOp::LogicalXor) return static_cast<C>((a != C(0)) != (b != C(0)));
+    else if constexpr (K == PointwiseOp::Maximum || K == PointwiseOp::Minimum) {
+      if constexpr (std::is_same_v<C, bool>) {
+        return K == PointwiseOp::Maximum ? (a || b) : (a && b);
+      } else {
+        if (is_nan(a)) return a;  // NaN propagates from either side
+        if (is_nan(b)) return b;
+        return K == PointwiseOp::Maximum ? std::max(a, b) : std::min(a, b);
+      }
+    } else if constexpr (K == PointwiseOp::Pow) {
+      if constexpr (std::is_integral_v<C>) return int_pow(a, b);
+      else return std::pow(a, b);
+    } else if constexpr (K == PointwiseOp::Atan2) {
+      return static_cast<C>(std::atan2(a, b));
+    } else if constexpr (std::is_integral_v<C>) {
+      return integral_op(a, b);
+    } else {
+      return floating_op(a, b);
+    }
+  }
+
+ private:
+  // Integer division-like ops: the divisor was checked non-zero; x / -1
+  // wraps instead of overflowing.
+  static C integral_op(C a, C b) noexcept {
+    if constexpr (std::is_same_v<C, bool>) {
+      if constexpr (K == PointwiseOp::BitwiseAnd) return a && b;
+      else if constexpr (K == PointwiseOp::BitwiseOr) return a || b;
+      else if constexpr (K == PointwiseOp::BitwiseXor) return a != b;
+      else return a;  // unreachable: meta refuses Bool for shifts and divisions
+    } else if constexpr (K == PointwiseOp::BitwiseAnd) return static_cast<C>(a & b);
+    else if constexpr (K == PointwiseOp::BitwiseOr) return static_cast<C>(a | b);
+    else if constexpr (K == PointwiseOp::BitwiseXor) return static_cast<C>(a ^ b);
+    else if constexpr (K == PointwiseOp::LeftShift) {
+      // As 1.13 computes it on x86: in (at least) 32 bits, the amount taken
+      // modulo that width (a negative or too large amount is no error).
+      using W = std::conditional_t<(sizeof(C) <= 4), uint32_t, uint64_t>;
+      constexpr W mask = sizeof(C) <= 4 ? 31 : 63;
+      return static_cast<C>(static_cast<W>(static_cast<std::make_unsigned_t<C>>(a)) << (static_cast<W>(b) & mask));
+    } else if constexpr (K == PointwiseOp::RightShift) {
+      constexpr C max_shift = static_cast<C>(sizeof(C) * 8 - (std::is_signed_v<C> ? 1 : 0));
+      if (static_cast<std::make_signed_t<C>>(b) < 0 || b >= max_shift) return static_cast<C>(a >> max_shift);
+      return static_cast<C>(a >> b);
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (b == C(-1)) {
+          if constexpr (K == PointwiseOp::FloorDivide || K == PointwiseOp::DivTrunc || K == PointwiseOp::DivFloor)
+            return wrap_neg(a);
+          else
+            return C(0);
+        }
+      }
+      if constexpr (K == PointwiseOp::Fmod) return static_cast<C>(a % b);
+      else if constexpr (K == PointwiseOp::Remainder) {
+        C r = static_cast<C>(a % b);
+        if (r != 0 && (is_negative(r) != is_negative(b))) r = static_cast<C>(r + b);
+        return r;
+      } else if constexpr (K == PointwiseOp::DivTrunc) return static_cast<C>(a / b);
+      else {  // FloorDivide, DivFloor
+        C q = static_cast<C>(a / b);
+        if ((a % b != 0) && (is_negative(a) != is_negative(b))) q = static_cast<C>(q - 1);
+        return q;
+      }
+    }
+  }
+
+  static C floating_op(C a, C b) noexcept {
+    if constexpr (K == PointwiseOp::Fmod) return std::fmod(a, b);
+    else if constexpr (K == PointwiseOp::Remainder) {
+      C mod = std::fmod(a, b);
+      if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+      return mod;
+    } else if constexpr (K == PointwiseOp::DivTrunc) return std::trunc(a / b);
+    else if constexpr (K == PointwiseOp::FloorDivide || K == PointwiseOp::DivFloor) {
+      if (b == 0) return a / b;  // IEEE: inf or NaN
+      const C mod = std::fmod(a, b);
+      C div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= C(1);
+      if (div == 0) return std::copysign(C(0), a / b);
+      C floordiv = std::floor(div);
+      if (div - floordiv > C(0.5)) floordiv += C(1);
+      return floordiv;
+    } else {
+      return a;  // unreachable: meta refuses floating dtypes for the bitwise ops
+    }
+  }
+
+  // a ** b in integers: negative exponents give 0 but for a base of +-1.
+  static C int_pow(C a, C b) noexcept {
+    if constexpr (std::is_same_v<C, bool>) {
+      return a || !b;
+    } else {
+      if constexpr (std::is_signed_v<C>) {
+        if (b < 0) {
+          if (a == 1) return C(1);
+          if (a == -1) return (b & 1) ? C(-1) : C(1);
+          return C(0);
+        }
+      }
+      using U = std::make_unsigned_t<std::conditional_t<(sizeof(C) < 4), int32_t, C>>;
+      U result = 1, base = static_cast<U>(a);
+      auto e = static_cast<U>(b);
+      while (e) {
+        if (e & 1u) result *= base;
+        e >>= 1;
+        base *= base;
+      }
+      return static_cast<C>(result);
+    }
+  }
+};
+
+// ----------------------------------------------------------------- ternary ---
+
+enum class TernaryOp : uint8_t {
+  Where,        // (condition, a, b) -> condition ? a : b
+  ClampTensor,  // (x, lo, hi): NaN in a bound gives NaN
+  ClampScalar,  // (x, lo, hi): NaN in x passes, bounds as std::max/min see them
+  ClampMinScalar,  // (x, lo) with the scalar rule; hi unused
+  ClampMaxScalar,  // (x, hi)
+  Lerp,            // (self, end, weight)
+  LerpScalar,      // (self, end) with a Scalar weight
+  Addcmul,         // (self, t1, t2) with a Scalar value
+  Addcdiv,
+};
+
+// weight < 0.5 picks the formula that is exact at weight 0, the other is
+// exact at weight 1 (1.13 tests the weight, not its magnitude).
+template <class C>
+C lerp_of(C self, C end, C weight) noexcept {
+  return weight < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
+}
+
+template <TernaryOp K, class C>
+struct ScaledTernary {
+  C value;
+  C operator()(C self, C t1, C t2) const noexcept {
+    if constexpr (K == TernaryOp::Addcmul) return self + value * t1 * t2;
+    else return self + value * t1 / t2;
+  }
+};
+template <class C>
+struct LerpScalarOp {
+  C weight;
+  C operator()(C self, C end) const noexcept { return lerp_of(self, end, weight); }
+};
+
+template <TernaryOp K, class C>
+struct TernaryPointwise {
+  C operator()(C c, C a, C b) const noexcept {
+    if constexpr (K == TernaryOp::Where) {
+      return c != C(0) ? a : b;
+    } else if constexpr (K == TernaryOp::ClampTensor) {
+      if (is_nan(a) || is_nan(b)) return std::numeric_limits<C>::quiet_NaN();
+      return std::min(std::max(c, a), b);
+    } else {
+      static_assert(K == TernaryOp::ClampScalar, "not a three-input op");
+      if (is_nan(c)) return c;
+      return std::min(std::max(c, a), b);
+    }
+  }
+};
+
+template <TernaryOp K, class C>
+struct ClampOneSide {
+  C operator()(C x, C bound) const noexcept {
+    if (is_nan(x)) return x;
+    return K == TernaryOp::ClampMinScalar ? std::max(x, bound) : std::min(x, bound);
+  }
+};
+
+// ------------------------------------------------- the family loop entries ---
+// Compiled once each in src/kernels/pointwise_*.cpp (declared OPD_API so
+// that pointwise-inl.hpp, compiled elsewhere, can call them).
+
+// Float-kind ops and the floating-only keep-kind ones (gelu, silu,
+// hardswish, softplus, frac); `compute` is Half/Float/Double/BFloat16.
+OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                               const OperandRef& in);
+// The other keep-kind and the bool-kind ops, every kernel dtype.
+OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                               const OperandRef& in);
+// Comparison, logical, maximum/minimum (src/kernels/pointwise_compare.cpp)
+// and the arithmetic and bitwise ops (src/kernels/pointwise_arith.cpp).
+OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
+OPD_API void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                         const std::array<OperandRef, 2>& inputs);
+inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                                   const std::array<OperandRef, 2>& inputs) {
+  if (op <= PointwiseOp::Minimum) {
+    compare_loops(op, compute, out, inputs);
+  } else {
+    arith_loops(op, compute, out, inputs);
+  }
+}
+// inputs[2] is ignored by the one-sided clamps.
+// value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
+// Scalar::to, checked), null otherwise.
+OPD_API void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                     const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr);
+// Does `t` hold a zero (the integral division-like ops' check)?
+OPD_API bool has_zero(const OperandRef& t);
+
+}  // namespace opd::kernels::detail

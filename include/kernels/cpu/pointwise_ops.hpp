@@ -1,0 +1,39 @@
+#pragma once
+// The op ids of the pointwise families (pointwise.hpp) and their dtype
+// kinds, apart: the SIMD source (src/kernels/pointwise_unary_avx2.cpp,
+// compiled with -mavx2) must include nothing with inline code.
+#include <cstdint>
+
+namespace opd::kernels {
+
+enum class UnaryOp : uint8_t {
+  // float: integral and Bool inputs compute in the default dtype
+  Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+  Tanh, Sigmoid, Erf, Erfc,
+  // keep: the input's dtype
+  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
+  NanToNum,
+  // bool: a Bool result
+  LogicalNot, IsNan, IsInf, IsFinite,
+};
+inline constexpr int kNumUnaryOps = static_cast<int>(UnaryOp::IsFinite) + 1;
+
+enum class UnaryKind : uint8_t { Float, Keep, Bool };
+
+constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
+  if (op <= UnaryOp::Erfc) return UnaryKind::Float;
+  if (op <= UnaryOp::NanToNum) return UnaryKind::Keep;
+  return UnaryKind::Bool;
+}
+
+enum class PointwiseOp : uint8_t {
+  // comparison / logical: a Bool result
+  Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,
+  // the common dtype (atan2: integral/Bool promote to the default dtype)
+  Maximum, Minimum, Pow, Remainder, Fmod, Atan2, FloorDivide, DivTrunc, DivFloor, BitwiseAnd, BitwiseOr, BitwiseXor,
+  LeftShift, RightShift,
+};
+
+constexpr bool gives_bool(PointwiseOp op) noexcept { return op <= PointwiseOp::LogicalXor; }
+
+}  // namespace opd::kernels

@@ -1,0 +1,48 @@
+#pragma once
+// The loops of the floating unary ops (exp, sin, gelu, softplus, frac, ...)
+// for Half, Float, Double, BFloat16; compiled in
+// src/kernels/pointwise_unary_float.cpp.
+#include "kernels/cpu/unary_loops-inl.hpp"
+
+namespace opd::kernels::detail {
+
+// Sleef's vector rows for Float/Double when out and in are contiguous and
+// of the compute dtype, split across threads above grain_size; false if
+// that path does not apply (nothing written).
+inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in) {
+  if (compute != ScalarType::Float && compute != ScalarType::Double) return false;
+  if (in.dtype != compute || out.dtype != compute || !(in.sizes == out.sizes)) return false;
+  if (!is_plain_contiguous(out.sizes, out.strides) || !is_plain_contiguous(in.sizes, in.strides)) return false;
+  const bool is_double = compute == ScalarType::Double;
+  if (!cpu_has_avx2_fma() || !unary_avx2_row(op, is_double, in.data, out.data, 0)) return false;
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  const int64_t item = is_double ? 8 : 4;
+  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+    (void)unary_avx2_row(op, is_double, in.data + begin * item, out.data + begin * item, end - begin);
+  });
+  return true;
+}
+
+OPD_FUNC void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                                const OperandRef& in) {
+  const std::array<OperandRef, 1> inputs{in};
+  if (try_unary_simd(op, compute, out, in)) return;
+  dispatch_floating_dtype(compute, unary_name(op), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    if (op == UnaryOp::Softplus) {
+      run_pointwise<T, 1>(out, inputs, SoftplusOp<C>{static_cast<C>(*params.a), static_cast<C>(*params.b)});
+      return;
+    }
+    using U = UnaryOp;
+    const bool done =
+        run_unary_of<T, FloatUnary, U::Exp, U::Exp2, U::Expm1, U::Log, U::Log2, U::Log10, U::Log1p, U::Sqrt, U::Rsqrt,
+                     U::Reciprocal, U::Sin, U::Cos, U::Tan, U::Asin, U::Acos, U::Atan, U::Sinh, U::Cosh, U::Tanh,
+                     U::Sigmoid, U::Erf, U::Erfc, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Frac>(op, out,
+                                                                                                         inputs);
+    OPD_CHECK(done, unary_name(op), ": not a floating unary op");
+  });
+}
+
+}  // namespace opd::kernels::detail

@@ -1,0 +1,2 @@
+// libopdispatch: the loops of where, clamp, lerp, addcmul and addcdiv.
+#include "kernels/cpu/ternary_loops-inl.hpp"

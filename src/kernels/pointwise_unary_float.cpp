@@ -1,0 +1,2 @@
+// libopdispatch: the floating unary ops' loops (exp, sin, gelu, ...).
+#include "kernels/cpu/unary_float_loops-inl.hpp"
