@@ -4,7 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <dispatch/c_abi/shim.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 
 #include <cstdint>
 #include <cstdio>

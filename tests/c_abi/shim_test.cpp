@@ -5,7 +5,8 @@
 
 #include <dispatch/c_abi/c_signature.hpp>
 #include <dispatch/c_abi/shim.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -12,7 +12,8 @@
 #include <vector>
 
 #include <dispatch/transfer.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <structured/structured.hpp>
 
 #include "toy_device.hpp"
@@ -87,7 +88,7 @@ struct TestOps {
     set.add(opd::register_kernel<alias_of, &cpu_alias_of>(opd::DispatchKey::CPU));
     set.add(opd::register_kernel<fail_, &cpu_fail_>(opd::DispatchKey::CPU));
     set.add(opd::register_kernel<grow_, &cpu_grow_>(opd::DispatchKey::CPU));
-    set.add(opd::kernels::register_cpu());
+    set.add(opd_test::register_all_kernels());
   }
   opd::RegistrationSet set;
 };

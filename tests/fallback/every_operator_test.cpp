@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <dispatch/core/error.hpp>
 
 #include "toy_device.hpp"
@@ -107,7 +108,7 @@ void expect_same(const IValue& device_value, const IValue& cpu_value, bool value
 }
 
 TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
-  const opd::RegistrationSet cpu_kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet cpu_kernels = opd_test::register_all_kernels();
   toydev::ToyDevice device;
   std::vector<std::string> tested, skipped, refused;
   for (const std::string& name : opd::Dispatcher::singleton().operator_names()) {

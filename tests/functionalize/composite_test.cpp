@@ -11,6 +11,7 @@
 #include <functionalize/composite.hpp>
 
 #include "lazy_trace/trace_backend.hpp"
+#include "all_kernels.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ Tensor square(int64_t n) {
 }
 
 TEST(FunctionalizeComposite, CompositeWithViewsAndMutationRunsOnABackendWithoutThem) {
-  auto cpu = opd::kernels::register_cpu();
+  auto cpu = opd_test::register_all_kernels();
   lazy::Backend backend;  // kernels for the operators declared so far
   auto composite = opd::register_kernel<doubled_diagonal, &doubled_diagonal_kernel>(
       opd::DispatchKey::CompositeExplicitAutograd);

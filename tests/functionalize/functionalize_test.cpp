@@ -10,7 +10,8 @@
 #include <vector>
 
 #include <functionalize/functionalize.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_views.hpp>
 
 namespace {
@@ -22,7 +23,7 @@ using Mode = opd::FunctionalizeMode;
 namespace ops = opd::kernels::ops;
 
 struct Kernels {
-  opd::RegistrationSet cpu = opd::kernels::register_cpu();
+  opd::RegistrationSet cpu = opd_test::register_all_kernels();
 };
 Kernels& kernels() {
   static Kernels k;

@@ -1,7 +1,7 @@
 // Every operator the library declares is ATen's: its name is in namespace
 // aten and its schema text is ATen 1.13's (tests/data/native_functions_1.13.jsonl,
 // field "schema"), character for character. The operators are read from the
-// dispatcher after register_cpu(), not listed here.
+// dispatcher after opd_test::register_all_kernels(), not listed here.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,7 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <dispatch/schema/variants.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_scatter.hpp>
 #include <kernels/ops_view_copies.hpp>
 #include <kernels/ops_views.hpp>
@@ -34,7 +35,7 @@ std::map<std::string, std::string> aten_schemas() {
 }
 
 TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const std::map<std::string, std::string> aten = aten_schemas();
   ASSERT_GT(aten.size(), 2000u);
   opd::Dispatcher& d = opd::Dispatcher::singleton();

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_linalg.hpp>
 
 namespace {
@@ -213,7 +214,7 @@ TEST(Linalg, DotMvOuterMatmulLinear) {
 }
 
 TEST(Linalg, ThroughTheDispatcherInEveryVariant) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const Tensor a = ramp({2, 3}, ScalarType::Float), b = ramp({3, 2}, ScalarType::Float, 1);
   const std::vector<double> p = naive_mm(a, b);
   EXPECT_EQ(values(opd::call<ops::mm>(a, b)), p);

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_nn.hpp>
 
 namespace {
@@ -216,7 +217,7 @@ TEST(Nn, AdaptiveAvgPool2d) {
 }
 
 TEST(Nn, ThroughTheDispatcher) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const Tensor x = ramp({1, 2, 5, 5}, ScalarType::Float, 7, 3), w = ramp({3, 2, 3, 3}, ScalarType::Float, 5, 2);
   const Tensor y = opd::call<ops::conv2d>(x, w, std::nullopt, V{1, 1}, V{1, 1}, V{1, 1}, 1);
   EXPECT_EQ(values(y), direct_conv(x, w, nullptr, {1, 1}, {1, 1}, {1, 1}, 1));

@@ -1,14 +1,15 @@
 // The library's registered operators (include/kernels/ops.hpp) through the dispatcher.
 #include <gtest/gtest.h>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 
 namespace {
 using opd::Tensor;
 namespace ops = opd::kernels::ops;
 
 TEST(KernelOps, AddInEveryVariantThroughTheDispatcher) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const Tensor a = opd::from_vector<float>({1.f, 2.f, 3.f});
   const Tensor b = opd::from_vector<float>({10.f, 20.f, 30.f});
   EXPECT_EQ(opd::to_vector<float>(opd::call<ops::add::functional>(a, b, opd::arg<"alpha"> = 2)),
@@ -26,7 +27,7 @@ TEST(KernelOps, AddInEveryVariantThroughTheDispatcher) {
 }
 
 TEST(KernelOps, FactoriesFillAndCopy) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   Tensor z = opd::call<ops::zeros>(std::vector<int64_t>{2, 2}, opd::arg<"dtype"> = opd::ScalarType::Long);
   EXPECT_EQ(opd::to_vector<int64_t>(z), (std::vector<int64_t>{0, 0, 0, 0}));
   opd::call<ops::fill_>(z, 7);
@@ -39,10 +40,10 @@ TEST(KernelOps, FactoriesFillAndCopy) {
   EXPECT_EQ(m.sizes(), (std::vector<int64_t>{3, 4}));
 }
 
-// docs/kernels.md's register_cpu() example, and what the registration set means.
+// docs/kernels.md's opd_test::register_all_kernels() example, and what the registration set means.
 TEST(KernelOps, RegisterCpuAsDocumented) {
   {
-    opd::RegistrationSet kernels = opd::kernels::register_cpu();
+    opd::RegistrationSet kernels = opd_test::register_all_kernels();
     const Tensor a = opd::from_vector<float>({1.f, 2.f}), b = opd::from_vector<float>({4.f, 8.f});
     Tensor c = opd::call<ops::add::functional>(a, b);
     opd::call<ops::mul::inplace>(c, b);
@@ -56,7 +57,7 @@ TEST(KernelOps, RegisterCpuAsDocumented) {
     // warning per kernel); once it is gone, the first set's kernels serve again.
     static int warnings = 0;
     const auto previous = opd::Dispatcher::singleton().set_warning_handler([](std::string_view) { ++warnings; });
-    { const opd::RegistrationSet again = opd::kernels::register_cpu(); }
+    { const opd::RegistrationSet again = opd_test::register_all_kernels(); }
     opd::Dispatcher::singleton().set_warning_handler(previous);
     EXPECT_GT(warnings, 0);
     EXPECT_EQ(opd::call<ops::zeros>(std::vector<int64_t>{1}).numel(), 1);
@@ -68,7 +69,7 @@ TEST(KernelOps, RegisterCpuAsDocumented) {
 // A self / out that has meta's sizes and dtype and is contiguous in meta's
 // memory format (here ChannelsLast, from self) is written directly.
 TEST(KernelOps, AddWritesAChannelsLastSelfOrOutDirectly) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const std::vector<int64_t> shape{2, 3, 2, 2};
   std::vector<float> values(24);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
@@ -94,7 +95,7 @@ TEST(KernelOps, AddWritesAChannelsLastSelfOrOutDirectly) {
 
 // More dimensions than TensorMeta keeps inline, broadcast.
 TEST(KernelOps, AddBroadcastsSixDimensions) {
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const Tensor a = opd::from_vector<float>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, std::vector<int64_t>{2, 1, 1, 1, 1, 3});
   const Tensor b = opd::from_vector<float>({10.f, 20.f}, std::vector<int64_t>{1, 2, 1, 1, 1, 1});
   const Tensor c = opd::call<ops::add::functional>(a, b);

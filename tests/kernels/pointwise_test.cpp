@@ -11,7 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/cpu/parallel.hpp>
 #include <kernels/ops_pointwise.hpp>
 
@@ -459,7 +460,7 @@ TEST(KernelsPointwise, LerpAddcmulAddcdiv) {
 // Every variant through the dispatcher (kernels/ops_pointwise.hpp).
 TEST(KernelsPointwise, OperatorsThroughTheDispatcher) {
   namespace ops = opd::kernels::ops;
-  auto registered = opd::kernels::register_cpu();
+  auto registered = opd_test::register_all_kernels();
   const Tensor x = tensor_of({0, 1, 2}, shape({3}), ST::Float);
   EXPECT_TRUE(close(values(opd::call<ops::exp::functional>(x)), {1, std::exp(1.f), std::exp(2.f)}, 1e-7));
   Tensor y = tensor_of({0, 1, 2}, shape({3}), ST::Double);

@@ -11,7 +11,8 @@
 #include <vector>
 
 #include <kernels/cpu/parallel.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_reductions.hpp>
 #include <kernels/ops_views.hpp>
 
@@ -25,7 +26,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 class Reductions : public ::testing::Test {
  protected:
-  opd::RegistrationSet registered = opd::kernels::register_cpu();
+  opd::RegistrationSet registered = opd_test::register_all_kernels();
 };
 
 Tensor floats(std::vector<float> v, V sizes) { return opd::from_vector<float>(v, sizes); }

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include <kernels/cpu/shape.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_shape.hpp>
 #include <kernels/ops_views.hpp>
 
@@ -39,7 +40,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 class ShapeOps : public ::testing::Test {
  protected:
-  opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  opd::RegistrationSet kernels = opd_test::register_all_kernels();
 };
 
 TEST_F(ShapeOps, CatJoinsAlongADimPromotesAndSkipsLegacyEmpty) {

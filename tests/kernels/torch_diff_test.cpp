@@ -46,7 +46,8 @@ TEST(KernelsTorchDiff, RequiresLibtorch) {
 
 #include "kernels/cpu/kernels.hpp"
 #include "kernels/cpu/loops-inl.hpp"  // cpu_kernel, for the engine's own cases
-#include "kernels/ops.hpp"
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include "torch_bridge.hpp"
 
 namespace {
@@ -678,7 +679,7 @@ TEST_F(KernelsTorchDiff, ScalarOverloads) {
 // out= checks, resizing and copy-back on top of the kernels.
 
 const opd::RegistrationSet& cpu_kernels() {
-  static const opd::RegistrationSet set = ok::register_cpu();
+  static const opd::RegistrationSet set = opd_test::register_all_kernels();
   return set;
 }
 

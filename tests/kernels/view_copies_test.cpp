@@ -21,7 +21,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
+#include <kernels/ops_reductions.hpp>
 #include <kernels/ops_scatter.hpp>
 #include <kernels/ops_view_copies.hpp>
 #include <kernels/ops_views.hpp>
@@ -150,7 +152,7 @@ std::vector<Case> cases() {
 }
 
 TEST(ViewCopies, ResultsAreTheViewsValuesDenseInFreshStorage) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   std::size_t checked = 0;
   for (const Case& c : cases()) {
     for (opd::Device device : {opd::Device::cpu(), opd::Device(opd::DeviceType::Meta)}) {
@@ -175,7 +177,7 @@ TEST(ViewCopies, ResultsAreTheViewsValuesDenseInFreshStorage) {
 }
 
 TEST(ViewCopies, BadArgumentsFailAsTheViewDoes) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const Tensor x = arange({2, 3}, false);
   EXPECT_THROW((void)opd::call<ops::transpose_copy>(x, 0, 5), opd::IndexError);
   try {
@@ -207,7 +209,7 @@ void expect_scatter(const Tensor& result, const Tensor& self, const Tensor& src,
 }
 
 TEST(Scatter, WritesSrcWhereTheViewIsAndKeepsTheRest) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const Tensor self = arange({4, 5}, true);  // [5, 4], transposed
   {
     const Tensor src = arange({5, 1}, false);
@@ -233,7 +235,7 @@ TEST(Scatter, WritesSrcWhereTheViewIsAndKeepsTheRest) {
 }
 
 TEST(Scatter, SrcOfOtherSizesIsAnErrorAndSelfStaysUnchanged) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const Tensor self = arange({3, 4}, false);
   const std::vector<float> before = opd::to_vector<float>(self);
   try {
@@ -249,7 +251,7 @@ TEST(Scatter, SrcOfOtherSizesIsAnErrorAndSelfStaysUnchanged) {
 }
 
 TEST(Scatter, UnfoldBackwardAndSumAdd) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   // windows of 3 with step 2 over 7 elements: [0,1,2] [2,3,4] [4,5,6]
   const Tensor g = arange({3, 3}, false);
   const std::vector<float> gv = opd::to_vector<float>(g);
@@ -280,7 +282,7 @@ TEST(Scatter, UnfoldBackwardAndSumAdd) {
 }
 
 TEST(ZeroFillCopy, InPlaceAndFunctionalVariants) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   Tensor x = arange({2, 3}, true);
   const std::vector<float> before = opd::to_vector<float>(x);
   const Tensor z = opd::call<ops::zero>(x);
@@ -315,7 +317,7 @@ TEST(ViewCopies, EqualLibtorchs) {
 #ifndef OPD_HAVE_LIBTORCH
   GTEST_SKIP() << "libtorch is not installed: the *_copy operators are not compared with it";
 #else
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   for (const Case& c : cases()) {
     // the bridge's self: a Float arange from 0, transposed (first and last dims) when asked
     int64_t n = 1;
@@ -351,7 +353,7 @@ TEST(Scatter, EqualLibtorchs) {
 #ifndef OPD_HAVE_LIBTORCH
   GTEST_SKIP() << "libtorch is not installed: the scatter operators are not compared with it";
 #else
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   using I = opd::IValue;
   struct Scase {
     std::string op;

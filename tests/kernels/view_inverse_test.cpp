@@ -18,7 +18,8 @@
 #include <vector>
 
 #include <functionalize/view_inverse.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_view_copies.hpp>
 #include <kernels/ops_views.hpp>
 
@@ -116,7 +117,7 @@ std::vector<Case> cases() {
 }
 
 TEST(ViewInverse, EveryViewUndoesAnAddThroughItAsEagerDoes) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   std::size_t checked = 0;
   for (const Case& c : cases()) {
     ASSERT_TRUE(fz::has_view_inverse(c.op)) << c.op;
@@ -156,7 +157,7 @@ TEST(ViewInverse, EveryViewUndoesAnAddThroughItAsEagerDoes) {
 // The same comparison with eager on random shapes and arguments (a fixed seed,
 // so a failure replays): 400 draws over the views with dims, indices and steps.
 TEST(ViewInverse, RandomArgumentsMatchEager) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   std::mt19937 rng(12);
   auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   using I = opd::IValue;
@@ -223,7 +224,7 @@ TEST(ViewInverse, RandomArgumentsMatchEager) {
 // Where windows overlap, an add through the whole unfold adds once per window
 // that holds an element (what eager's in-place add does, element by element).
 TEST(ViewInverse, OverlappingUnfoldSumsTheChangesOfEveryWindow) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const Tensor base = distinct_values({6});
   const opd::Stack args{int64_t{0}, int64_t{3}, int64_t{1}};
   for (fz::InverseMode mode : {fz::InverseMode::keep_views, fz::InverseMode::remove_views}) {
@@ -240,7 +241,7 @@ TEST(ViewInverse, OverlappingUnfoldSumsTheChangesOfEveryWindow) {
 // call and runs it with Tracer excluded, so calls made inside kernels are not
 // logged): in remove_views mode no view and no in-place operator.
 TEST(ViewInverse, RemoveViewsModeCallsNoViewAndNoInPlaceOperator) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   std::vector<std::string> log;
   auto tracer = opd::register_fallback(opd::DispatchKey::Tracer,
                                        [&](const opd::OperatorEntry& op, opd::DispatchKeySet, opd::Stack* stack) {
@@ -276,7 +277,7 @@ TEST(ViewInverse, RemoveViewsModeCallsNoViewAndNoInPlaceOperator) {
 }
 
 TEST(ViewInverse, UnknownOperatorsAndBadArgumentsAreErrorsNamingTheOperator) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const Tensor base = distinct_values({2, 3});
   EXPECT_FALSE(fz::has_view_inverse("aten::add.Tensor"));
   try {

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include <dispatch/core/allocator.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include <kernels/ops_views.hpp>
 
 namespace {
@@ -64,7 +65,7 @@ struct ScopedPrivateUse1Allocator {
 
 class Views : public ::testing::Test {
  protected:
-  opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  opd::RegistrationSet kernels = opd_test::register_all_kernels();
 };
 
 // What every view must be: same storage and version counter, is_view, the

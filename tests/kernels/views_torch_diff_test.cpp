@@ -21,7 +21,8 @@ TEST(ViewsTorchDiff, RequiresLibtorch) {
 #include <string>
 #include <vector>
 
-#include "kernels/ops.hpp"
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include "kernels/ops_views.hpp"
 #include "torch_bridge.hpp"
 
@@ -107,7 +108,7 @@ tb::ViewOutcome ours(const Case& c) {
 }
 
 TEST(ViewsTorchDiff, SizesStridesOffsetsAliasingValuesAndErrors) {
-  const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const std::vector<Case> cases = {
       {"view", "", {2, 6}, false, {L({3, -1})}},
       {"view", "", {2, 6}, false, {L({4, 4})}},

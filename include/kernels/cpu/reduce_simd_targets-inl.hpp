@@ -44,7 +44,7 @@ HWY_INLINE T SumLeaf(const T* HWY_RESTRICT x, int64_t n) {
 }
 
 template <class T>
-HWY_NOINLINE T SumPairwise(const T* HWY_RESTRICT x, int64_t n) {
+OPD_FUNC HWY_NOINLINE T SumPairwise(const T* HWY_RESTRICT x, int64_t n) {
   if (n <= kLeaf) return SumLeaf(x, n);
   const int64_t half = ((n / 2) + kLeaf - 1) / kLeaf * kLeaf;  // whole leaves on the left
   return SumPairwise(x, half) + SumPairwise(x + half, n - half);
@@ -96,12 +96,12 @@ HWY_INLINE float SqDevLeaf(const float* HWY_RESTRICT x, int64_t n, float mean) {
   for (; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
   return s;
 }
-HWY_NOINLINE float SumSqDevF32(const float* x, int64_t n, float mean) {
+OPD_FUNC HWY_NOINLINE float SumSqDevF32(const float* x, int64_t n, float mean) {
   if (n <= kLeaf) return SqDevLeaf(x, n, mean);
   const int64_t half = ((n / 2) + kLeaf - 1) / kLeaf * kLeaf;
   return SumSqDevF32(x, half, mean) + SumSqDevF32(x + half, n - half, mean);
 }
-HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float scale, float shift, const float* w,
+OPD_FUNC HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float scale, float shift, const float* w,
                             const float* b) {
   const hn::ScalableTag<float> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -121,16 +121,16 @@ HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float scale, fl
   }
 }
 
-HWY_NOINLINE float SumF32(const float* x, int64_t n) { return SumPairwise(x, n); }
-HWY_NOINLINE double SumF64(const double* x, int64_t n) { return SumPairwise(x, n); }
-HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<true>(x, n); }
-HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x, n); }
-HWY_NOINLINE float MinF32(const float* x, int64_t n) { return Extreme<false>(x, n); }
-HWY_NOINLINE double MinF64(const double* x, int64_t n) { return Extreme<false>(x, n); }
+OPD_FUNC HWY_NOINLINE float SumF32(const float* x, int64_t n) { return SumPairwise(x, n); }
+OPD_FUNC HWY_NOINLINE double SumF64(const double* x, int64_t n) { return SumPairwise(x, n); }
+OPD_FUNC HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<true>(x, n); }
+OPD_FUNC HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x, n); }
+OPD_FUNC HWY_NOINLINE float MinF32(const float* x, int64_t n) { return Extreme<false>(x, n); }
+OPD_FUNC HWY_NOINLINE double MinF64(const double* x, int64_t n) { return Extreme<false>(x, n); }
 
 // softmax: y = exp(x - max) * (1 / sum); log_softmax: y = (x - max) - log(sum).
 // A NaN anywhere makes the sum, hence every output, NaN (as ATen).
-HWY_NOINLINE void SoftmaxF32(const float* x, float* y, int64_t n, bool log) {
+OPD_FUNC HWY_NOINLINE void SoftmaxF32(const float* x, float* y, int64_t n, bool log) {
   const hn::ScalableTag<float> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const float m = Extreme<true>(x, n);

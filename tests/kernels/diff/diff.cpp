@@ -10,7 +10,8 @@
 
 #include "dispatch/core/bfloat16.hpp"
 #include "dispatch/core/half.hpp"
-#include "kernels/ops.hpp"
+#include <kernels/ops_arithmetic.hpp>
+#include "all_kernels.hpp"
 #include "opd_side.hpp"
 #include "torch_side.hpp"
 
@@ -244,7 +245,7 @@ std::string describe_value(const Value& v) {
 }
 
 void ensure_kernels_registered() {
-  static const opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  static const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   (void)kernels;
 }
 
