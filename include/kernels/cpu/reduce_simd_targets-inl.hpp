@@ -15,6 +15,8 @@
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
+#include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
+
 HWY_BEFORE_NAMESPACE();
 namespace opd::kernels::simd::dispatch_detail {
 namespace HWY_NAMESPACE {
