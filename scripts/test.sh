@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Full test run, three builds that between them cover both compilers, both
 # ways of consuming the library and both build types:
-#   gcc          g++, Debug, against the compiled library (libopdispatch):
-#                every test, the sanitizer sub-builds (ASan+UBSan, TSan) and
-#                the benchmark programs (run once, briefly);
+#   gcc          g++, Debug, instrumented with ASan+UBSan (OPD_SANITIZE=
+#                address, still -Werror), against the compiled library
+#                (libopdispatch): every test, the benchmark programs (run
+#                once, briefly) and the nested TSan build of the concurrency
+#                tests;
 #   clang        clang++-14, Debug, against the header-only target
 #                (OPD_HEADER_ONLY_TESTS=ON): every test but the sanitizers;
 #   gcc-release  g++, Release: the library, tools, examples and every test
@@ -48,7 +50,9 @@ run_one() {  # <label> <build dir> <c++ compiler> <build type> <extra cmake opti
 
 start=$SECONDS
 failed() { [ "$status" -ne 0 ] && [ "${OPD_FAIL_FAST:-0}" = 1 ]; }
-run_one gcc build/gcc g++ "$BUILD_TYPE" "-DOPD_BUILD_BENCH=ON" || status=1
+# UBSan reports stop the test (-fno-sanitize-recover); print where they came from.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+run_one gcc build/gcc g++ "$BUILD_TYPE" "-DOPD_BUILD_BENCH=ON -DOPD_SANITIZE=address" || status=1
 failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "-DOPD_HEADER_ONLY_TESTS=ON" -LE sanitizer || status=1
 failed || run_one gcc-release build/gcc-release g++ Release "-DOPD_SANITIZER_TESTS=OFF -DOPD_COMPILE_CHECKS=OFF" -L runtime || status=1
 
