@@ -25,9 +25,14 @@ namespace opd::kernels {
 
 namespace detail {
 
+// The kernels below are also the Meta kernels: every check runs on Meta
+// tensors too, and a Meta input gets its Meta output right after the output's
+// sizes are known, before anything is read (so both devices raise the same
+// errors, and Meta computes nothing).
 inline void nn_check_cpu(const char* op, const Tensor& t, const char* arg) {
   OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
-  OPD_CHECK(t.device().is_cpu(), op, ": the CPU kernel got argument '", arg, "' on device ", t.device());
+  OPD_CHECK(t.device().is_cpu() || t.device().is_meta(), op, ": the CPU kernel got argument '", arg, "' on device ",
+            t.device());
 }
 
 // ATen's deprecated type name in argument checks: "CPUFloatType".
@@ -95,8 +100,8 @@ inline void pool2d_shape_check(const Tensor& input, const Pool2dShape& s) {
 
 // The output of a pool over (batch, planes, ih, iw), shaped like the input (3-D or 4-D).
 inline Tensor pool_output(const Tensor& input, const Pool2dShape& s) {
-  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
-  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
+  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), input.device());
+  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), input.device());
 }
 
 // Runs f(plane_index) for every (batch, plane) pair, split across threads by work.
@@ -125,6 +130,11 @@ OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t p
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
             detail::cpu_type_name(indices.dtype()), " instead (while checking arguments for embedding)");
   const int64_t rows = weight.size(0), dim = weight.size(1);
+  if (weight.is_meta() || indices.is_meta()) {  // Meta: the indices' values are not checked (there are none)
+    std::vector<int64_t> sizes = indices.sizes().vec();
+    sizes.push_back(dim);
+    return opd::empty(sizes, weight.dtype(), Device::meta());
+  }
   // Every index checked before anything is written.
   const Tensor idx = detail::contiguous_or_self(indices);
   const int64_t n = idx.numel();
@@ -155,8 +165,8 @@ OPD_FUNC Tensor dropout(const Tensor& input, double p, bool train) {
   OPD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || input.numel() == 0) return input;
   if (p == 1) {  // ATen: input * 0 (NaN stays NaN)
-    Tensor out = empty_from_meta(mul_scalar_meta(input, Scalar(0)));
-    mul_scalar_impl(input, Scalar(0), out);
+    Tensor out = empty_from_meta(mul_scalar_meta(input, Scalar(0)), input.device());
+    if (!out.is_meta()) mul_scalar_impl(input, Scalar(0), out);
     return out;
   }
   throw Error(opd::detail::str_cat("dropout: train=True with p=", p,
@@ -328,7 +338,9 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
   const int64_t batch = in4.size(0), cin = in4.size(1), cout = ws[0];
   const int64_t oh = (padded_h - eff_kh) / stride[0] + 1, ow = (padded_w - eff_kw) / stride[1] + 1;
   const int64_t cg = cin / groups, og = cout / groups, kdim = cg * kh * kw, spatial = oh * ow;
-  Tensor out = opd::empty(std::vector<int64_t>{batch, cout, oh, ow}, input.dtype(), Device::cpu());
+  const bool meta = input.is_meta() || weight.is_meta() || (has_bias && bias_opt->is_meta());
+  Tensor out = opd::empty(std::vector<int64_t>{batch, cout, oh, ow}, input.dtype(), meta ? Device::meta() : Device::cpu());
+  if (meta) return unbatched ? detail::contiguous_view(out, 0, {cout, oh, ow}) : out;
   if (out.numel() > 0) {
     const Tensor x = detail::contiguous_or_self(in4);
     const Tensor w = detail::contiguous_or_self(weight);
@@ -413,6 +425,7 @@ OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
     throw_not_implemented_for("max_pool2d", self.dtype());
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -486,6 +499,7 @@ OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
     throw_not_implemented_for("avg_pool2d", dt);
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_dtype(dt, "avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -552,6 +566,7 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
   s.oh = output_size[0];
   s.ow = output_size[1];
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
