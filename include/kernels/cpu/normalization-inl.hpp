@@ -49,8 +49,9 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
   const int64_t d = views::wrap_dim(op, dim, self.dim());
   const bool last = self.dim() == 0 || d == self.dim() - 1;
   if (self.numel() == 0) return kernels::empty(self.sizes(), self.dtype(), self.device());  // before the dtype check, as ATen
-  // ATen 1.13's names for the loops it lacks (no Half on CPU, floating only).
-  if (!is_floating_type(self.dtype()) || self.dtype() == ScalarType::Half)
+  // ATen 1.13's names for the loops it lacks (floating only). Half is
+  // computed here (ATen 1.13's CPU kernels refuse it): in float, rounded once.
+  if (!is_floating_type(self.dtype()))
     throw_not_implemented_for(last ? (log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl")
                                    : "softmax_kernel_impl",
                               self.dtype());
