@@ -19,6 +19,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/nn.hpp"
+#include "kernels/cpu/scratch-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
@@ -244,15 +245,26 @@ void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor
   const int64_t oh = out.size(2), ow = out.size(3);
   const int64_t hp = ih + 2 * ph, wp = iw + 2 * pw, plane = hp * wp, cols = oh * wp;
   const ScalarType dt = x.dtype();
-  const Tensor xp = kernels::zeros(std::vector<int64_t>{cin * plane + (kw - 1) * dw}, dt);
+  // The three temporaries in the thread's scratch block (scratch-inl.hpp):
+  // fresh ones cost a page fault per 4 KB each call. Each starts 64-byte aligned.
+  const auto rounded = [](int64_t n) { return (n * static_cast<int64_t>(sizeof(T)) + 63) / 64 * 64; };
+  const int64_t xp_n = cin * plane + (kw - 1) * dw, wk_n = kh * kw * cout * cg, acc_n = og * cols;
+  const Scratch scratch(static_cast<std::size_t>(rounded(xp_n) + rounded(wk_n) + rounded(acc_n)));
+  char* base = static_cast<char*>(scratch.data());
+  const auto view = [&](int64_t byte_offset, int64_t n) {
+    const int64_t size[] = {n}, stride[] = {1};
+    return opd::from_blob(base + byte_offset, size, stride, dt);
+  };
+  const Tensor xp = view(0, xp_n);
+  std::memset(xp.data_ptr(), 0, static_cast<std::size_t>(xp_n) * sizeof(T));  // the padding
   // The weights by kernel offset: wk[kk][o][c] = w[o][c][kk].
-  const Tensor wk = opd::empty(std::vector<int64_t>{kh * kw * cout * cg}, dt, Device::cpu());
+  const Tensor wk = view(rounded(xp_n), wk_n);
   const T* wsrc = w.data_ptr<T>();
   T* wdst = wk.data_ptr<T>();
   for (int64_t o = 0; o < cout; ++o)
     for (int64_t c = 0; c < cg; ++c)
       for (int64_t kk = 0; kk < kh * kw; ++kk) wdst[(kk * cout + o) * cg + c] = wsrc[(o * cg + c) * kh * kw + kk];
-  const Tensor acc = opd::empty(std::vector<int64_t>{og * cols}, dt, Device::cpu());
+  const Tensor acc = view(rounded(xp_n) + rounded(wk_n), acc_n);
   T* pacc = acc.data_ptr<T>();
   T* pxp = xp.data_ptr<T>();
   for (int64_t n = 0; n < batch; ++n) {
@@ -362,7 +374,11 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
     }
     const bool direct = kh == 1 && kw == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
                         padding[1] == 0;  // a 1x1 convolution reads the input as its col
-    Tensor col = direct || kdim == 0 ? Tensor() : opd::empty(std::vector<int64_t>{kdim, spatial}, input.dtype(), Device::cpu());
+    // The unfolded matrix lives in the thread's scratch block (reused across calls).
+    const bool unfold = !direct && kdim > 0;
+    const detail::Scratch scratch(unfold ? static_cast<std::size_t>(kdim * spatial) * input.itemsize() : 0);
+    const int64_t col_sizes[] = {kdim, spatial}, col_strides[] = {spatial, 1};
+    Tensor col = unfold ? opd::from_blob(scratch.data(), col_sizes, col_strides, input.dtype()) : Tensor();
     const std::vector<int64_t> geometry{ih, iw, kh, kw, padding[0], padding[1], stride[0], stride[1],
                                         dilation[0], dilation[1], oh, ow};
     for (int64_t n = 0; n < batch; ++n) {
