@@ -425,4 +425,22 @@ TEST(MetaKernels, DataDependentShapesRaiseOnMeta) {
   EXPECT_NE(error.find("mask index on the Meta device"), std::string::npos) << error;
 }
 
+// A call with CPU and Meta operands goes to the Meta kernel (Meta's key is
+// the higher one): it returns Meta results, or refuses to write a CPU self.
+TEST(MetaKernels, MixedCpuAndMetaOperands) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  const opd::Device cpu = opd::Device::cpu(), meta = opd::Device::meta();
+  opd::Stack ln = {opd::IValue(make(T{f32, {2, 4}}, cpu)), opd::IValue(IL{4}), opd::IValue(make(T{f32, {4}}, meta)),
+                   opd::IValue(), opd::IValue(1e-5)};
+  opd::call_boxed("aten::native_layer_norm", ln);
+  ASSERT_EQ(ln.size(), 3u);
+  for (const opd::IValue& r : ln) EXPECT_TRUE(r.to_tensor().is_meta());
+  EXPECT_EQ(ln[1].to_tensor().sizes().vec(), (IL{2, 1}));
+  opd::Tensor self = make(T{f32, {4, 5}}, cpu);
+  opd::Stack put = {opd::IValue(self), opd::IValue(std::vector<std::optional<opd::Tensor>>{make(T{i64, {2}}, cpu)}),
+                    opd::IValue(make(T{f32, {5}}, meta)), opd::IValue(false)};
+  EXPECT_THROW(opd::call_boxed("aten::index_put_", put), opd::Error);
+  EXPECT_EQ(self.data_ptr<float>()[0], 0.0f);
+}
+
 }  // namespace

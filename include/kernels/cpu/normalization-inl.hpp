@@ -156,10 +156,15 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& inpu
   const int64_t axis = nd - nn;
   std::vector<int64_t> stat_sizes(input.sizes().begin(), input.sizes().begin() + axis);
   stat_sizes.insert(stat_sizes.end(), static_cast<std::size_t>(nn), 1);
-  Tensor out = kernels::empty(input.sizes(), input.dtype(), input.device());
-  Tensor mean = kernels::empty(stat_sizes, input.dtype(), input.device());
-  Tensor rstd = kernels::empty(stat_sizes, input.dtype(), input.device());
-  if (input.is_meta()) return {out, mean, rstd};  // Meta: checked, nothing computed
+  // Meta: checked, nothing computed (a Meta weight or bias makes it a Meta call too)
+  if (input.is_meta() || (has_w && weight->is_meta()) || (has_b && bias->is_meta())) {
+    const Device meta = Device::meta();
+    return {opd::empty(input.sizes(), input.dtype(), meta), opd::empty(IntArrayRef(stat_sizes), input.dtype(), meta),
+            opd::empty(IntArrayRef(stat_sizes), input.dtype(), meta)};
+  }
+  Tensor out = kernels::empty(input.sizes(), input.dtype());
+  Tensor mean = kernels::empty(stat_sizes, input.dtype());
+  Tensor rstd = kernels::empty(stat_sizes, input.dtype());
   int64_t M = 1, N = 1;
   for (int64_t i = 0; i < axis; ++i) M *= input.sizes()[static_cast<std::size_t>(i)];
   for (int64_t i = axis; i < nd; ++i) N *= input.sizes()[static_cast<std::size_t>(i)];

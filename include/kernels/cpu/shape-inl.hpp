@@ -993,7 +993,9 @@ OPD_FUNC Tensor index(const Tensor& self, std::span<const std::optional<Tensor>>
   using namespace shape_detail;
   constexpr std::string_view op = "aten::index.Tensor";
   const IndexPlan plan = plan_index(op, self, indices);
-  if (self.is_meta()) return meta_like_sizes(as_ref(plan.result_sizes), self.dtype());
+  bool meta = self.is_meta();
+  for (const std::optional<Tensor>& i : indices) meta = meta || (i && i->defined() && i->is_meta());
+  if (meta) return meta_like_sizes(as_ref(plan.result_sizes), self.dtype());
   Tensor out = new_like_sizes(as_ref(plan.result_sizes), self.dtype());
   gather_tables(op, out, static_cast<const char*>(self.data_ptr()), plan.tables);
   return out;
@@ -1026,6 +1028,10 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
             ": Index put requires the source and destination dtypes match, got ", self.dtype(),
             " for the destination and ", values.dtype(), " for the source.");
   if (self.is_meta()) return self;
+  bool meta_operand = values.is_meta();
+  for (const std::optional<Tensor>& i : indices) meta_operand = meta_operand || (i && i->defined() && i->is_meta());
+  OPD_CHECK(!meta_operand, op, ": expected all tensors to be on the same device, but self is on ", self.device(),
+            " and the indices or values on meta");
   const Tensor v = materialize(values, shape, self.dtype());  // also a copy when values alias self
   const char* vp = static_cast<const char*>(v.data_ptr());
   char* sp = static_cast<char*>(self.data_ptr());
