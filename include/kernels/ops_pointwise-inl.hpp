@@ -7,6 +7,8 @@
 
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
+#include "kernels/cpu/overlap.hpp"
+#include "kernels/cpu/type_promotion.hpp"
 #include "kernels/ops_pointwise.hpp"
 #include "structured/derive.hpp"
 
@@ -101,6 +103,50 @@ inline Tensor masked_fill_scalar_kernel(const Tensor& s, const Tensor& m, const 
 inline Tensor& masked_fill_scalar_inplace(Tensor& s, const Tensor& m, const Scalar& v) { return masked_fill_(s, m, v); }
 inline Tensor masked_fill_tensor_kernel(const Tensor& s, const Tensor& m, const Tensor& v) { return masked_fill(s, m, v); }
 inline Tensor& masked_fill_tensor_inplace(Tensor& s, const Tensor& m, const Tensor& v) { return masked_fill_(s, m, v); }
+
+// ---- Meta kernels: the CPU kernels' meta functions, a Meta output ----
+template <PointwiseOp K>
+Tensor pointwise_meta_kernel(const Tensor& self, const Tensor& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+template <PointwiseOp K>
+Tensor pointwise_scalar_meta_kernel(const Tensor& self, const Scalar& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+template <PointwiseOp K>
+Tensor scalar_tensor_meta_kernel(const Scalar& self, const Tensor& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+// In place on Meta: what impl checks of out = self, without the loop.
+inline Tensor& inplace_meta(Tensor& self, const TensorMeta& m) {
+  assert_no_internal_overlap(self);
+  OPD_CHECK(self.sizes() == IntArrayRef(m.sizes), "output with shape ", self.sizes(),
+            " doesn't match the broadcast shape ", IntArrayRef(m.sizes));
+  check_can_cast_to_output(m.dtype, self.dtype());
+  return self;
+}
+template <PointwiseOp K>
+Tensor& pointwise_inplace_meta(Tensor& self, const Tensor& other) {
+  return inplace_meta(self, pointwise_meta(K, self, other));
+}
+template <PointwiseOp K>
+Tensor& pointwise_scalar_inplace_meta(Tensor& self, const Scalar& other) {
+  return inplace_meta(self, pointwise_meta(K, self, other));
+}
+template <UnaryOp K>
+Tensor unary_meta_kernel(const Tensor& self) {
+  return empty_from_meta(unary_meta(K, self), Device::meta());
+}
+inline Tensor& relu_inplace_meta(Tensor& self) { return inplace_meta(self, unary_meta(UnaryOp::Relu, self)); }
+inline Tensor softplus_meta_kernel(const Tensor& self, const Scalar&, const Scalar&) {
+  return empty_from_meta(unary_meta(UnaryOp::Softplus, self), Device::meta());
+}
+inline Tensor div_scalar_mode_meta(const Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return empty_from_meta(div_mode_meta(self, other, mode), Device::meta());
+}
+inline Tensor& div_scalar_mode_inplace_meta(Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return inplace_meta(self, div_mode_meta(self, other, mode));
+}
 
 }  // namespace detail
 
@@ -217,6 +263,44 @@ OPD_FUNC RegistrationSet register_pointwise() {
   set.add(register_kernel<ops::masked_fill_scalar_, &detail::masked_fill_scalar_inplace>(cpu));
   set.add(register_kernel<ops::masked_fill_tensor, &detail::masked_fill_tensor_kernel>(cpu));
   set.add(register_kernel<ops::masked_fill_tensor_, &detail::masked_fill_tensor_inplace>(cpu));
+
+  // Meta: the same meta functions (masked_fill: the same function, which
+  // stops before reading data on Meta tensors); out= derived at Meta too.
+  constexpr DispatchKey meta = DispatchKey::Meta;
+  set.add(register_kernel<ops::relu, &detail::unary_meta_kernel<UnaryOp::Relu>>(meta));
+  set.add(register_kernel<ops::relu_, &detail::relu_inplace_meta>(meta));
+  set.add(register_kernel<ops::isnan, &detail::unary_meta_kernel<UnaryOp::IsNan>>(meta));
+  set.add(register_kernel<ops::isinf, &detail::unary_meta_kernel<UnaryOp::IsInf>>(meta));
+  set.add(register_kernel<ops::isfinite, &detail::unary_meta_kernel<UnaryOp::IsFinite>>(meta));
+  set.add(register_kernel<ops::softplus, &detail::softplus_meta_kernel>(meta));
+  set.add(derive_missing_variants<ops::softplus, void, ops::softplus_out>(meta, detail::softplus_spec{}));
+  set.add(register_kernel<ops::maximum, &detail::pointwise_meta_kernel<P::Maximum>>(meta));
+  set.add(derive_missing_variants<ops::maximum, void, ops::maximum_out>(meta, detail::pointwise_spec<P::Maximum>{}));
+  set.add(register_kernel<ops::minimum, &detail::pointwise_meta_kernel<P::Minimum>>(meta));
+  set.add(derive_missing_variants<ops::minimum, void, ops::minimum_out>(meta, detail::pointwise_spec<P::Minimum>{}));
+  set.add(register_kernel<ops::pow_tensor, &detail::pointwise_meta_kernel<P::Pow>>(meta));
+  set.add(register_kernel<ops::pow_tensor_, &detail::pointwise_inplace_meta<P::Pow>>(meta));
+  set.add(derive_missing_variants<ops::pow_tensor, ops::pow_tensor_, ops::pow_tensor_out>(meta, detail::pointwise_spec<P::Pow>{}));
+  set.add(register_kernel<ops::pow_scalar, &detail::pointwise_scalar_meta_kernel<P::Pow>>(meta));
+  set.add(register_kernel<ops::pow_scalar_, &detail::pointwise_scalar_inplace_meta<P::Pow>>(meta));
+  set.add(derive_missing_variants<ops::pow_scalar, ops::pow_scalar_, ops::pow_scalar_out>(meta, detail::pointwise_scalar_spec<P::Pow>{}));
+  set.add(register_kernel<ops::floor_divide, &detail::pointwise_meta_kernel<P::FloorDivide>>(meta));
+  set.add(register_kernel<ops::floor_divide_, &detail::pointwise_inplace_meta<P::FloorDivide>>(meta));
+  set.add(derive_missing_variants<ops::floor_divide, ops::floor_divide_, ops::floor_divide_out>(meta, detail::pointwise_spec<P::FloorDivide>{}));
+  set.add(register_kernel<ops::floor_divide_scalar, &detail::pointwise_scalar_meta_kernel<P::FloorDivide>>(meta));
+  set.add(register_kernel<ops::floor_divide_scalar_, &detail::pointwise_scalar_inplace_meta<P::FloorDivide>>(meta));
+  set.add(register_kernel<ops::div_scalar_mode, &detail::div_scalar_mode_meta>(meta));
+  set.add(register_kernel<ops::div_scalar_mode_, &detail::div_scalar_mode_inplace_meta>(meta));
+  set.add(register_kernel<ops::remainder_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::Remainder>>(meta));
+  set.add(register_kernel<ops::bitwise_and_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::BitwiseAnd>>(meta));
+  set.add(register_kernel<ops::bitwise_or_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::BitwiseOr>>(meta));
+  set.add(register_kernel<ops::bitwise_xor_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::BitwiseXor>>(meta));
+  set.add(register_kernel<ops::bitwise_left_shift_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::LeftShift>>(meta));
+  set.add(register_kernel<ops::bitwise_right_shift_scalar_tensor, &detail::scalar_tensor_meta_kernel<P::RightShift>>(meta));
+  set.add(register_kernel<ops::masked_fill_scalar, &detail::masked_fill_scalar_kernel>(meta));
+  set.add(register_kernel<ops::masked_fill_scalar_, &detail::masked_fill_scalar_inplace>(meta));
+  set.add(register_kernel<ops::masked_fill_tensor, &detail::masked_fill_tensor_kernel>(meta));
+  set.add(register_kernel<ops::masked_fill_tensor_, &detail::masked_fill_tensor_inplace>(meta));
   return set;
 }
 
