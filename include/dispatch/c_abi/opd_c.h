@@ -27,6 +27,18 @@ extern "C" {
 #define OPD_C_API __attribute__((visibility("default")))
 #endif
 
+/* 1 where OPD_EXPORT_C (dispatch/c_abi/shim.hpp) defines each exported
+ * operator as a function with C linkage (an assembly trampoline exists for
+ * the target: x86-64 and AArch64 ELF); 0 elsewhere, where the symbol is a
+ * constant pointer to the function. Generated headers declare the one or the
+ * other after it. Define OPD_C_EXPORT_POINTERS to get pointers everywhere
+ * (in the exporting library and in its callers alike). */
+#if !defined(OPD_C_EXPORT_POINTERS) && defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__))
+#define OPD_C_EXPORTS_FUNCTIONS 1
+#else
+#define OPD_C_EXPORTS_FUNCTIONS 0
+#endif
+
 /* Statuses. */
 #define OPD_OK 0
 #define OPD_ERR_INVALID_ARGUMENT 1 /* null handle, negative length, unknown code, wrong tag */
