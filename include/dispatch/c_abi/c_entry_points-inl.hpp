@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -267,7 +268,7 @@ inline IValue conform_leaf(IValue v, schema::base_type b, const conform_context&
       ok = v.is_complex_double();
       break;
     case BT::ScalarType: case BT::Layout: case BT::MemoryFormat: case BT::QScheme: ok = v.is_int(); break;
-    case BT::Device: ok = v.is_device() || v.is_string(); break;
+    case BT::Device: ok = v.is_device(); break;
     default: break;  // Generator, Storage, Stream, ...: unchecked
   }
   if (!ok) throw_mismatch(c, where, v);
@@ -437,8 +438,8 @@ inline std::int32_t call_op(boxed_thread_state& ts, opd_op op, const opd_any* ar
   const std::size_t n = op->arguments.size();
   if (static_cast<std::size_t>(nargs) > n && !s.is_vararg)
     return invalid(opd::detail::str_cat(name, ": expected at most ", n, " arguments, got ", nargs));
-  Stack fresh;
-  Stack& stack = ts.stack_in_use ? fresh : ts.stack;
+  std::optional<Stack> fresh;  // (only made for a nested call)
+  Stack& stack = ts.stack_in_use ? fresh.emplace() : ts.stack;
   struct release_stack {
     Stack& stack;
     bool& in_use;
@@ -449,7 +450,8 @@ inline std::int32_t call_op(boxed_thread_state& ts, opd_op op, const opd_any* ar
     }
   } release{stack, ts.stack_in_use, !ts.stack_in_use};
   ts.stack_in_use = true;
-  stack.reserve(std::max<std::size_t>(n, static_cast<std::size_t>(nargs)));
+  if (const std::size_t need = std::max<std::size_t>(n, static_cast<std::size_t>(nargs)); stack.capacity() < need)
+    stack.reserve(need);
   using K = boxed_argument::kind;
   for (std::int64_t i = 0; i < nargs; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
@@ -546,7 +548,7 @@ OPD_C_API int32_t opd_tensor_empty(int64_t ndim, const int64_t* sizes, int32_t d
 }
 
 OPD_C_API int32_t opd_tensor_release(opd_tensor t) {
-  delete t;
+  opd::c_abi::detail::delete_tensor(t);
   return OPD_OK;
 }
 
