@@ -401,8 +401,10 @@ inline opd_op make_op(const OperatorEntry& e) {
 // The handle of `name`: found once per process (the registry's lock and a
 // map), then kept.
 inline opd_op find_op(std::string_view name) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, opd_op> found;
+  // Never destroyed (as the handles it holds): a handle used from another
+  // static destructor at exit stays valid, and leak checkers see them reachable.
+  static std::mutex& mutex = *new std::mutex;
+  static std::unordered_map<std::string, opd_op>& found = *new std::unordered_map<std::string, opd_op>;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = found.find(std::string(name)); it != found.end()) return it->second;
