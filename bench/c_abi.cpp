@@ -2,10 +2,12 @@
 // 1-element float tensor, alpha = 1), next to the C++ call and ATen:
 //
 //   BM_add1/opd_call   opd::call<add::out>(a, b, 1, out): the typed C++ call
-//   BM_add1/c_shim     opd_add_out(out, a, b, alpha): the exported C entry point
-//                      (OPD_EXPORT_C), called through its pointer as a C caller does
+//   BM_add1/c_shim     opd_add_out(out, a, b, alpha): the exported C function
+//                      (OPD_EXPORT_C), called through a pointer to it hidden from
+//                      the optimizer, as one from dlsym would be
 //   BM_add1/c_boxed    opd_call_boxed("aten::add.out", 4 tagged values): lookup by
-//                      name, a Stack, the boxed kernel; the returned handle released
+//                      name, the arguments checked, a Stack, the boxed kernel; the
+//                      returned handle released
 //   BM_add1/aten       at::add_out(out, a, b, 1) (libtorch, when found)
 //
 // The summary prints the medians and the three ratios: c_shim - opd_call
@@ -51,7 +53,7 @@ void BM_add1_opd_call(benchmark::State& st) {
 void BM_add1_c_shim(benchmark::State& st) {
   opd_tensor a = opd::c_abi::detail::new_tensor(one()), b = opd::c_abi::detail::new_tensor(one());
   opd_tensor out = opd::c_abi::detail::new_tensor(one());
-  auto* fn = bench_opd_add_out;
+  auto* fn = &bench_opd_add_out;
   benchmark::DoNotOptimize(fn);  // a pointer the caller loaded, as from dlsym
   opd_scalar alpha{};
   alpha.tag = OPD_SCALAR_INT;

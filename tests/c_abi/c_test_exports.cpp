@@ -15,6 +15,9 @@
 
 #include "c_test_ops.hpp"
 #include "ctest_init.h"
+// The generated header's declarations: the compiler checks that each agrees
+// with the symbol OPD_EXPORT_C defines below (same type, same linkage).
+#include "opd_ctest.h"
 
 #if defined(OPD_HEADER_ONLY)
 #include <dispatch/c_abi/c_entry_points-inl.hpp>

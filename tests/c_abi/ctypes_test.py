@@ -47,9 +47,10 @@ def check(status):
 
 
 def entry(symbol, *argtypes):
-    """An OPD_EXPORT_C entry point: a constant function pointer named `symbol`."""
-    address = c_void_p.in_dll(lib, symbol).value
-    return ctypes.CFUNCTYPE(c_int32, *argtypes)(address)
+    """An OPD_EXPORT_C entry point: an ordinary C function named `symbol`."""
+    function = getattr(lib, symbol)
+    function.restype, function.argtypes = c_int32, list(argtypes)
+    return function
 
 
 check(lib.opd_ctest_init())
@@ -76,6 +77,15 @@ check(lib.opd_tensor_data_ptr(results[0].v.p, ctypes.byref(p)))
 assert list((ctypes.c_float * 4).from_address(p.value)) == [3, 6, 9, 12]
 lib.opd_tensor_release.argtypes = [c_void_p]
 lib.opd_tensor_release(results[0].v.p)
+# The typed entry point, called as the plain C function it is.
+opd_ctest_scale = entry("opd_ctest_scale", c_void_p, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(c_int64),
+                        ctypes.POINTER(c_void_p))
+r = c_void_p()
+check(opd_ctest_scale(x, ctypes.byref(ctypes.c_double(0.5)), ctypes.byref(c_int64(1)), ctypes.byref(r)))
+check(lib.opd_tensor_data_ptr(r, ctypes.byref(p)))
+assert list((ctypes.c_float * 4).from_address(p.value)) == [1.5, 2, 2.5, 3]
+lib.opd_tensor_release(r)
+assert opd_ctest_scale(None, None, None, ctypes.byref(r)) != 0 and b"self" in lib.opd_last_error()
 assert lib.opd_call_boxed(b"ctest::fail", args, 1, results, 1, ctypes.byref(n)) != 0
 assert b"always fails" in lib.opd_last_error()
 lib.opd_tensor_release(x)

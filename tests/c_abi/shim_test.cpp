@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,11 @@
 #include "c_test_ops.hpp"
 #include "ctest_init.h"
 #include "opd_ctest.h"
+
+#if OPD_C_EXPORTS_FUNCTIONS && defined(OPD_CTEST_EXPORTS_LIBRARY)
+#include <dlfcn.h>
+#include <link.h>
+#endif
 
 namespace {
 
@@ -77,6 +83,47 @@ TEST_F(CAbi, FingerprintsMatchTheGeneratedHeader) {
   EXPECT_EQ(opd_ctest_scale_fingerprint, opd::c_abi::c_fingerprint_v<ctest::scale>);
   EXPECT_NE(opd_ctest_scale_fingerprint, opd_ctest_sum_ints_fingerprint);
 }
+
+// The exported symbol is a function of the derived C type (where opd_c.h
+// says a trampoline exists), as declared by the generated header.
+static_assert(std::is_same_v<std::remove_cvref_t<decltype(opd_ctest_scale)>,
+                             std::conditional_t<OPD_C_EXPORTS_FUNCTIONS, opd::c_abi::c_function_t<ctest::scale>,
+                                                opd::c_abi::c_function_t<ctest::scale>*>>);
+
+#if OPD_C_EXPORTS_FUNCTIONS && defined(OPD_CTEST_EXPORTS_LIBRARY)
+// Loaded as a dynamic caller does (dlopen + dlsym + a cast to the header's
+// function type), the symbol is an ELF function symbol and calls as one.
+TEST_F(CAbi, ExportedSymbolIsAFunctionThroughDlsym) {
+  void* lib = dlopen(OPD_CTEST_EXPORTS_LIBRARY, RTLD_NOW);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  void* symbol = dlsym(lib, "opd_ctest_scale");
+  ASSERT_NE(symbol, nullptr) << dlerror();
+  EXPECT_EQ(symbol, reinterpret_cast<void*>(&opd_ctest_scale));
+  Dl_info info{};
+  void* symbol_entry = nullptr;
+  ASSERT_NE(dladdr1(symbol, &info, &symbol_entry, RTLD_DL_SYMENT), 0);
+  ASSERT_NE(symbol_entry, nullptr);
+  const auto* entry = static_cast<const ElfW(Sym)*>(symbol_entry);
+  EXPECT_EQ(ELF64_ST_TYPE(entry->st_info), STT_FUNC);
+  EXPECT_STREQ(info.dli_sname, "opd_ctest_scale");
+  const auto* fingerprint = static_cast<const uint64_t*>(dlsym(lib, "opd_ctest_scale_fingerprint"));
+  ASSERT_NE(fingerprint, nullptr) << dlerror();
+  EXPECT_EQ(*fingerprint, opd_ctest_scale_FINGERPRINT);
+
+  using scale_fn = int32_t (*)(opd_tensor, const double*, const int64_t*, opd_tensor*);
+  const auto scale = reinterpret_cast<scale_fn>(symbol);
+  opd_tensor x = tensor({1, 2, 3});
+  opd_tensor r = nullptr;
+  const double factor = 3;
+  ASSERT_EQ(scale(x, &factor, nullptr, &r), OPD_OK) << opd_last_error();
+  EXPECT_EQ(values(r), (std::vector<float>{3, 6, 9}));
+  opd_tensor_release(r);
+  EXPECT_EQ(scale(nullptr, nullptr, nullptr, &r), OPD_ERR_INVALID_ARGUMENT);  // the shim's checks, through the jump
+  EXPECT_NE(std::string(opd_last_error()).find("self"), std::string::npos) << opd_last_error();
+  opd_tensor_release(x);
+  EXPECT_EQ(dlclose(lib), 0);
+}
+#endif
 
 TEST_F(CAbi, OptionalScalarsGivenAndOmitted) {
   opd_tensor x = tensor({1, 2, 3});

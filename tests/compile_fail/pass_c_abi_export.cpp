@@ -15,6 +15,9 @@ static_assert(std::is_same_v<opd::c_abi::c_function_t<many>,
                                      opd_value*, double*, opd_complex*)>);
 
 static_assert(std::is_same_v<opd::c_abi::c_function_t<scale>, int32_t(opd_tensor, const double*, opd_tensor*)>);
+// Where a trampoline exists (x86-64 / AArch64 ELF), the symbol is that function.
+static_assert(!OPD_C_EXPORTS_FUNCTIONS ||
+              std::is_same_v<decltype(opd_cf_scale), int32_t(opd_tensor, const double*, opd_tensor*)>);
 
 int main() {
   opd_tensor out = nullptr;

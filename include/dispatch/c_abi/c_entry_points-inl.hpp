@@ -12,9 +12,13 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -24,6 +28,7 @@
 #include "dispatch/dispatcher/call.hpp"
 #include "dispatch/dispatcher/defaults.hpp"
 #include "dispatch/dispatcher/dispatcher.hpp"
+#include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/runtime.hpp"
 
 namespace opd::c_abi::detail {
@@ -183,9 +188,6 @@ inline opd_any any_from_ivalue(IValue v) {
   return a;
 }
 
-}  // namespace opd::c_abi::detail
-
-namespace opd::c_abi::detail {
 // Element i of a list or tuple value (the value itself, i == 0, otherwise).
 inline IValue element_of(const IValue& v, std::int64_t i) {
   const auto at = [&](const auto& vec) -> IValue {
@@ -219,7 +221,286 @@ inline std::int64_t size_of(const IValue& v) {
   if (v.is_tuple()) return static_cast<std::int64_t>(v.to_tuple().size());
   return 1;
 }
+
+// ---- the boxed call's argument checks and conversions -----------------------------
+// A boxed argument is checked against its schema type, and converted where the
+// C caller's form differs from the one the kernel's unboxing reads: int to
+// float (also inside lists), lists built by opd_value_list (a generic list of
+// BOOLs, STRINGs or tensors and NONEs) to the typed list the schema names, a
+// bare number for T[N] to N copies. Types the C tags cannot express (type
+// variables, tuples, Dict, Generator, ...) pass unchecked: the kernel's
+// unboxing decides.
+struct conform_context {
+  std::string_view op, arg;
+  const schema::dynamic_schema& s;
+  std::int16_t full_type;  // the argument's type, for messages
+};
+
+[[noreturn]] inline void throw_mismatch(const conform_context& c, std::string_view where, const IValue& got) {
+  schema::string_sink type;
+  schema::print_type(c.s, c.full_type, type, [](const schema::type_node&, schema::string_sink&) {});
+  throw ValueError(opd::detail::str_cat(c.op, ": argument '", c.arg, "'", where, ": expected ", type.out, ", got ",
+                                        got.is_borrowed() ? std::string_view("Tensor") : got.tag_kind()));
+}
+
+inline bool is_float_type(schema::base_type b) { return b == schema::base_type::float_ || b == schema::base_type::SymFloat; }
+inline bool is_int_type(schema::base_type b) {
+  return b == schema::base_type::int_ || b == schema::base_type::SymInt || b == schema::base_type::DeviceIndex;
+}
+inline bool is_bool_type(schema::base_type b) { return b == schema::base_type::bool_ || b == schema::base_type::SymBool; }
+
+// One value of base type b, or throws; `where` names the list element.
+inline IValue conform_leaf(IValue v, schema::base_type b, const conform_context& c, std::string_view where) {
+  using BT = schema::base_type;
+  bool ok = true;
+  switch (b) {
+    case BT::Tensor: ok = v.is_tensor(); break;
+    case BT::int_: case BT::SymInt: case BT::DeviceIndex: ok = v.is_int(); break;
+    case BT::float_: case BT::SymFloat:
+      if (v.is_int()) return IValue(static_cast<double>(v.to_int()));
+      ok = v.is_double();
+      break;
+    case BT::bool_: case BT::SymBool: ok = v.is_bool(); break;
+    case BT::str: case BT::Dimname: ok = v.is_string(); break;
+    case BT::Scalar: ok = v.is_int() || v.is_double() || v.is_bool() || v.is_complex_double(); break;
+    case BT::complex:
+      if (v.is_int() || v.is_double()) return IValue(std::complex<double>(v.is_int() ? static_cast<double>(v.to_int()) : v.to_double(), 0.0));
+      ok = v.is_complex_double();
+      break;
+    case BT::ScalarType: case BT::Layout: case BT::MemoryFormat: case BT::QScheme: ok = v.is_int(); break;
+    case BT::Device: ok = v.is_device(); break;
+    default: break;  // Generator, Storage, Stream, ...: unchecked
+  }
+  if (!ok) throw_mismatch(c, where, v);
+  return v;
+}
+
+inline IValue conform(IValue v, std::int16_t t, const conform_context& c, std::string_view where);
+
+inline std::string element_where(std::string_view where, std::size_t i) {
+  return opd::detail::str_cat(where, where.empty() ? " element " : ", element ", i);
+}
+
+// A list for list type node n.
+inline IValue conform_list(IValue v, const schema::type_node& n, const conform_context& c, std::string_view where) {
+  using TK = schema::type_kind;
+  const schema::type_node& e = c.s.type(n.child);
+  const bool base = e.kind == TK::base;
+  // A bare number for T[N] stands for N copies (as PyTorch reads `int[2] stride=1`).
+  if (!v.is_list() && !v.is_tuple() && n.fixed_size > 0 && base &&
+      (is_int_type(e.base) || is_float_type(e.base) || is_bool_type(e.base))) {
+    const IValue one = conform_leaf(std::move(v), e.base, c, where);
+    const auto count = static_cast<std::size_t>(n.fixed_size);
+    if (one.is_int()) return IValue(std::vector<std::int64_t>(count, one.to_int()));
+    if (one.is_double()) return IValue(std::vector<double>(count, one.to_double()));
+    return IValue(std::vector<bool>(count, one.to_bool()));
+  }
+  if (!v.is_list()) throw_mismatch(c, where, v);
+  // Already the typed list the kernel reads.
+  if (base && ((is_int_type(e.base) && v.is_int_list()) || (is_float_type(e.base) && v.is_double_list()) ||
+               (is_bool_type(e.base) && v.is_bool_list()) || (e.base == schema::base_type::str && v.is_string_list()) ||
+               (e.base == schema::base_type::Tensor && v.is_tensor_list())))
+    return v;
+  const bool optional_tensors = e.kind == TK::optional && c.s.type(e.child).kind == TK::base &&
+                                c.s.type(e.child).base == schema::base_type::Tensor;
+  if (optional_tensors && v.is_optional_tensor_list()) return v;
+  // Element by element, each conformed to the element type.
+  const std::size_t count = static_cast<std::size_t>(size_of(v));
+  std::vector<IValue> items;
+  items.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+    items.push_back(conform(element_of(v, static_cast<std::int64_t>(i)), n.child, c, element_where(where, i)));
+  if (optional_tensors) {
+    std::vector<std::optional<Tensor>> l(count);
+    for (std::size_t i = 0; i < count; ++i)
+      if (!items[i].is_none()) l[i] = std::move(items[i]).to_tensor();
+    return IValue(std::move(l));
+  }
+  if (base) {
+    const auto typed = [&](auto element) {
+      using E = typename decltype(element)::type;
+      std::vector<E> l;
+      l.reserve(count);
+      for (IValue& x : items) l.push_back(std::move(x).template to<E>());
+      return IValue(std::move(l));
+    };
+    if (is_int_type(e.base)) return typed(std::type_identity<std::int64_t>{});
+    if (is_float_type(e.base)) return typed(std::type_identity<double>{});
+    if (is_bool_type(e.base)) return typed(std::type_identity<bool>{});
+    if (e.base == schema::base_type::str) return typed(std::type_identity<std::string>{});
+    if (e.base == schema::base_type::Tensor) return typed(std::type_identity<Tensor>{});
+  }
+  return IValue(std::move(items));  // Device[], Scalar[], int[][], int?[], ...: a generic list of checked elements
+}
+
+inline IValue conform(IValue v, std::int16_t t, const conform_context& c, std::string_view where) {
+  const schema::type_node& n = c.s.type(t);
+  switch (n.kind) {
+    case schema::type_kind::base: return conform_leaf(std::move(v), n.base, c, where);
+    case schema::type_kind::optional:
+      if (v.is_none()) return v;
+      return conform(std::move(v), n.child, c, where);
+    case schema::type_kind::list: return conform_list(std::move(v), n, c, where);
+    default: return v;  // type variables, tuples, Dict, ...: unchecked
+  }
+}
+
+// What opd_call_boxed knows of one argument before any call.
+struct boxed_argument {
+  enum class kind : std::uint8_t {
+    tensor,  // Tensor, Tensor? (any alias annotation): a TENSOR is lent for the call
+    number,  // int, SymInt, Scalar: an INT / DOUBLE (Scalar) goes in as it is
+    real,    // float, SymFloat: an INT becomes a double
+    other,   // checked and converted by conform()
+  };
+  kind how = kind::other;
+  bool has_default = false;
+  IValue default_value;  // the schema default as the kernel reads it
+};
+
 }  // namespace opd::c_abi::detail
+
+// An operator found by name, with what its boxed calls need, computed once.
+// Handles are never freed (an OperatorEntry lives as long as the process).
+struct opd_op_s {
+  const opd::OperatorEntry* entry = nullptr;
+  const opd::schema::dynamic_schema* schema = nullptr;
+  std::string name;  // "ns::name.overload", for messages
+  std::vector<opd::c_abi::detail::boxed_argument> arguments;
+};
+
+namespace opd::c_abi::detail {
+
+inline opd_op make_op(const OperatorEntry& e) {
+  auto op = std::make_unique<opd_op_s>();
+  op->entry = &e;
+  op->schema = &e.schema().value();
+  const schema::dynamic_schema& s = *op->schema;
+  op->name = opd::detail::str_cat(s.ns.empty() ? "" : s.ns, s.ns.empty() ? "" : "::", s.name,
+                                  s.overload.empty() ? "" : ".", s.overload);
+  for (const schema::argument& a : s.arguments) {
+    boxed_argument b;
+    const schema::type_node& n = s.type(a.type);
+    using BT = schema::base_type;
+    const bool optional_tensor = n.kind == schema::type_kind::optional && s.type(n.child).kind == schema::type_kind::base &&
+                                 s.type(n.child).base == BT::Tensor;
+    if (optional_tensor) {
+      b.how = boxed_argument::kind::tensor;
+    } else if (n.kind == schema::type_kind::base) {
+      if (n.base == BT::Tensor) b.how = boxed_argument::kind::tensor;
+      else if (n.base == BT::int_ || n.base == BT::SymInt || n.base == BT::Scalar) b.how = boxed_argument::kind::number;
+      else if (is_float_type(n.base)) b.how = boxed_argument::kind::real;
+    }
+    b.has_default = a.has_default;
+    if (a.has_default) b.default_value = default_ivalue(s, a);
+    op->arguments.push_back(std::move(b));
+  }
+  return op.release();
+}
+
+// The handle of `name`: found once per process (the registry's lock and a
+// map), then kept.
+inline opd_op find_op(std::string_view name) {
+  // Never destroyed (as the handles it holds): a handle used from another
+  // static destructor at exit stays valid, and leak checkers see them reachable.
+  static std::mutex& mutex = *new std::mutex;
+  static std::unordered_map<std::string, opd_op>& found = *new std::unordered_map<std::string, opd_op>;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = found.find(std::string(name)); it != found.end()) return it->second;
+  }
+  const OperatorEntry& e = Dispatcher::singleton().find_schema_or_throw(name);  // (takes the registry's lock)
+  std::lock_guard<std::mutex> lock(mutex);
+  opd_op& slot = found[std::string(name)];
+  if (slot == nullptr) {
+    for (const auto& [other_name, other] : found)  // another spelling of the same operator
+      if (other != nullptr && other->entry == &e) slot = other;
+    if (slot == nullptr) slot = make_op(e);
+  }
+  return slot;
+}
+
+// This thread's state between boxed calls: the last operator named (a
+// repeated name costs a strcmp) and a stack whose capacity is kept.
+struct boxed_thread_state {
+  std::string last_name;
+  opd_op last_op = nullptr;
+  Stack stack;
+  bool stack_in_use = false;  // a kernel calling back into the boxed entry gets a fresh stack
+};
+inline boxed_thread_state& thread_state() {
+  thread_local boxed_thread_state state;
+  return state;
+}
+
+inline std::int32_t call_op(boxed_thread_state& ts, opd_op op, const opd_any* args, std::int64_t nargs, opd_any* results,
+                            std::int64_t max_results, std::int64_t* nresults) {
+  const schema::dynamic_schema& s = *op->schema;
+  const std::string_view name = op->name;
+  const std::size_t n = op->arguments.size();
+  if (static_cast<std::size_t>(nargs) > n && !s.is_vararg)
+    return invalid(opd::detail::str_cat(name, ": expected at most ", n, " arguments, got ", nargs));
+  std::optional<Stack> fresh;  // (only made for a nested call)
+  Stack& stack = ts.stack_in_use ? fresh.emplace() : ts.stack;
+  struct release_stack {
+    Stack& stack;
+    bool& in_use;
+    bool owned;
+    ~release_stack() {
+      stack.clear();
+      if (owned) in_use = false;
+    }
+  } release{stack, ts.stack_in_use, !ts.stack_in_use};
+  ts.stack_in_use = true;
+  if (const std::size_t need = std::max<std::size_t>(n, static_cast<std::size_t>(nargs)); stack.capacity() < need)
+    stack.reserve(need);
+  using K = boxed_argument::kind;
+  for (std::int64_t i = 0; i < nargs; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const opd_any& a = args[i];
+    if (k >= n) {  // (vararg)
+      stack.push_back(ivalue_from_any(a, name, "..."));
+      continue;
+    }
+    const K how = op->arguments[k].how;
+    if (a.tag == OPD_TAG_TENSOR && a.v.tensor != nullptr && how == K::tensor) {  // lent for the call: no count traffic
+      stack.emplace_back(opd::borrow, a.v.tensor->t);
+      continue;
+    }
+    if (a.tag == OPD_TAG_INT && (how == K::number || how == K::real)) {
+      if (how == K::real) stack.emplace_back(static_cast<double>(a.v.i));
+      else stack.emplace_back(a.v.i);
+      continue;
+    }
+    const std::string_view arg = s.arguments[k].name;
+    const conform_context c{name, arg, s, s.arguments[k].type};
+    stack.push_back(conform(ivalue_from_any(a, name, arg), s.arguments[k].type, c, ""));
+  }
+  for (std::size_t k = static_cast<std::size_t>(nargs); k < n; ++k) {
+    if (!op->arguments[k].has_default)
+      return invalid(opd::detail::str_cat(name, ": argument '", s.arguments[k].name, "' (position ", k,
+                                          ") was not given and has no default"));
+    stack.push_back(op->arguments[k].default_value);
+  }
+  opd::call_boxed(*op->entry, stack);
+  const std::int64_t count = static_cast<std::int64_t>(stack.size());
+  for (std::int64_t r = 0; r < count && r < max_results; ++r)
+    results[r] = any_from_ivalue(std::move(stack[static_cast<std::size_t>(r)]));
+  if (nresults != nullptr) *nresults = count;
+  return OPD_OK;
+}
+
+inline std::int32_t check_call_arrays(std::string_view name, const opd_any* args, std::int64_t nargs, opd_any* results,
+                                      std::int64_t max_results) {
+  if (nargs < 0 || (nargs > 0 && args == nullptr))
+    return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad argument array of length ", nargs));
+  if (max_results < 0 || (max_results > 0 && results == nullptr))
+    return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad result array of length ", max_results));
+  return OPD_OK;
+}
+
+}  // namespace opd::c_abi::detail
+
 
 extern "C" {
 
@@ -269,7 +550,7 @@ OPD_C_API int32_t opd_tensor_empty(int64_t ndim, const int64_t* sizes, int32_t d
 }
 
 OPD_C_API int32_t opd_tensor_release(opd_tensor t) {
-  delete t;
+  opd::c_abi::detail::delete_tensor(t);
   return OPD_OK;
 }
 
@@ -478,65 +759,35 @@ OPD_C_API int32_t opd_call_boxed(const char* name, const opd_any* args, int64_t 
   using namespace opd::c_abi::detail;
   return guarded([&]() -> int32_t {
     if (name == nullptr) return invalid("opd_call_boxed: operator name is NULL");
-    if (nargs < 0 || (nargs > 0 && args == nullptr))
-      return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad argument array of length ", nargs));
-    if (max_results < 0 || (max_results > 0 && results == nullptr))
-      return invalid(opd::detail::str_cat("opd_call_boxed: ", name, ": bad result array of length ", max_results));
-    // The thread's last operator, found again without the registry's lock
-    // (an OperatorEntry lives as long as the process: entry_for caches them too).
-    thread_local std::string last_name;
-    thread_local const opd::OperatorEntry* last_entry = nullptr;
-    if (last_entry == nullptr || std::strcmp(last_name.c_str(), name) != 0) {
-      last_entry = nullptr;
-      const opd::OperatorEntry& found = opd::Dispatcher::singleton().find_schema_or_throw(name);
-      last_name = name;
-      last_entry = &found;
+    if (const int32_t bad = check_call_arrays(name, args, nargs, results, max_results)) return bad;
+    boxed_thread_state& ts = thread_state();
+    if (ts.last_op == nullptr || std::strcmp(ts.last_name.c_str(), name) != 0) {
+      ts.last_op = nullptr;
+      opd_op op = find_op(name);
+      ts.last_name = name;
+      ts.last_op = op;
     }
-    const opd::OperatorEntry& e = *last_entry;
-    const opd::schema::dynamic_schema& s = e.schema().value();
-    const std::size_t n = s.arguments.size();
-    if (static_cast<std::size_t>(nargs) > n && !s.is_vararg)
-      return invalid(opd::detail::str_cat(name, ": expected at most ", n, " arguments, got ", nargs));
-    // The thread's stack, its capacity kept between calls (a fresh one when a
-    // kernel calls back into opd_call_boxed).
-    thread_local opd::Stack cached;
-    thread_local bool cached_in_use = false;
-    opd::Stack fresh;
-    opd::Stack& stack = cached_in_use ? fresh : cached;
-    struct release_stack {
-      opd::Stack& stack;
-      bool& in_use;
-      bool owned;
-      ~release_stack() {
-        stack.clear();
-        if (owned) in_use = false;
-      }
-    } release{stack, cached_in_use, !cached_in_use};
-    cached_in_use = true;
-    stack.reserve(std::max<std::size_t>(n, static_cast<std::size_t>(nargs)));
-    for (int64_t i = 0; i < nargs; ++i) {
-      const std::size_t k = static_cast<std::size_t>(i);
-      const std::string_view arg = k < n ? s.arguments[k].name : std::string_view("...");
-      if (args[i].tag == OPD_TAG_TENSOR && args[i].v.tensor != nullptr) {  // lent for the call: no count traffic
-        stack.emplace_back(opd::borrow, args[i].v.tensor->t);
-        continue;
-      }
-      opd::IValue v = ivalue_from_any(args[i], name, arg);
-      if (k < n && v.is_int() && wants_float(s, s.arguments[k].type)) v = opd::IValue(static_cast<double>(v.to_int()));
-      stack.push_back(std::move(v));
-    }
-    for (std::size_t k = static_cast<std::size_t>(nargs); k < n; ++k) {
-      if (!s.arguments[k].has_default)
-        return invalid(opd::detail::str_cat(name, ": argument '", s.arguments[k].name, "' (position ", k,
-                                            ") was not given and has no default"));
-      stack.push_back(default_ivalue(s, s.arguments[k]));
-    }
-    opd::call_boxed(e, stack);
-    const int64_t count = static_cast<int64_t>(stack.size());
-    for (int64_t r = 0; r < count && r < max_results; ++r)
-      results[r] = any_from_ivalue(std::move(stack[static_cast<std::size_t>(r)]));
-    if (nresults != nullptr) *nresults = count;
+    return call_op(ts, ts.last_op, args, nargs, results, max_results, nresults);
+  });
+}
+
+OPD_C_API int32_t opd_op_find(const char* name, opd_op* out) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (name == nullptr) return invalid("opd_op_find: operator name is NULL");
+    if (out == nullptr) return invalid("opd_op_find: out is NULL");
+    *out = find_op(name);
     return OPD_OK;
+  });
+}
+
+OPD_C_API int32_t opd_op_call_boxed(opd_op op, const opd_any* args, int64_t nargs, opd_any* results,
+                                    int64_t max_results, int64_t* nresults) {
+  using namespace opd::c_abi::detail;
+  return guarded([&]() -> int32_t {
+    if (op == nullptr) return invalid("opd_op_call_boxed: operator handle is NULL");
+    if (const int32_t bad = check_call_arrays(op->name, args, nargs, results, max_results)) return bad;
+    return call_op(thread_state(), op, args, nargs, results, max_results, nresults);
   });
 }
 

@@ -48,6 +48,8 @@ OPD_API IValue ivalue_from_any(const opd_any& a, std::string_view op, std::strin
 // A result as a new opd_value handle.
 OPD_API opd_value new_value(IValue v);
 OPD_API opd_tensor new_tensor(Tensor t);
+// Releases a handle from new_tensor (NULL is fine).
+OPD_API void delete_tensor(opd_tensor t) noexcept;
 
 inline Scalar scalar_from_c(const opd_scalar& s, std::string_view op, std::string_view arg) {
   switch (s.tag) {

@@ -4,8 +4,15 @@
 // declaration OPD_EXPORT_C defines and the fingerprint the caller checks:
 //
 //   #define opd_add_out_FINGERPRINT UINT64_C(0x...)
+//   #if OPD_C_EXPORTS_FUNCTIONS
+//   OPD_C_API int32_t opd_add_out(opd_tensor out, ...);
+//   #else
 //   OPD_C_API extern int32_t (*const opd_add_out)(opd_tensor out, ...);
+//   #endif
 //   OPD_C_API extern const uint64_t opd_add_out_fingerprint;
+//
+// (opd_c.h's OPD_C_EXPORTS_FUNCTIONS: a function where OPD_EXPORT_C has a
+// trampoline for the target, a constant pointer elsewhere.)
 //
 // The text comes from c_signature.hpp, the same functions that shape the
 // shims' parameter lists.
@@ -31,8 +38,9 @@ struct header_writer {
   }
   template <class Op>
   void add(std::string_view symbol) {
-    schema::string_sink proto;
-    print_c_pointer_declaration(Op::schema, symbol, proto);
+    schema::string_sink function, pointer;
+    print_c_prototype(Op::schema, symbol, function);
+    print_c_pointer_declaration(Op::schema, symbol, pointer);
     char hex[32];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(c_fingerprint(Op::schema)));
     out += "\n/* ";
@@ -41,9 +49,11 @@ struct header_writer {
     out += symbol;
     out += "_FINGERPRINT UINT64_C(0x";
     out += hex;
-    out += ")\nOPD_C_API extern ";
-    out += proto.out;
-    out += ";\nOPD_C_API extern const uint64_t ";
+    out += ")\n#if OPD_C_EXPORTS_FUNCTIONS\nOPD_C_API ";
+    out += function.out;
+    out += ";\n#else\nOPD_C_API extern ";
+    out += pointer.out;
+    out += ";\n#endif\nOPD_C_API extern const uint64_t ";
     out += symbol;
     out += "_fingerprint;\n";
   }

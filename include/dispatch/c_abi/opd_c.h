@@ -27,6 +27,18 @@ extern "C" {
 #define OPD_C_API __attribute__((visibility("default")))
 #endif
 
+/* 1 where OPD_EXPORT_C (dispatch/c_abi/shim.hpp) defines each exported
+ * operator as a function with C linkage (an assembly trampoline exists for
+ * the target: x86-64 and AArch64 ELF); 0 elsewhere, where the symbol is a
+ * constant pointer to the function. Generated headers declare the one or the
+ * other after it. Define OPD_C_EXPORT_POINTERS to get pointers everywhere
+ * (in the exporting library and in its callers alike). */
+#if !defined(OPD_C_EXPORT_POINTERS) && defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__))
+#define OPD_C_EXPORTS_FUNCTIONS 1
+#else
+#define OPD_C_EXPORTS_FUNCTIONS 0
+#endif
+
 /* Statuses. */
 #define OPD_OK 0
 #define OPD_ERR_INVALID_ARGUMENT 1 /* null handle, negative length, unknown code, wrong tag */
@@ -169,12 +181,24 @@ OPD_C_API int32_t opd_value_release(opd_value v); /* NULL is fine */
 /* ---- the boxed call ---------------------------------------------------------- */
 /* Calls operator `name` ("ns::name" or "ns::name.overload") with `nargs`
  * arguments in schema order; omitted trailing arguments take the schema's
- * defaults; an INT is accepted where the schema wants a float. Writes up to
- * `max_results` results to `results` (tensors as new handles, lists and
- * strings as new opd_values: release them) and their number to *nresults
- * (NULL if not wanted). */
+ * defaults. Each argument is checked against its schema type and converted
+ * as the schema asks: an INT where it wants a float (also inside lists: an
+ * int list for float[]), a list of tensors and NONEs for Tensor?[], a bare
+ * INT for int[N] (N copies); a value of another kind is
+ * OPD_ERR_INVALID_ARGUMENT naming the operator, the argument and the type.
+ * Writes up to `max_results` results to `results` (tensors as new handles,
+ * lists and strings as new opd_values: release them) and their number to
+ * *nresults (NULL if not wanted). */
 OPD_C_API int32_t opd_call_boxed(const char* name, const opd_any* args, int64_t nargs, opd_any* results,
                                  int64_t max_results, int64_t* nresults);
+
+/* An operator found once by name, for callers that call it many times: the
+ * handle stays valid for the life of the process (no release). */
+typedef struct opd_op_s* opd_op;
+OPD_C_API int32_t opd_op_find(const char* name, opd_op* out);
+/* opd_call_boxed through a handle from opd_op_find (no name lookup). */
+OPD_C_API int32_t opd_op_call_boxed(opd_op op, const opd_any* args, int64_t nargs, opd_any* results,
+                                    int64_t max_results, int64_t* nresults);
 
 #ifdef __cplusplus
 }

@@ -68,7 +68,50 @@ OPD_FUNC void throw_bad_dtype(std::string_view op, std::string_view arg, std::in
   throw ValueError(opd::detail::str_cat(op, ": argument '", arg, "': unknown dtype code ", code));
 }
 
-OPD_FUNC opd_tensor new_tensor(Tensor t) { return new opd_tensor_s{std::move(t)}; }
+// Tensor handles freed on this thread, kept for its next new_tensor: a boxed
+// call hands out a new handle per tensor result, and a caller releases it
+// soon after; reusing the block costs a push and a pop instead of a malloc
+// and a free. At most `capacity` blocks wait; the rest go back to the heap,
+// as all of them do when the thread ends.
+// (Under AddressSanitizer no block is kept, so that a handle used after its
+// release is still reported.)
+struct tensor_handle_cache {
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr int capacity = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  static constexpr int capacity = 0;
+#else
+  static constexpr int capacity = 16;
+#endif
+#else
+  static constexpr int capacity = 16;
+#endif
+  void* blocks[capacity > 0 ? capacity : 1];
+  int count = 0;
+  bool alive = true;  // false once the thread's destructors ran: plain new and delete then
+  ~tensor_handle_cache() {
+    while (count > 0) ::operator delete(blocks[--count]);
+    alive = false;
+  }
+};
+inline tensor_handle_cache& handle_cache() noexcept {
+  thread_local tensor_handle_cache cache;
+  return cache;
+}
+
+OPD_FUNC opd_tensor new_tensor(Tensor t) {
+  tensor_handle_cache& c = handle_cache();
+  if (c.count > 0) return new (c.blocks[--c.count]) opd_tensor_s{std::move(t)};  // (0 once the thread ends)
+  return new opd_tensor_s{std::move(t)};
+}
+OPD_FUNC void delete_tensor(opd_tensor t) noexcept {
+  if (t == nullptr) return;
+  t->~opd_tensor_s();
+  tensor_handle_cache& c = handle_cache();
+  if (c.alive && c.count < tensor_handle_cache::capacity) c.blocks[c.count++] = t;
+  else ::operator delete(t);
+}
 OPD_FUNC opd_value new_value(IValue v) { return new opd_value_s{std::move(v)}; }
 
 namespace runtime {

@@ -4,12 +4,11 @@
 //   OPD_EXPORT_C(opd_add_out, opd::kernels::ops::add::out)
 //
 // exports, with C linkage,
-//   int32_t (*const opd_add_out)(opd_tensor out, opd_tensor self, opd_tensor other, opd_scalar alpha);
+//   int32_t opd_add_out(opd_tensor out, opd_tensor self, opd_tensor other, opd_scalar alpha);
 //   const uint64_t opd_add_out_fingerprint;   // opd::c_abi::c_fingerprint of that signature
-// (a constant pointer to the shim rather than a function named opd_add_out:
-// C++ can only spell a parameter list of a length computed at compile time in
-// a template, and g++ gives a template no C symbol name. A C caller calls it
-// exactly as a function, `opd_add_out(out, a, b, alpha)`.)
+// a function callable from C, through dlsym and from ctypes as any other (on
+// x86-64 and AArch64 ELF; elsewhere a constant pointer to the shim, which a C
+// caller calls with the same syntax: see OPD_C_EXPORTS_FUNCTIONS in opd_c.h).
 //
 // The shim unpacks the C parameters into the operator's kernel parameter
 // types (cpp_types.hpp), calls it through the dispatcher's typed path, writes
@@ -383,6 +382,28 @@ struct shim<Op, std::int32_t(CP...)> {
 
 // Exports operator Op (an opd::op type) as a C entry point `sym` and its
 // fingerprint `sym_fingerprint` (see the top of this file).
+//
+// Where opd_c.h's OPD_C_EXPORTS_FUNCTIONS is 1, `sym` is a function with C
+// linkage: declared through the derived function type (so the compiler holds
+// the symbol to that type), and defined by OPD_C_TRAMPOLINE, a few
+// instructions of assembly that tail-jump through `sym_opd_target`, a hidden
+// constant pointer to the shim. (C++ cannot spell a parameter list of a
+// length computed at compile time outside a template, and a template's
+// instantiation gets no C name: the jump gives it one, at the cost of one
+// indirect branch.) Elsewhere `sym` is that constant pointer itself.
+#if OPD_C_EXPORTS_FUNCTIONS
+#define OPD_EXPORT_C(sym, ...)                                                                      \
+  extern "C" {                                                                                      \
+  OPD_C_API ::opd::c_abi::c_function_t<__VA_ARGS__> sym;                                            \
+  __attribute__((visibility("hidden"))) extern ::opd::c_abi::c_function_t<__VA_ARGS__>* const       \
+      sym##_opd_target;                                                                             \
+  __attribute__((used))::opd::c_abi::c_function_t<__VA_ARGS__>* const                               \
+      sym##_opd_target = &::opd::c_abi::shim<__VA_ARGS__>::call;                                    \
+  OPD_C_API extern const ::std::uint64_t sym##_fingerprint;                                         \
+  const ::std::uint64_t sym##_fingerprint = ::opd::c_abi::c_fingerprint_v<__VA_ARGS__>;             \
+  }                                                                                                 \
+  OPD_C_TRAMPOLINE(sym)
+#else
 #define OPD_EXPORT_C(sym, ...)                                                                      \
   extern "C" {                                                                                      \
   OPD_C_API extern ::opd::c_abi::c_function_t<__VA_ARGS__>* const sym;                              \
@@ -390,3 +411,40 @@ struct shim<Op, std::int32_t(CP...)> {
   OPD_C_API extern const ::std::uint64_t sym##_fingerprint;                                         \
   const ::std::uint64_t sym##_fingerprint = ::opd::c_abi::c_fingerprint_v<__VA_ARGS__>;             \
   }
+#endif
+
+// The function `sym`: jump to the address held in `sym_opd_target`, leaving
+// every argument register and the stack as the caller set them. In its own
+// section, so that the linker's --gc-sections treats it as any function.
+// (An indirect-branch landing pad first where the compiler is told to
+// protect indirect branches: endbr64 under -fcf-protection, bti under
+// -mbranch-protection.)
+#if defined(__x86_64__)
+#if defined(__CET__) && (__CET__ & 1)
+#define OPD_C_TRAMPOLINE_LANDING "endbr64\n"
+#else
+#define OPD_C_TRAMPOLINE_LANDING ""
+#endif
+#define OPD_C_TRAMPOLINE(sym)                                                                \
+  __asm__(".pushsection .text." #sym ",\"ax\",@progbits\n"                                   \
+          ".globl " #sym "\n"                                                                \
+          ".type " #sym ",@function\n"                                                       \
+          ".p2align 4\n" #sym ":\n" OPD_C_TRAMPOLINE_LANDING "jmp *" #sym "_opd_target(%rip)\n" \
+          ".size " #sym ",.-" #sym "\n"                                                      \
+          ".popsection\n");
+#elif defined(__aarch64__)
+#if defined(__ARM_FEATURE_BTI_DEFAULT)
+#define OPD_C_TRAMPOLINE_LANDING "bti c\n"
+#else
+#define OPD_C_TRAMPOLINE_LANDING ""
+#endif
+#define OPD_C_TRAMPOLINE(sym)                                                                          \
+  __asm__(".pushsection .text." #sym ",\"ax\",%progbits\n"                                             \
+          ".globl " #sym "\n"                                                                          \
+          ".type " #sym ",%function\n"                                                                 \
+          ".p2align 2\n" #sym ":\n" OPD_C_TRAMPOLINE_LANDING "adrp x16, " #sym "_opd_target\n"          \
+          "ldr x16, [x16, #:lo12:" #sym "_opd_target]\n"                                               \
+          "br x16\n"                                                                                   \
+          ".size " #sym ",.-" #sym "\n"                                                                \
+          ".popsection\n");
+#endif

@@ -10,62 +10,110 @@ extern "C" {
 
 /* ctest::scale(Tensor self, float? factor=None, int? offset=None) -> Tensor */
 #define opd_ctest_scale_FINGERPRINT UINT64_C(0xf4b29f70e70d138a)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_scale(opd_tensor self, const double* factor, const int64_t* offset, opd_tensor* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_scale)(opd_tensor self, const double* factor, const int64_t* offset, opd_tensor* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_scale_fingerprint;
 
 /* ctest::count_present(Tensor?[] tensors) -> (int, float) */
 #define opd_ctest_count_present_FINGERPRINT UINT64_C(0xe1c77e7405a819f1)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_count_present(const opd_tensor* const* tensors, int64_t tensors_len, int64_t* ret0, double* ret1);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_count_present)(const opd_tensor* const* tensors, int64_t tensors_len, int64_t* ret0, double* ret1);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_count_present_fingerprint;
 
 /* ctest::sum_ints(int[] dims, int[]? extra=None, *, bool negate=False) -> int */
 #define opd_ctest_sum_ints_FINGERPRINT UINT64_C(0xf929fdbf272dd8a7)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_sum_ints(const int64_t* dims, int64_t dims_len, const int64_t* const* extra, int64_t extra_len, int32_t negate, int64_t* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_sum_ints)(const int64_t* dims, int64_t dims_len, const int64_t* const* extra, int64_t extra_len, int32_t negate, int64_t* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_sum_ints_fingerprint;
 
 /* ctest::describe(Tensor self, Tensor? other, str mode) -> (Tensor, int, int) */
 #define opd_ctest_describe_FINGERPRINT UINT64_C(0x553d071cee52bcb8)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_describe(opd_tensor self, const opd_tensor* other, opd_str mode, opd_tensor* ret0, int64_t* ret1, int64_t* ret2);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_describe)(opd_tensor self, const opd_tensor* other, opd_str mode, opd_tensor* ret0, int64_t* ret1, int64_t* ret2);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_describe_fingerprint;
 
 /* ctest::unbind(Tensor self) -> Tensor[] */
 #define opd_ctest_unbind_FINGERPRINT UINT64_C(0x9fdccd7acba345fd)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_unbind(opd_tensor self, opd_value* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_unbind)(opd_tensor self, opd_value* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_unbind_fingerprint;
 
 /* ctest::fill_(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 #define opd_ctest_fill__FINGERPRINT UINT64_C(0xaae233fba1986caa)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_fill_(opd_tensor self, opd_scalar value);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_fill_)(opd_tensor self, opd_scalar value);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_fill__fingerprint;
 
 /* ctest::scalar_to_int(Scalar s) -> int */
 #define opd_ctest_scalar_to_int_FINGERPRINT UINT64_C(0xebe5c0b2b753ebcf)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_scalar_to_int(opd_scalar s, int64_t* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_scalar_to_int)(opd_scalar s, int64_t* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_scalar_to_int_fingerprint;
 
 /* ctest::codes(ScalarType? dtype=None, Device? device=None) -> (int, int) */
 #define opd_ctest_codes_FINGERPRINT UINT64_C(0x43e3f76b581d4eb2)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_codes(const int32_t* dtype, const int32_t* device, int32_t device_index, int64_t* ret0, int64_t* ret1);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_codes)(const int32_t* dtype, const int32_t* device, int32_t device_index, int64_t* ret0, int64_t* ret1);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_codes_fingerprint;
 
 /* ctest::defaults(int[2] stride=1, float eps=0.5, str mode="abc", int[] dims=[3, 4]) -> float */
 #define opd_ctest_defaults_FINGERPRINT UINT64_C(0x746589472c314530)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_defaults(const int64_t* stride, int64_t stride_len, double eps, opd_str mode, const int64_t* dims, int64_t dims_len, double* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_defaults)(const int64_t* stride, int64_t stride_len, double eps, opd_str mode, const int64_t* dims, int64_t dims_len, double* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_defaults_fingerprint;
 
 /* ctest::fail(Tensor self) -> Tensor */
 #define opd_ctest_fail_FINGERPRINT UINT64_C(0xeeb9a34172b55b63)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_ctest_fail(opd_tensor self, opd_tensor* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_ctest_fail)(opd_tensor self, opd_tensor* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_ctest_fail_fingerprint;
 
 /* aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 #define opd_add_out_FINGERPRINT UINT64_C(0x3d613bf3de2b08a4)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_add_out(opd_tensor out, opd_tensor self, opd_tensor other, opd_scalar alpha);
+#else
 OPD_C_API extern int32_t (*const opd_add_out)(opd_tensor out, opd_tensor self, opd_tensor other, opd_scalar alpha);
+#endif
 OPD_C_API extern const uint64_t opd_add_out_fingerprint;
 
 /* aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 #define opd_add_FINGERPRINT UINT64_C(0x2ce73e4fc8ca67ca)
+#if OPD_C_EXPORTS_FUNCTIONS
+OPD_C_API int32_t opd_add(opd_tensor self, opd_tensor other, opd_scalar alpha, opd_tensor* ret0);
+#else
 OPD_C_API extern int32_t (*const opd_add)(opd_tensor self, opd_tensor other, opd_scalar alpha, opd_tensor* ret0);
+#endif
 OPD_C_API extern const uint64_t opd_add_fingerprint;
 
 #ifdef __cplusplus
