@@ -263,9 +263,8 @@ class IValue {
 
   // Int, Double, Bool or ComplexDouble according to the Scalar's kind.
   // Numbers are stored in place (no temporary and move-assignment: this runs
-  // for every Scalar argument of a typed call that reaches a boxed kernel),
-  // inline; a complex number's holder is built out of line.
-  [[gnu::always_inline]] IValue(const Scalar& s) : IValue() {
+  // for every Scalar argument of a typed call that reaches a boxed kernel).
+  IValue(const Scalar& s) : IValue() {
     switch (s.kind()) {
       case Scalar::Kind::Bool:
         tag_ = Tag::Bool;
@@ -279,7 +278,7 @@ class IValue {
         tag_ = Tag::Double;
         payload_.u.as_double = s.to_double();
         break;
-      case Scalar::Kind::ComplexDouble: set_complex(s.to_complex_double()); break;
+      case Scalar::Kind::ComplexDouble: *this = IValue(s.to_complex_double()); break;
     }
   }
 
@@ -571,8 +570,6 @@ class IValue {
   [[noreturn]] OPD_API void fail_expected(Tag expected) const;  // ivalue-inl.hpp
   [[noreturn]] OPD_API void fail_expected(std::string_view expected) const;  // ivalue-inl.hpp
 
-  // IValue(const Scalar&)'s complex case, out of line (this is None).
-  [[gnu::noinline]] void set_complex(std::complex<double> v) { *this = IValue(v); }
   // make_owned's work, out of line: moves and the destructor stay small
   // enough to inline everywhere.
   [[gnu::noinline]] void take_reference() noexcept {

@@ -7,7 +7,6 @@
 #include <array>
 #include <cstddef>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,19 +42,14 @@ inline void check_stack_size(const OperatorEntry& op, const Stack& stack, std::s
     throw_stack_too_small(op, stack, n);
 }
 
-// Replaces the stack's last n values (the arguments) by `results`: moved
+// Replaces the stack's last n values (the arguments) by `results`: assigned
 // into the arguments' slots where they fit, so a one-result call neither
-// shrinks nor grows the vector, only pops the remaining arguments. A slot is
-// destroyed and the result constructed in it (the results are the adapter's
-// own, never inside a stack value: no move-assignment's temporary needed).
+// shrinks nor grows the vector, only pops the remaining arguments.
 template <std::size_t K>
 void replace_arguments(Stack& stack, std::size_t n, std::array<IValue, K>& results) {
   if (K <= n) {
     IValue* base = stack.data() + (stack.size() - n);
-    for (std::size_t k = 0; k < K; ++k) {
-      std::destroy_at(base + k);
-      ::new (static_cast<void*>(base + k)) IValue(std::move(results[k]));
-    }
+    for (std::size_t k = 0; k < K; ++k) base[k] = std::move(results[k]);
     for (std::size_t k = K; k < n; ++k) stack.pop_back();
   } else {
     stack.resize(stack.size() - n);
