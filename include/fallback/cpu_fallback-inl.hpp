@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -253,58 +254,77 @@ inline constexpr std::size_t kPlainTensors = 4;
   const std::vector<std::size_t>& positions = op.tensor_argument_positions();
   if (positions.size() > kPlainTensors || !facts.devices.empty()) return false;
   IValue* args = stack->data() + base;
-  for (std::size_t p : positions)
-    if (!args[p].is_tensor()) return false;
-  for (std::size_t p : facts.written) {
-    const Tensor& t = args[p].to_tensor();
-    if (!t.defined() || t.is_cpu()) return false;
-  }
 
-  // 2. The device tensors move out of their stack slots (no reference count
-  // traffic) into `device`, which then holds the caller's tensors: what
-  // written arguments are copied back into and what aliasing returns give.
-  tensor_array<kPlainTensors> device, cpu, out_original, out_cpu;
-  std::size_t device_at[kPlainTensors], out_at[kPlainTensors];
-  bool device_written[kPlainTensors];
-  Device target = Device::cpu();
+  // Which arguments hold device tensors (read only: a call that does not fit
+  // leaves here untouched). Written and out= arguments are found by walking
+  // the entry's sorted position lists beside the tensor positions. The
+  // out= ones go last: the first `moving` of them are the batch.
+  enum : std::uint8_t { read = 0, written = 1, out = 2 };
+  std::size_t at[kPlainTensors];
+  std::uint8_t role[kPlainTensors];
+  std::size_t moving = 0, outs[kPlainTensors], num_outs = 0;
   const std::size_t* next_written = facts.written.data();
   const std::size_t* const written_end = next_written + facts.written.size();
   const std::size_t* next_out = facts.outs.data();
   const std::size_t* const outs_end = next_out + facts.outs.size();
   for (std::size_t p : positions) {
-    const bool written = next_written != written_end && *next_written == p;
-    if (written) ++next_written;
-    const bool out = written && next_out != outs_end && *next_out == p;
-    if (out) ++next_out;
-    IValue& v = args[p];
-    const Tensor& t = v.to_tensor();
-    if (!t.defined() || t.is_cpu()) continue;
-    if (target.is_cpu()) target = t.device();
-    Tensor& in_slot = tensor_in_slot(v);
-    if (out) {
-      // Only written: the CPU kernel gets a fresh tensor of its sizes and
-      // dtype; its old values are not moved.
-      out_at[out_original.size()] = p;
-      out_cpu.push(empty(t.sizes(), t.dtype()));
-      out_original.push(std::move(in_slot));
-      in_slot = out_cpu[out_cpu.size() - 1];
+    if (!args[p].is_tensor()) return false;
+    const Tensor& t = args[p].to_tensor();
+    const bool device_tensor = t.defined() && !t.is_cpu();
+    std::uint8_t r = read;
+    if (next_written != written_end && *next_written == p) {
+      ++next_written;
+      if (!device_tensor) return false;  // (a written CPU or undefined tensor: the general path)
+      r = written;
+      if (next_out != outs_end && *next_out == p) {
+        ++next_out;
+        r = out;
+      }
+    }
+    if (!device_tensor) continue;
+    if (r == out) {
+      outs[num_outs++] = p;
       continue;
     }
-    device_at[device.size()] = p;
-    device_written[device.size()] = written;
-    device.push(std::move(in_slot));
+    at[moving] = p;
+    role[moving] = r;
+    ++moving;
+  }
+  const std::size_t count = moving + num_outs;
+  if (count == 0) return false;  // (nothing on a device: the general path runs the CPU kernel)
+  for (std::size_t j = 0; j < num_outs; ++j) {
+    at[moving + j] = outs[j];
+    role[moving + j] = out;
   }
 
-  // One batched transfer; a written tensor's CPU value stays here too (the
-  // kernel's results replace the stack's arguments).
-  const std::size_t nd = device.size();
-  for (std::size_t k = 0; k < nd; ++k) cpu.push(Tensor());
-  if (nd != 0) {
-    to_cpu(std::span<const Tensor>(device.data(), nd), std::span<Tensor>(cpu.data(), nd));
-    for (std::size_t k = 0; k < nd; ++k) {
-      Tensor& in_slot = const_cast<Tensor&>(args[device_at[k]].to_tensor());  // (owned, emptied above)
-      if (device_written[k]) in_slot = cpu[k];
-      else in_slot = std::move(cpu[k]);
+  // 2. The device tensors move out of their stack slots (no reference count
+  // traffic) into `device`, which then holds the caller's tensors: what
+  // written arguments are copied back into and what aliasing returns give.
+  // An out= tensor is only written: the CPU kernel gets a fresh tensor of
+  // its sizes and dtype (in `cpu` and its slot), and its old values are not
+  // moved.
+  tensor_array<kPlainTensors> device, cpu;  // device[k] and cpu[k]: argument at[k]
+  Tensor* slot[kPlainTensors];              // its Tensor in the stack
+  for (std::size_t k = 0; k < moving; ++k) {
+    slot[k] = &tensor_in_slot(args[at[k]]);
+    device.push(std::move(*slot[k]));
+    cpu.push(Tensor());
+  }
+  for (std::size_t k = moving; k < count; ++k) {
+    Tensor& in_slot = tensor_in_slot(args[at[k]]);
+    Tensor fresh = empty(in_slot.sizes(), in_slot.dtype());
+    device.push(std::move(in_slot));
+    in_slot = fresh;
+    cpu.push(std::move(fresh));
+  }
+
+  // One batched transfer. A written tensor's CPU value stays in `cpu` too
+  // (the kernel's results replace the stack's arguments).
+  if (moving != 0) {
+    to_cpu(std::span<const Tensor>(device.data(), moving), std::span<Tensor>(cpu.data(), moving));
+    for (std::size_t k = 0; k < moving; ++k) {
+      if (role[k] == written) *slot[k] = cpu[k];
+      else *slot[k] = std::move(cpu[k]);
     }
   }
 
@@ -312,9 +332,8 @@ inline constexpr std::size_t kPlainTensors = 4;
   redispatch_boxed(op, DispatchKeySet(DispatchKey::CPU), *stack);
 
   // 4. Written arguments back into the caller's device tensors.
-  for (std::size_t k = 0; k < nd; ++k)
-    if (device_written[k]) copy_from_and_resize(cpu[k], device[k]);
-  for (std::size_t k = 0; k < out_original.size(); ++k) copy_from_and_resize(out_cpu[k], out_original[k]);
+  for (std::size_t k = 0; k < count; ++k)
+    if (role[k] != read) copy_from_and_resize(cpu[k], device[k]);
 
   // 5. Returns: the caller's own tensor for a written alias, else moved to the target.
   const std::size_t num_returns = facts.return_written.size();
@@ -323,17 +342,21 @@ inline constexpr std::size_t kPlainTensors = 4;
     IValue& result = (*stack)[base + r];
     const std::ptrdiff_t a = facts.return_written[r];
     if (a >= 0) {
-      const Tensor* original = nullptr;
-      for (std::size_t k = 0; k < nd; ++k)
-        if (device_at[k] == static_cast<std::size_t>(a)) original = &device[k];
-      for (std::size_t k = 0; k < out_original.size(); ++k)
-        if (out_at[k] == static_cast<std::size_t>(a)) original = &out_original[k];
-      if (result.is_tensor() && !result.is_borrowed()) [[likely]]
-        const_cast<Tensor&>(result.to_tensor()) = *original;  // (every written argument is one of them)
+      std::size_t k = 0;
+      while (at[k] != static_cast<std::size_t>(a)) ++k;  // (every written argument is one of them)
+      // The last return takes the caller's tensor (nothing reads it after);
+      // a kernel's tensor result is owned: its Tensor is assigned in place.
+      if (!result.is_tensor() || result.is_borrowed()) [[unlikely]]
+        result = IValue(device[k]);
+      else if (r + 1 == num_returns)
+        const_cast<Tensor&>(result.to_tensor()) = std::move(device[k]);
       else
-        result = IValue(*original);
-    } else if (!target.is_cpu()) {
-      result = move_result(std::move(result), target);
+        const_cast<Tensor&>(result.to_tensor()) = device[k];
+    } else {
+      // A fresh return moves to the first device tensor argument's device
+      // (the batch and the out= tensors are each in argument order).
+      const Tensor& first = num_outs == 0 || (moving != 0 && at[0] < at[moving]) ? device[0] : device[moving];
+      result = move_result(std::move(result), first.device());
     }
   }
   return true;
