@@ -217,6 +217,32 @@ TEST(CpuFallback, InPlaceAndOutAreCopiedBackIntoTheCallersTensors) {
   EXPECT_TRUE(stack[0].to_tensor().is_same(a));
   EXPECT_EQ(values_of(a), (std::vector<float>{1, 2, 3}));
 
+  // Boxed with lent tensors (IValue(opd::borrow, t)): the fallback takes
+  // references of its own; the written one is copied back into the caller's
+  // tensor, which is also the result; the read one is unchanged.
+  Stack lent;
+  lent.emplace_back(opd::borrow, a);
+  lent.emplace_back(opd::borrow, b);
+  lent.emplace_back(2.0);
+  opd::call_boxed<ops::add::inplace>(lent);
+  ASSERT_EQ(lent.size(), 1u);
+  EXPECT_TRUE(lent[0].to_tensor().is_same(a));
+  EXPECT_EQ(a.data_ptr(), a_memory);
+  EXPECT_EQ(values_of(a), (std::vector<float>{21, 42, 63}));
+  EXPECT_EQ(values_of(b), (std::vector<float>{10, 20, 30}));
+  lent.clear();
+
+  // A CPU tensor beside a device one passes through as it is.
+  const Tensor ones = opd::from_vector<float>({1, 1, 1}, v({3}));
+  Tensor& with_cpu = opd::call<ops::add::inplace>(a, ones);
+  EXPECT_TRUE(with_cpu.is_same(a));
+  EXPECT_EQ(a.device(), kDevice);
+  EXPECT_EQ(values_of(a), (std::vector<float>{22, 43, 64}));
+  EXPECT_EQ(opd::to_vector<float>(ones), (std::vector<float>{1, 1, 1}));
+  Tensor& back = opd::call<ops::sub::inplace>(a, ones, opd::Scalar(21));
+  EXPECT_TRUE(back.is_same(a));
+  EXPECT_EQ(values_of(a), (std::vector<float>{1, 22, 43}));
+
   // A CPU kernel that resizes its written argument: the device tensor follows.
   Tensor g = device_floats({9}, {1});
   opd::call<grow_>(g, int64_t{4});
