@@ -53,26 +53,6 @@ void run_pointwise(const OperandRef& out, const std::array<OperandRef, N>& input
   });
 }
 
-// ------------------------------------------------------- the Sleef rows ---
-// Contiguous Float/Double rows of the floating unary ops through Sleef's
-// AVX2 functions (src/kernels/pointwise_unary_avx2.cpp, compiled with
-// -mavx2): false when the op has none (nothing written). Header-only builds
-// and CPUs without AVX2+FMA use the scalar loops.
-#ifndef OPD_HEADER_ONLY
-bool unary_avx2_row(UnaryOp op, bool is_double, const void* in, void* out, int64_t n);
-inline bool cpu_has_avx2_fma() noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
-#else
-  return false;
-#endif
-}
-#else
-inline bool unary_avx2_row(UnaryOp, bool, const void*, void*, int64_t) { return false; }
-inline bool cpu_has_avx2_fma() noexcept { return false; }
-#endif
-
 // Integer arithmetic that wraps (two's complement) without UB.
 template <class T>
 constexpr T wrap_neg(T a) noexcept {
