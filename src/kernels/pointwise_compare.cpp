@@ -1,2 +1,2 @@
-// libopdispatch: the comparison, logical and maximum/minimum loops.
+// libopdispatch: the comparison loops.
 #include "kernels/cpu/compare_loops-inl.hpp"

@@ -1,9 +1,9 @@
 #pragma once
 // Out-of-line part of pointwise.hpp (compiled in src/kernels/pointwise.cpp):
 // the checks, meta and impl of the pointwise families. Their loops are in
-// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp and
-// compare_loops-inl.hpp, arith_loops-inl.hpp and ternary_loops-inl.hpp, each
-// compiled in its own source.
+// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp, compare_loops-inl.hpp,
+// logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp and
+// ternary_loops-inl.hpp, each compiled in its own source.
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -25,7 +25,9 @@
 #include "kernels/cpu/type_promotion.hpp"
 #ifdef OPD_HEADER_ONLY
 #include "kernels/cpu/arith_loops-inl.hpp"
+#include "kernels/cpu/bitwise_loops-inl.hpp"
 #include "kernels/cpu/compare_loops-inl.hpp"
+#include "kernels/cpu/logical_loops-inl.hpp"
 #include "kernels/cpu/ternary_loops-inl.hpp"
 #include "kernels/cpu/unary_float_loops-inl.hpp"
 #include "kernels/cpu/unary_other_loops-inl.hpp"

@@ -387,18 +387,35 @@ OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType
 // The other keep-kind and the bool-kind ops, every kernel dtype.
 OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
-// Comparison, logical, maximum/minimum (src/kernels/pointwise_compare.cpp)
-// and the arithmetic and bitwise ops (src/kernels/pointwise_arith.cpp).
+// run_pointwise with the functor of whichever of Ks `op` is (false if none):
+// each loops source lists its own op group.
+template <class T, PointwiseOp... Ks>
+bool run_binary_of(PointwiseOp op, const OperandRef& out, const std::array<OperandRef, 2>& in) {
+  return ((op == Ks ? (run_pointwise<T, 2>(out, in, BinaryPointwise<Ks, opmath_t<T>>{}), true) : false) || ...);
+}
+
+// The comparisons (src/kernels/pointwise_compare.cpp), logical ops and
+// maximum/minimum (pointwise_logical.cpp), pow to the divisions
+// (pointwise_arith.cpp) and the bitwise ops and shifts (pointwise_bitwise.cpp):
+// four sources, each op group's dtype product compiled apart.
 OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
+OPD_API void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                            const std::array<OperandRef, 2>& inputs);
 OPD_API void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                          const std::array<OperandRef, 2>& inputs);
+OPD_API void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
-  if (op <= PointwiseOp::Minimum) {
+  if (op <= PointwiseOp::Ge) {
     compare_loops(op, compute, out, inputs);
-  } else {
+  } else if (op <= PointwiseOp::Minimum) {
+    logical_loops(op, compute, out, inputs);
+  } else if (op < PointwiseOp::BitwiseAnd) {
     arith_loops(op, compute, out, inputs);
+  } else {
+    bitwise_loops(op, compute, out, inputs);
   }
 }
 // inputs[2] is ignored by the one-sided clamps.
