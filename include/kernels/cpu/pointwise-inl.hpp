@@ -1,9 +1,10 @@
 #pragma once
 // Out-of-line part of pointwise.hpp (compiled in src/kernels/pointwise.cpp):
 // the checks, meta and impl of the pointwise families. Their loops are in
-// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp, compare_loops-inl.hpp,
-// logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp and
-// ternary_loops-inl.hpp, each compiled in its own source.
+// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp, unary_bool_loops-inl.hpp,
+// compare_loops-inl.hpp, logical_loops-inl.hpp, arith_loops-inl.hpp,
+// bitwise_loops-inl.hpp, ternary_loops-inl.hpp and ternary_math_loops-inl.hpp,
+// each compiled in its own source.
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -29,6 +30,8 @@
 #include "kernels/cpu/compare_loops-inl.hpp"
 #include "kernels/cpu/logical_loops-inl.hpp"
 #include "kernels/cpu/ternary_loops-inl.hpp"
+#include "kernels/cpu/ternary_math_loops-inl.hpp"
+#include "kernels/cpu/unary_bool_loops-inl.hpp"
 #include "kernels/cpu/unary_float_loops-inl.hpp"
 #include "kernels/cpu/unary_other_loops-inl.hpp"
 #endif
@@ -148,6 +151,8 @@ inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, con
   }
   if (uses_float_loops(op)) {
     unary_float_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));
+  } else if (unary_kind(op) == UnaryKind::Bool) {
+    unary_bool_loops(op, compute, OperandRef::of(out), OperandRef::of(in));
   } else {
     unary_other_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));
   }

@@ -384,9 +384,11 @@ struct ClampOneSide {
 // hardswish, softplus, frac); `compute` is Half/Float/Double/BFloat16.
 OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
-// The other keep-kind and the bool-kind ops, every kernel dtype.
+// The other keep-kind ops (src/kernels/pointwise_unary_other.cpp) and the
+// bool-kind ones (pointwise_unary_bool.cpp), every kernel dtype.
 OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
+OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
 // run_pointwise with the functor of whichever of Ks `op` is (false if none):
 // each loops source lists its own op group.
 template <class T, PointwiseOp... Ks>
@@ -418,11 +420,23 @@ inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const Ope
     bitwise_loops(op, compute, out, inputs);
   }
 }
+// where and the clamps (src/kernels/pointwise_ternary.cpp), lerp, addcmul
+// and addcdiv (pointwise_ternary_math.cpp).
 // inputs[2] is ignored by the one-sided clamps.
 // value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
 // Scalar::to, checked), null otherwise.
-OPD_API void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
-                                     const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr);
+OPD_API void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                               const std::array<OperandRef, 3>& inputs);
+OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                const std::array<OperandRef, 3>& inputs, const Scalar* value);
+inline void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                    const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr) {
+  if (op <= TernaryOp::ClampMaxScalar) {
+    where_clamp_loops(op, compute, out, inputs);
+  } else {
+    ternary_math_loops(op, compute, out, inputs, value);
+  }
+}
 // Does `t` hold a zero (the integral division-like ops' check)?
 OPD_API bool has_zero(const OperandRef& t);
 
