@@ -12,6 +12,7 @@
 #include <limits>
 #include <numbers>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -389,11 +390,68 @@ OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType
 OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
 OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
+// A Bool-valued op (comparison, logical op) on inputs already of dtype T
+// (not Half/BFloat16), contiguous with out's sizes, the last one possibly a
+// 0-dim input, into a contiguous Bool out: typed rows writing bools
+// directly, split across threads above grain_size. The engine's converting
+// path (T results buffered, then converted pair by pair) is the rest. False,
+// with nothing written, when the operands are not like that.
+template <class T, unsigned Mask, class Op, std::size_t... I>
+void bool_result_row(bool* out, const std::array<const T*, sizeof...(I)>& in, int64_t begin, int64_t end,
+                     const Op& op, std::index_sequence<I...>) {
+  for (int64_t j = begin; j < end; ++j) {
+    out[j] = convert<bool>(static_cast<T>(op(in[I][((Mask >> I) & 1u) ? 0 : j]...)));
+  }
+}
+template <class T, std::size_t N, class Op>
+bool run_bool_result(const OperandRef& out, const std::array<OperandRef, N>& inputs, const Op& op) {
+  if constexpr (!std::is_same_v<opmath_t<T>, T>) {
+    return false;
+  } else {
+    if (out.dtype != ScalarType::Bool || !is_plain_contiguous(out.sizes, out.strides)) return false;
+    std::array<const T*, N> in{};
+    unsigned mask = 0;  // bit k: input k is a 0-dim input
+    for (std::size_t k = 0; k != N; ++k) {
+      const OperandRef& r = inputs[k];
+      if (r.dtype != scalar_type_of_v<T>) return false;
+      if (r.sizes.empty()) {
+        mask |= 1u << k;
+      } else if (!(r.sizes == out.sizes) || !is_plain_contiguous(r.sizes, r.strides)) {
+        return false;
+      }
+      in[k] = reinterpret_cast<const T*>(r.data);
+    }
+    constexpr unsigned kLastScalar = 1u << (N - 1);
+    if (mask != 0 && mask != kLastScalar) return false;
+    int64_t n = 1;
+    for (int64_t s : out.sizes) n *= s;
+    bool* o = reinterpret_cast<bool*>(out.data);
+    constexpr auto seq = std::make_index_sequence<N>{};
+    parallel_for(0, n, grain_size, [&](int64_t b, int64_t e) {
+      if (mask == 0) {
+        bool_result_row<T, 0u>(o, in, b, e, op, seq);
+      } else {
+        bool_result_row<T, kLastScalar>(o, in, b, e, op, seq);
+      }
+    });
+    return true;
+  }
+}
+
 // run_pointwise with the functor of whichever of Ks `op` is (false if none):
-// each loops source lists its own op group.
+// each loops source lists its own op group. The Bool-valued ops try
+// run_bool_result first.
+template <class T, PointwiseOp K>
+void run_binary_op(const OperandRef& out, const std::array<OperandRef, 2>& in) {
+  const BinaryPointwise<K, opmath_t<T>> f{};
+  if constexpr (gives_bool(K)) {
+    if (run_bool_result<T, 2>(out, in, f)) return;
+  }
+  run_pointwise<T, 2>(out, in, f);
+}
 template <class T, PointwiseOp... Ks>
 bool run_binary_of(PointwiseOp op, const OperandRef& out, const std::array<OperandRef, 2>& in) {
-  return ((op == Ks ? (run_pointwise<T, 2>(out, in, BinaryPointwise<Ks, opmath_t<T>>{}), true) : false) || ...);
+  return ((op == Ks ? (run_binary_op<T, Ks>(out, in), true) : false) || ...);
 }
 
 // The comparisons (src/kernels/pointwise_compare.cpp), logical ops and
