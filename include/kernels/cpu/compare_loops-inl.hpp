@@ -1,5 +1,5 @@
 #pragma once
-// The loops of the comparisons, compiled once in
+// The loops of the ordering comparisons (lt, le, gt, ge), compiled once in
 // src/kernels/pointwise_compare.cpp.
 #include <array>
 
@@ -12,7 +12,7 @@ OPD_FUNC void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef
   dispatch_dtype(compute, pointwise_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using P = PointwiseOp;
-    const bool done = run_binary_of<T, P::Eq, P::Ne, P::Lt, P::Le, P::Gt, P::Ge>(op, out, inputs);
+    const bool done = run_binary_of<T, P::Lt, P::Le, P::Gt, P::Ge>(op, out, inputs);
     if (!done) throw_not_implemented_for(pointwise_name(op), compute);
   });
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Out-of-line part of pointwise.hpp (compiled in src/kernels/pointwise.cpp):
 // the checks, meta and impl of the pointwise families. Their loops are in
-// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp, unary_bool_loops-inl.hpp,
-// compare_loops-inl.hpp, logical_loops-inl.hpp, arith_loops-inl.hpp,
-// bitwise_loops-inl.hpp, ternary_loops-inl.hpp and ternary_math_loops-inl.hpp,
-// each compiled in its own source.
+// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp,
+// unary_bool_loops-inl.hpp, equality_loops-inl.hpp, compare_loops-inl.hpp,
+// logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp,
+// ternary_loops-inl.hpp and ternary_math_loops-inl.hpp, each compiled in its
+// own source.
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "kernels/cpu/arith_loops-inl.hpp"
 #include "kernels/cpu/bitwise_loops-inl.hpp"
 #include "kernels/cpu/compare_loops-inl.hpp"
+#include "kernels/cpu/equality_loops-inl.hpp"
 #include "kernels/cpu/logical_loops-inl.hpp"
 #include "kernels/cpu/ternary_loops-inl.hpp"
 #include "kernels/cpu/ternary_math_loops-inl.hpp"

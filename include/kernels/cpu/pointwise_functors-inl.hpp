@@ -454,10 +454,13 @@ bool run_binary_of(PointwiseOp op, const OperandRef& out, const std::array<Opera
   return ((op == Ks ? (run_binary_op<T, Ks>(out, in), true) : false) || ...);
 }
 
-// The comparisons (src/kernels/pointwise_compare.cpp), logical ops and
-// maximum/minimum (pointwise_logical.cpp), pow to the divisions
-// (pointwise_arith.cpp) and the bitwise ops and shifts (pointwise_bitwise.cpp):
-// four sources, each op group's dtype product compiled apart.
+// eq/ne (src/kernels/pointwise_equality.cpp), lt/le/gt/ge
+// (pointwise_compare.cpp), the logical ops and maximum/minimum
+// (pointwise_logical.cpp), pow to the divisions (pointwise_arith.cpp) and the
+// bitwise ops and shifts (pointwise_bitwise.cpp): each op group's dtype
+// product compiled apart.
+OPD_API void equality_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                            const std::array<OperandRef, 2>& inputs);
 OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                            const std::array<OperandRef, 2>& inputs);
 OPD_API void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
@@ -468,7 +471,9 @@ OPD_API void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef&
                            const std::array<OperandRef, 2>& inputs);
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
-  if (op <= PointwiseOp::Ge) {
+  if (op <= PointwiseOp::Ne) {
+    equality_loops(op, compute, out, inputs);
+  } else if (op <= PointwiseOp::Ge) {
     compare_loops(op, compute, out, inputs);
   } else if (op <= PointwiseOp::Minimum) {
     logical_loops(op, compute, out, inputs);
