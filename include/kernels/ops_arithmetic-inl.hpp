@@ -78,6 +78,9 @@ OPD_FUNC RegistrationSet register_arithmetic() {
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));
   set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::CPU));
+  // device=meta: the same factories allocate a Meta tensor and write nothing.
+  set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::Meta));
+  set.add(register_kernel<ops::ones, &detail::factory<&kernels::ones, "aten::ones">>(DispatchKey::Meta));
   return set;
 }
 

@@ -25,6 +25,11 @@ inline Tensor matmul_kernel(const Tensor& a, const Tensor& b) { return kernels::
 inline Tensor linear_kernel(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
   return kernels::linear(input, weight, bias);
 }
+// Meta: the functional forms' metas (which the CPU forms call first).
+template <TensorMeta (*Meta)(const Tensor&, const Tensor&, const std::optional<Tensor>&)>
+Tensor product_bias_meta(const Tensor& a, const Tensor& b, const std::optional<Tensor>& bias) {
+  return empty_from_meta(Meta(a, b, bias), Device::meta());
+}
 }  // namespace detail
 
 OPD_FUNC RegistrationSet register_linalg() {
@@ -44,11 +49,18 @@ OPD_FUNC RegistrationSet register_linalg() {
   set.add(register_kernel<ops::outer, &detail::outer_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::matmul, &detail::matmul_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::linear, &detail::linear_kernel>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::dot, void, ops::dot_out>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::mv, void, ops::mv_out>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::outer, void, ops::outer_out>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::matmul, void, ops::matmul_out>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::linear, void, ops::linear_out>(DispatchKey::CPU));
+  set.add(register_kernel<ops::dot, &detail::product_meta<&dot_meta>>(DispatchKey::Meta));
+  set.add(register_kernel<ops::mv, &detail::product_meta<&mv_meta>>(DispatchKey::Meta));
+  set.add(register_kernel<ops::outer, &detail::product_meta<&outer_meta>>(DispatchKey::Meta));
+  set.add(register_kernel<ops::matmul, &detail::product_meta<&matmul_meta>>(DispatchKey::Meta));
+  set.add(register_kernel<ops::linear, &detail::product_bias_meta<&linear_meta>>(DispatchKey::Meta));
+  for (DispatchKey key : {DispatchKey::CPU, DispatchKey::Meta}) {
+    set.add(derive_missing_variants<ops::dot, void, ops::dot_out>(key));
+    set.add(derive_missing_variants<ops::mv, void, ops::mv_out>(key));
+    set.add(derive_missing_variants<ops::outer, void, ops::outer_out>(key));
+    set.add(derive_missing_variants<ops::matmul, void, ops::matmul_out>(key));
+    set.add(derive_missing_variants<ops::linear, void, ops::linear_out>(key));
+  }
   return set;
 }
 

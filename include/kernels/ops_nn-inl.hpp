@@ -39,8 +39,17 @@ OPD_FUNC RegistrationSet register_nn() {
   set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::avg_pool2d, void, ops::avg_pool2d_out>(DispatchKey::CPU));
-  set.add(derive_missing_variants<ops::adaptive_avg_pool2d, void, ops::adaptive_avg_pool2d_out>(DispatchKey::CPU));
+  // Meta: the same kernels, which stop before reading data on Meta tensors (nn-inl.hpp).
+  set.add(register_kernel<ops::embedding, &detail::embedding_kernel>(DispatchKey::Meta));
+  set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::Meta));
+  set.add(register_kernel<ops::conv2d, &detail::conv2d_kernel>(DispatchKey::Meta));
+  set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::Meta));
+  set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::Meta));
+  set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::Meta));
+  for (DispatchKey key : {DispatchKey::CPU, DispatchKey::Meta}) {
+    set.add(derive_missing_variants<ops::avg_pool2d, void, ops::avg_pool2d_out>(key));
+    set.add(derive_missing_variants<ops::adaptive_avg_pool2d, void, ops::adaptive_avg_pool2d_out>(key));
+  }
   return set;
 }
 

@@ -51,6 +51,28 @@ OPD_FUNC RegistrationSet register_pointwise_arith() {
   set.add(register_kernel<ops::bitwise_xor_scalar_tensor, &detail::scalar_tensor_kernel<P::BitwiseXor>>(cpu));
   set.add(register_kernel<ops::bitwise_left_shift_scalar_tensor, &detail::scalar_tensor_kernel<P::LeftShift>>(cpu));
   set.add(register_kernel<ops::bitwise_right_shift_scalar_tensor, &detail::scalar_tensor_kernel<P::RightShift>>(cpu));
+  // Meta: the same meta functions (masked_fill: the same function, which
+  // stops before reading data on Meta tensors); out= derived at Meta too.
+  constexpr DispatchKey meta = DispatchKey::Meta;
+  set.add(register_kernel<ops::pow_tensor, &detail::pointwise_meta_kernel<PointwiseOp::Pow>>(meta));
+  set.add(register_kernel<ops::pow_tensor_, &detail::pointwise_inplace_meta<PointwiseOp::Pow>>(meta));
+  set.add(derive_missing_variants<ops::pow_tensor, ops::pow_tensor_, ops::pow_tensor_out>(meta, detail::pointwise_spec<PointwiseOp::Pow>{}));
+  set.add(register_kernel<ops::pow_scalar, &detail::pointwise_scalar_meta_kernel<PointwiseOp::Pow>>(meta));
+  set.add(register_kernel<ops::pow_scalar_, &detail::pointwise_scalar_inplace_meta<PointwiseOp::Pow>>(meta));
+  set.add(derive_missing_variants<ops::pow_scalar, ops::pow_scalar_, ops::pow_scalar_out>(meta, detail::pointwise_scalar_spec<PointwiseOp::Pow>{}));
+  set.add(register_kernel<ops::floor_divide, &detail::pointwise_meta_kernel<PointwiseOp::FloorDivide>>(meta));
+  set.add(register_kernel<ops::floor_divide_, &detail::pointwise_inplace_meta<PointwiseOp::FloorDivide>>(meta));
+  set.add(derive_missing_variants<ops::floor_divide, ops::floor_divide_, ops::floor_divide_out>(meta, detail::pointwise_spec<PointwiseOp::FloorDivide>{}));
+  set.add(register_kernel<ops::floor_divide_scalar, &detail::pointwise_scalar_meta_kernel<PointwiseOp::FloorDivide>>(meta));
+  set.add(register_kernel<ops::floor_divide_scalar_, &detail::pointwise_scalar_inplace_meta<PointwiseOp::FloorDivide>>(meta));
+  set.add(register_kernel<ops::div_scalar_mode, &detail::div_scalar_mode_meta>(meta));
+  set.add(register_kernel<ops::div_scalar_mode_, &detail::div_scalar_mode_inplace_meta>(meta));
+  set.add(register_kernel<ops::remainder_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::Remainder>>(meta));
+  set.add(register_kernel<ops::bitwise_and_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::BitwiseAnd>>(meta));
+  set.add(register_kernel<ops::bitwise_or_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::BitwiseOr>>(meta));
+  set.add(register_kernel<ops::bitwise_xor_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::BitwiseXor>>(meta));
+  set.add(register_kernel<ops::bitwise_left_shift_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::LeftShift>>(meta));
+  set.add(register_kernel<ops::bitwise_right_shift_scalar_tensor, &detail::scalar_tensor_meta_kernel<PointwiseOp::RightShift>>(meta));
   return set;
 }
 

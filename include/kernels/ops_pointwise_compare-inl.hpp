@@ -36,6 +36,17 @@ OPD_FUNC RegistrationSet register_pointwise_compare() {
   set.add(register_kernel<ops::masked_fill_scalar_, &detail::masked_fill_scalar_inplace>(cpu));
   set.add(register_kernel<ops::masked_fill_tensor, &detail::masked_fill_tensor_kernel>(cpu));
   set.add(register_kernel<ops::masked_fill_tensor_, &detail::masked_fill_tensor_inplace>(cpu));
+  // Meta: the same meta functions (masked_fill: the same function, which
+  // stops before reading data on Meta tensors); out= derived at Meta too.
+  constexpr DispatchKey meta = DispatchKey::Meta;
+  set.add(register_kernel<ops::maximum, &detail::pointwise_meta_kernel<PointwiseOp::Maximum>>(meta));
+  set.add(derive_missing_variants<ops::maximum, void, ops::maximum_out>(meta, detail::pointwise_spec<PointwiseOp::Maximum>{}));
+  set.add(register_kernel<ops::minimum, &detail::pointwise_meta_kernel<PointwiseOp::Minimum>>(meta));
+  set.add(derive_missing_variants<ops::minimum, void, ops::minimum_out>(meta, detail::pointwise_spec<PointwiseOp::Minimum>{}));
+  set.add(register_kernel<ops::masked_fill_scalar, &detail::masked_fill_scalar_kernel>(meta));
+  set.add(register_kernel<ops::masked_fill_scalar_, &detail::masked_fill_scalar_inplace>(meta));
+  set.add(register_kernel<ops::masked_fill_tensor, &detail::masked_fill_tensor_kernel>(meta));
+  set.add(register_kernel<ops::masked_fill_tensor_, &detail::masked_fill_tensor_inplace>(meta));
   return set;
 }
 

@@ -6,7 +6,9 @@
 #include <string_view>
 
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/tensor_meta.hpp"
+#include "kernels/cpu/type_promotion.hpp"
 #include "kernels/ops_pointwise.hpp"
 #include "structured/derive.hpp"
 
@@ -94,6 +96,50 @@ inline Tensor masked_fill_scalar_kernel(const Tensor& s, const Tensor& m, const 
 inline Tensor& masked_fill_scalar_inplace(Tensor& s, const Tensor& m, const Scalar& v) { return masked_fill_(s, m, v); }
 inline Tensor masked_fill_tensor_kernel(const Tensor& s, const Tensor& m, const Tensor& v) { return masked_fill(s, m, v); }
 inline Tensor& masked_fill_tensor_inplace(Tensor& s, const Tensor& m, const Tensor& v) { return masked_fill_(s, m, v); }
+
+// ---- Meta kernels: the CPU kernels' meta functions, a Meta output ----
+template <PointwiseOp K>
+Tensor pointwise_meta_kernel(const Tensor& self, const Tensor& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+template <PointwiseOp K>
+Tensor pointwise_scalar_meta_kernel(const Tensor& self, const Scalar& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+template <PointwiseOp K>
+Tensor scalar_tensor_meta_kernel(const Scalar& self, const Tensor& other) {
+  return empty_from_meta(pointwise_meta(K, self, other), Device::meta());
+}
+// In place on Meta: what impl checks of out = self, without the loop.
+inline Tensor& inplace_meta(Tensor& self, const TensorMeta& m) {
+  assert_no_internal_overlap(self);
+  OPD_CHECK(self.sizes() == IntArrayRef(m.sizes), "output with shape ", self.sizes(),
+            " doesn't match the broadcast shape ", IntArrayRef(m.sizes));
+  check_can_cast_to_output(m.dtype, self.dtype());
+  return self;
+}
+template <PointwiseOp K>
+Tensor& pointwise_inplace_meta(Tensor& self, const Tensor& other) {
+  return inplace_meta(self, pointwise_meta(K, self, other));
+}
+template <PointwiseOp K>
+Tensor& pointwise_scalar_inplace_meta(Tensor& self, const Scalar& other) {
+  return inplace_meta(self, pointwise_meta(K, self, other));
+}
+template <UnaryOp K>
+Tensor unary_meta_kernel(const Tensor& self) {
+  return empty_from_meta(unary_meta(K, self), Device::meta());
+}
+inline Tensor& relu_inplace_meta(Tensor& self) { return inplace_meta(self, unary_meta(UnaryOp::Relu, self)); }
+inline Tensor softplus_meta_kernel(const Tensor& self, const Scalar&, const Scalar&) {
+  return empty_from_meta(unary_meta(UnaryOp::Softplus, self), Device::meta());
+}
+inline Tensor div_scalar_mode_meta(const Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return empty_from_meta(div_mode_meta(self, other, mode), Device::meta());
+}
+inline Tensor& div_scalar_mode_inplace_meta(Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return inplace_meta(self, div_mode_meta(self, other, mode));
+}
 
 }  // namespace detail
 

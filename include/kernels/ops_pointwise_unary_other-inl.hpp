@@ -31,6 +31,16 @@ OPD_FUNC RegistrationSet register_pointwise_unary_other() {
   set.add(register_kernel<ops::isfinite, &detail::isfinite_kernel>(cpu));
   set.add(register_kernel<ops::softplus, &detail::softplus_kernel>(cpu));
   set.add(derive_missing_variants<ops::softplus, void, ops::softplus_out>(cpu, detail::softplus_spec{}));
+  // Meta: the same meta functions (masked_fill: the same function, which
+  // stops before reading data on Meta tensors); out= derived at Meta too.
+  constexpr DispatchKey meta = DispatchKey::Meta;
+  set.add(register_kernel<ops::relu, &detail::unary_meta_kernel<UnaryOp::Relu>>(meta));
+  set.add(register_kernel<ops::relu_, &detail::relu_inplace_meta>(meta));
+  set.add(register_kernel<ops::isnan, &detail::unary_meta_kernel<UnaryOp::IsNan>>(meta));
+  set.add(register_kernel<ops::isinf, &detail::unary_meta_kernel<UnaryOp::IsInf>>(meta));
+  set.add(register_kernel<ops::isfinite, &detail::unary_meta_kernel<UnaryOp::IsFinite>>(meta));
+  set.add(register_kernel<ops::softplus, &detail::softplus_meta_kernel>(meta));
+  set.add(derive_missing_variants<ops::softplus, void, ops::softplus_out>(meta, detail::softplus_spec{}));
   return set;
 }
 

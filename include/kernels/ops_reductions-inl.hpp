@@ -50,7 +50,7 @@ inline Tensor count_nonzero_opt(const Tensor& s, std::optional<int64_t> dim) {
 inline Tensor& write_out(std::string_view op, const Tensor& result, Tensor& out) {
   structured_detail::check_out_device(op, result.device(), out);
   structured_detail::resize_out(op, out, result.sizes(), MemoryFormat::Contiguous);
-  kernels::copy_(out, result);
+  if (!out.is_meta()) kernels::copy_(out, result);
   return out;
 }
 
@@ -129,74 +129,77 @@ inline Tensor& logsumexp_out(const Tensor& self, ints dim, bool keepdim, Tensor&
 }
 
 template <class F, class O, auto Fn>
-void functional_and_out(RegistrationSet& set) {
-  set.add(register_kernel<F, Fn>(DispatchKey::CPU));
-  set.add(derive_missing_variants<F, void, O>(DispatchKey::CPU));
+void functional_and_out(RegistrationSet& set, DispatchKey key) {
+  set.add(register_kernel<F, Fn>(key));
+  set.add(derive_missing_variants<F, void, O>(key));
 }
 
 }  // namespace reductions_detail
 
 OPD_FUNC RegistrationSet register_reductions() {
   namespace d = reductions_detail;
-  constexpr DispatchKey cpu = DispatchKey::CPU;
   RegistrationSet set;
-  set.add(register_kernel<ops::sum, &kernels::sum>(cpu));
-  set.add(register_kernel<ops::sum_dim, &kernels::sum_dim>(cpu));
-  set.add(register_kernel<ops::sum_out, &d::sum_out>(cpu));
-  set.add(register_kernel<ops::mean, &kernels::mean>(cpu));
-  set.add(register_kernel<ops::mean_dim, &kernels::mean_dim>(cpu));
-  set.add(register_kernel<ops::mean_out, &d::mean_out>(cpu));
-  set.add(register_kernel<ops::prod, &kernels::prod>(cpu));
-  set.add(register_kernel<ops::prod_dim, &kernels::prod_dim>(cpu));
-  set.add(register_kernel<ops::prod_out, &d::prod_out>(cpu));
+  // The kernels are the Meta kernels too: on Meta tensors they check, size
+  // the output and return before reading a value (reduce-inl.hpp).
+  for (const DispatchKey cpu : {DispatchKey::CPU, DispatchKey::Meta}) {
+    set.add(register_kernel<ops::sum, &kernels::sum>(cpu));
+    set.add(register_kernel<ops::sum_dim, &kernels::sum_dim>(cpu));
+    set.add(register_kernel<ops::sum_out, &d::sum_out>(cpu));
+    set.add(register_kernel<ops::mean, &kernels::mean>(cpu));
+    set.add(register_kernel<ops::mean_dim, &kernels::mean_dim>(cpu));
+    set.add(register_kernel<ops::mean_out, &d::mean_out>(cpu));
+    set.add(register_kernel<ops::prod, &kernels::prod>(cpu));
+    set.add(register_kernel<ops::prod_dim, &kernels::prod_dim>(cpu));
+    set.add(register_kernel<ops::prod_out, &d::prod_out>(cpu));
 
-  set.add(register_kernel<ops::amax, &kernels::amax>(cpu));
-  set.add(register_kernel<ops::amax_out, &d::amax_out<true>>(cpu));
-  set.add(register_kernel<ops::amin, &kernels::amin>(cpu));
-  set.add(register_kernel<ops::amin_out, &d::amax_out<false>>(cpu));
-  set.add(register_kernel<ops::max_dim, &kernels::max_dim>(cpu));
-  set.add(register_kernel<ops::max_dim_max, &d::extreme_dim_out<true>>(cpu));
-  set.add(register_kernel<ops::min_dim, &kernels::min_dim>(cpu));
-  set.add(register_kernel<ops::min_dim_min, &d::extreme_dim_out<false>>(cpu));
-  set.add(register_kernel<ops::max, &kernels::max>(cpu));
-  set.add(register_kernel<ops::min, &kernels::min>(cpu));
-  d::functional_and_out<ops::argmax, ops::argmax_out, &kernels::argmax>(set);
-  d::functional_and_out<ops::argmin, ops::argmin_out, &kernels::argmin>(set);
+    set.add(register_kernel<ops::amax, &kernels::amax>(cpu));
+    set.add(register_kernel<ops::amax_out, &d::amax_out<true>>(cpu));
+    set.add(register_kernel<ops::amin, &kernels::amin>(cpu));
+    set.add(register_kernel<ops::amin_out, &d::amax_out<false>>(cpu));
+    set.add(register_kernel<ops::max_dim, &kernels::max_dim>(cpu));
+    set.add(register_kernel<ops::max_dim_max, &d::extreme_dim_out<true>>(cpu));
+    set.add(register_kernel<ops::min_dim, &kernels::min_dim>(cpu));
+    set.add(register_kernel<ops::min_dim_min, &d::extreme_dim_out<false>>(cpu));
+    set.add(register_kernel<ops::max, &kernels::max>(cpu));
+    set.add(register_kernel<ops::min, &kernels::min>(cpu));
+    d::functional_and_out<ops::argmax, ops::argmax_out, &kernels::argmax>(set, cpu);
+    d::functional_and_out<ops::argmin, ops::argmin_out, &kernels::argmin>(set, cpu);
 
-  set.add(register_kernel<ops::var, &d::var_full>(cpu));
-  d::functional_and_out<ops::var_dim, ops::var_out, &d::var_dim>(set);
-  d::functional_and_out<ops::var_correction, ops::var_correction_out, &kernels::var>(set);
-  set.add(register_kernel<ops::std_dev, &d::std_full>(cpu));
-  d::functional_and_out<ops::std_dev_dim, ops::std_dev_out, &d::std_dim>(set);
-  d::functional_and_out<ops::std_dev_correction, ops::std_dev_correction_out, &kernels::std_dev>(set);
+    set.add(register_kernel<ops::var, &d::var_full>(cpu));
+    d::functional_and_out<ops::var_dim, ops::var_out, &d::var_dim>(set, cpu);
+    d::functional_and_out<ops::var_correction, ops::var_correction_out, &kernels::var>(set, cpu);
+    set.add(register_kernel<ops::std_dev, &d::std_full>(cpu));
+    d::functional_and_out<ops::std_dev_dim, ops::std_dev_out, &d::std_dim>(set, cpu);
+    d::functional_and_out<ops::std_dev_correction, ops::std_dev_correction_out, &kernels::std_dev>(set, cpu);
 
-  set.add(register_kernel<ops::norm_scalar, &d::norm_scalar>(cpu));
-  set.add(register_kernel<ops::norm_scalaropt_dtype, &d::norm_scalaropt_dtype>(cpu));
-  d::functional_and_out<ops::norm_scalaropt_dim, ops::norm_out, &d::norm_dim>(set);
-  d::functional_and_out<ops::norm_scalaropt_dim_dtype, ops::norm_dtype_out, &d::norm_dim_dtype>(set);
-  set.add(register_kernel<ops::logsumexp, &kernels::logsumexp>(cpu));
-  set.add(register_kernel<ops::logsumexp_out, &d::logsumexp_out>(cpu));
+    set.add(register_kernel<ops::norm_scalar, &d::norm_scalar>(cpu));
+    set.add(register_kernel<ops::norm_scalaropt_dtype, &d::norm_scalaropt_dtype>(cpu));
+    d::functional_and_out<ops::norm_scalaropt_dim, ops::norm_out, &d::norm_dim>(set, cpu);
+    d::functional_and_out<ops::norm_scalaropt_dim_dtype, ops::norm_dtype_out, &d::norm_dim_dtype>(set, cpu);
+    set.add(register_kernel<ops::logsumexp, &kernels::logsumexp>(cpu));
+    set.add(register_kernel<ops::logsumexp_out, &d::logsumexp_out>(cpu));
 
-  set.add(register_kernel<ops::all, &kernels::all>(cpu));
-  set.add(register_kernel<ops::all_all_out, &d::all_any_out<true>>(cpu));
-  set.add(register_kernel<ops::all_dim, &kernels::all_dim>(cpu));
-  set.add(register_kernel<ops::all_out, &d::all_any_dim_out<true>>(cpu));
-  set.add(register_kernel<ops::any, &kernels::any>(cpu));
-  set.add(register_kernel<ops::any_all_out, &d::all_any_out<false>>(cpu));
-  set.add(register_kernel<ops::any_dim, &kernels::any_dim>(cpu));
-  set.add(register_kernel<ops::any_out, &d::all_any_dim_out<false>>(cpu));
-  set.add(register_kernel<ops::count_nonzero_dims, &kernels::count_nonzero>(cpu));
-  set.add(register_kernel<ops::count_nonzero, &d::count_nonzero_opt>(cpu));
+    set.add(register_kernel<ops::all, &kernels::all>(cpu));
+    set.add(register_kernel<ops::all_all_out, &d::all_any_out<true>>(cpu));
+    set.add(register_kernel<ops::all_dim, &kernels::all_dim>(cpu));
+    set.add(register_kernel<ops::all_out, &d::all_any_dim_out<true>>(cpu));
+    set.add(register_kernel<ops::any, &kernels::any>(cpu));
+    set.add(register_kernel<ops::any_all_out, &d::all_any_out<false>>(cpu));
+    set.add(register_kernel<ops::any_dim, &kernels::any_dim>(cpu));
+    set.add(register_kernel<ops::any_out, &d::all_any_dim_out<false>>(cpu));
+    set.add(register_kernel<ops::count_nonzero_dims, &kernels::count_nonzero>(cpu));
+    set.add(register_kernel<ops::count_nonzero, &d::count_nonzero_opt>(cpu));
 
-  d::functional_and_out<ops::cumsum, ops::cumsum_out, &kernels::cumsum>(set);
-  d::functional_and_out<ops::cumprod, ops::cumprod_out, &kernels::cumprod>(set);
+    d::functional_and_out<ops::cumsum, ops::cumsum_out, &kernels::cumsum>(set, cpu);
+    d::functional_and_out<ops::cumprod, ops::cumprod_out, &kernels::cumprod>(set, cpu);
 
-  d::functional_and_out<ops::softmax, ops::softmax_out, &kernels::softmax_int>(set);
-  d::functional_and_out<ops::log_softmax, ops::log_softmax_out, &kernels::log_softmax_int>(set);
-  d::functional_and_out<ops::internal_softmax, ops::internal_softmax_out, &kernels::softmax>(set);
-  d::functional_and_out<ops::internal_log_softmax, ops::internal_log_softmax_out, &kernels::log_softmax>(set);
-  set.add(register_kernel<ops::native_layer_norm, &kernels::native_layer_norm>(cpu));
-  set.add(register_kernel<ops::layer_norm, &kernels::layer_norm>(cpu));
+    d::functional_and_out<ops::softmax, ops::softmax_out, &kernels::softmax_int>(set, cpu);
+    d::functional_and_out<ops::log_softmax, ops::log_softmax_out, &kernels::log_softmax_int>(set, cpu);
+    d::functional_and_out<ops::internal_softmax, ops::internal_softmax_out, &kernels::softmax>(set, cpu);
+    d::functional_and_out<ops::internal_log_softmax, ops::internal_log_softmax_out, &kernels::log_softmax>(set, cpu);
+    set.add(register_kernel<ops::native_layer_norm, &kernels::native_layer_norm>(cpu));
+    set.add(register_kernel<ops::layer_norm, &kernels::layer_norm>(cpu));
+  }
   return set;
 }
 

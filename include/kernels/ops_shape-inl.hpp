@@ -75,13 +75,15 @@ inline Tensor index_put(const Tensor& self, index_list indices, const Tensor& va
 OPD_FUNC void check_out(std::string_view op, const Tensor& out, const Tensor& result) {
   OPD_CHECK(out.dtype() == result.dtype(), op, ": Expected out tensor to have dtype ", result.dtype(), ", but got ",
             out.dtype(), " instead");
-  OPD_CHECK(out.device().is_cpu(), op, ": Expected out tensor to have device cpu, but got ", out.device(), " instead");
+  OPD_CHECK(out.device() == result.device(), op, ": Expected out tensor to have device ", result.device(), ", but got ",
+            out.device(), " instead");
 }
 OPD_FUNC void write_outs(std::string_view op, Tensor& values, Tensor& indices, const std::tuple<Tensor, Tensor>& r) {
   check_out(op, values, std::get<0>(r));
   check_out(op, indices, std::get<1>(r));
   structured_detail::resize_out(op, values, std::get<0>(r).sizes(), MemoryFormat::Contiguous);
   structured_detail::resize_out(op, indices, std::get<1>(r).sizes(), MemoryFormat::Contiguous);
+  if (values.is_meta()) return;  // Meta: checked and resized, no values
   kernels::copy_(values, std::get<0>(r));
   kernels::copy_(indices, std::get<1>(r));
 }
@@ -93,7 +95,7 @@ OPD_FUNC void write_outs(std::string_view op, Tensor& values, Tensor& indices, c
 OPD_FUNC Tensor& exact_out(std::string_view op, Tensor& out, const Tensor& result) {
   check_out(op, out, result);
   structured_detail::resize_out(op, out, result.sizes(), MemoryFormat::Contiguous);
-  kernels::copy_(out, result);
+  if (!out.is_meta()) kernels::copy_(out, result);
   return out;
 }
 // The in-place overloads of functional kernels whose result has self's shape
@@ -103,7 +105,7 @@ inline void check_inplace_self(std::string_view op, const Tensor& self) {
   structured_detail::check_no_internal_overlap_strided(op, self);
 }
 inline Tensor& copy_into_self(Tensor& self, const Tensor& result) {
-  kernels::copy_(self, result);
+  if (!self.is_meta()) kernels::copy_(self, result);
   return self;
 }
 using sv = std::string_view;
@@ -212,16 +214,16 @@ inline Tensor arange_start_step(const Scalar& start, const Scalar& end, const Sc
 }
 // ATen's factory out= overloads resize out silently and compute in its dtype.
 inline Tensor& fill_factory_out(Tensor& out, const Tensor& result) {
-  OPD_CHECK(out.device().is_cpu(), "expected an out tensor on the CPU, got ", out.device());
+  OPD_CHECK(out.device() == result.device(), "expected an out tensor on the ", result.device(), ", got ", out.device());
   if (out.sizes() != result.sizes()) out.resize_(result.sizes());
-  kernels::copy_(out, result);
+  if (!out.is_meta()) kernels::copy_(out, result);
   return out;
 }
 inline Tensor& arange_out(const Scalar& end, Tensor& out) {
-  return fill_factory_out(out, kernels::arange(Scalar(int64_t{0}), end, Scalar(int64_t{1}), out.dtype()));
+  return fill_factory_out(out, kernels::arange(Scalar(int64_t{0}), end, Scalar(int64_t{1}), out.dtype(), out.device()));
 }
 inline Tensor& arange_start_out(const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out) {
-  return fill_factory_out(out, kernels::arange(start, end, step, out.dtype()));
+  return fill_factory_out(out, kernels::arange(start, end, step, out.dtype(), out.device()));
 }
 inline Tensor full(ints size, const Scalar& fill_value, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                    std::optional<Device> device, std::optional<bool> pin_memory) {
@@ -229,7 +231,8 @@ inline Tensor full(ints size, const Scalar& fill_value, std::optional<ScalarType
   return kernels::full(as_ref(size), fill_value, dtype, device);
 }
 inline Tensor& full_out(ints size, const Scalar& fill_value, Tensor& out) {
-  OPD_CHECK(out.device().is_cpu(), "aten::full.out: expected an out tensor on the CPU, got ", out.device());
+  OPD_CHECK(out.device().is_cpu() || out.device().is_meta(), "aten::full.out: expected an out tensor on the CPU, got ",
+            out.device());
   if (out.sizes() != as_ref(size)) out.resize_(as_ref(size));
   kernels::fill_(out, fill_value);
   return out;
@@ -240,7 +243,7 @@ inline Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, st
   return kernels::linspace(start, end, steps, dtype, device);
 }
 inline Tensor& linspace_out(const Scalar& start, const Scalar& end, int64_t steps, Tensor& out) {
-  return fill_factory_out(out, kernels::linspace(start, end, steps, out.dtype()));
+  return fill_factory_out(out, kernels::linspace(start, end, steps, out.dtype(), out.device()));
 }
 inline Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory) {
@@ -252,78 +255,84 @@ inline Tensor eye_m(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::
   detail::check_factory_options("aten::eye.m", layout, pin_memory, std::nullopt);
   return kernels::eye(n, m, dtype, device);
 }
-inline Tensor& eye_out(int64_t n, Tensor& out) { return fill_factory_out(out, kernels::eye(n, n, out.dtype())); }
+inline Tensor& eye_out(int64_t n, Tensor& out) {
+  return fill_factory_out(out, kernels::eye(n, n, out.dtype(), out.device()));
+}
 inline Tensor& eye_m_out(int64_t n, int64_t m, Tensor& out) {
-  return fill_factory_out(out, kernels::eye(n, m, out.dtype()));
+  return fill_factory_out(out, kernels::eye(n, m, out.dtype(), out.device()));
 }
 
 }  // namespace shape_ops_detail
 
 OPD_FUNC RegistrationSet register_shape() {
   namespace d = shape_ops_detail;
-  constexpr DispatchKey cpu = DispatchKey::CPU;
+  // The kernels are the Meta kernels too (kernels/cpu/shape-inl.hpp): on Meta
+  // tensors they check, size the result and stop. nonzero, masked_select and
+  // where(condition) have none: their result's shape is data, as in ATen.
   RegistrationSet set;
-  // functional kernels first: derive_missing_variants builds cat's and
-  // stack's out= from the functional kernel registered at the key
-  set.add(register_kernel<ops::cat, &d::cat>(cpu));
-  set.add(derive_missing_variants<ops::cat, void, ops::cat_out>(cpu));
-  set.add(register_kernel<ops::stack, &d::stack>(cpu));
-  set.add(derive_missing_variants<ops::stack, void, ops::stack_out>(cpu));
-  set.add(register_kernel<ops::index_select, &d::index_select>(cpu));
-  set.add(register_kernel<ops::index_select_out, &d::index_select_out>(cpu));
-  set.add(register_kernel<ops::gather, &d::gather>(cpu));
-  set.add(register_kernel<ops::gather_out, &d::gather_out>(cpu));
-  set.add(register_kernel<ops::scatter_src, &d::scatter_src>(cpu));
-  set.add(register_kernel<ops::scatter_src_out, &d::scatter_src_out>(cpu));
-  set.add(register_kernel<ops::scatter__src, &d::scatter__src>(cpu));
-  set.add(register_kernel<ops::scatter_value, &d::scatter_value>(cpu));
-  set.add(register_kernel<ops::scatter_value_out, &d::scatter_value_out>(cpu));
-  set.add(register_kernel<ops::scatter__value, &d::scatter__value>(cpu));
-  set.add(register_kernel<ops::scatter_reduce, &d::scatter_reduce>(cpu));
-  set.add(register_kernel<ops::scatter_reduce_out, &d::scatter_reduce_out>(cpu));
-  set.add(register_kernel<ops::scatter__reduce, &d::scatter__reduce>(cpu));
-  set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
-  set.add(register_kernel<ops::scatter_value_reduce_out, &d::scatter_value_reduce_out>(cpu));
-  set.add(register_kernel<ops::scatter__value_reduce, &d::scatter__value_reduce>(cpu));
-  set.add(register_kernel<ops::flip, &d::flip>(cpu));
-  set.add(register_kernel<ops::roll, &d::roll>(cpu));
-  set.add(register_kernel<ops::repeat, &d::repeat>(cpu));
-  set.add(register_kernel<ops::tril, &d::tril>(cpu));
-  set.add(register_kernel<ops::tril_out, &d::tril_out>(cpu));
-  set.add(register_kernel<ops::tril_, &d::tril_>(cpu));
-  set.add(register_kernel<ops::triu, &d::triu>(cpu));
-  set.add(register_kernel<ops::triu_out, &d::triu_out>(cpu));
-  set.add(register_kernel<ops::triu_, &d::triu_>(cpu));
-  set.add(register_kernel<ops::where_condition, &d::where_condition>(cpu));
-  set.add(register_kernel<ops::nonzero, &d::nonzero>(cpu));
-  set.add(register_kernel<ops::nonzero_out, &d::nonzero_out>(cpu));
-  set.add(register_kernel<ops::masked_select, &d::masked_select>(cpu));
-  set.add(register_kernel<ops::masked_select_out, &d::masked_select_out>(cpu));
-  set.add(register_kernel<ops::index, &d::index>(cpu));
-  set.add(register_kernel<ops::index_out, &d::index_out>(cpu));
-  set.add(register_kernel<ops::index_put_, &d::index_put_>(cpu));
-  set.add(register_kernel<ops::index_put, &d::index_put>(cpu));
-  set.add(register_kernel<ops::sort, &d::sort>(cpu));
-  set.add(register_kernel<ops::sort_stable, &d::sort_stable>(cpu));
-  set.add(register_kernel<ops::sort_values, &d::sort_values>(cpu));
-  set.add(register_kernel<ops::sort_values_stable, &d::sort_values_stable>(cpu));
-  set.add(register_kernel<ops::argsort, &d::argsort>(cpu));
-  set.add(register_kernel<ops::argsort_stable, &d::argsort_stable>(cpu));
-  set.add(register_kernel<ops::topk, &d::topk>(cpu));
-  set.add(register_kernel<ops::topk_values, &d::topk_values>(cpu));
-  set.add(register_kernel<ops::arange, &d::arange>(cpu));
-  set.add(register_kernel<ops::arange_start, &d::arange_start>(cpu));
-  set.add(register_kernel<ops::arange_start_step, &d::arange_start_step>(cpu));
-  set.add(register_kernel<ops::arange_out, &d::arange_out>(cpu));
-  set.add(register_kernel<ops::arange_start_out, &d::arange_start_out>(cpu));
-  set.add(register_kernel<ops::full, &d::full>(cpu));
-  set.add(register_kernel<ops::full_out, &d::full_out>(cpu));
-  set.add(register_kernel<ops::linspace, &d::linspace>(cpu));
-  set.add(register_kernel<ops::linspace_out, &d::linspace_out>(cpu));
-  set.add(register_kernel<ops::eye, &d::eye>(cpu));
-  set.add(register_kernel<ops::eye_m, &d::eye_m>(cpu));
-  set.add(register_kernel<ops::eye_out, &d::eye_out>(cpu));
-  set.add(register_kernel<ops::eye_m_out, &d::eye_m_out>(cpu));
+  for (const DispatchKey cpu : {DispatchKey::CPU, DispatchKey::Meta}) {
+    // functional kernels first: derive_missing_variants builds cat's and
+    // stack's out= from the functional kernel registered at the key
+    set.add(register_kernel<ops::cat, &d::cat>(cpu));
+    set.add(derive_missing_variants<ops::cat, void, ops::cat_out>(cpu));
+    set.add(register_kernel<ops::stack, &d::stack>(cpu));
+    set.add(derive_missing_variants<ops::stack, void, ops::stack_out>(cpu));
+    set.add(register_kernel<ops::index_select, &d::index_select>(cpu));
+    set.add(register_kernel<ops::index_select_out, &d::index_select_out>(cpu));
+    set.add(register_kernel<ops::gather, &d::gather>(cpu));
+    set.add(register_kernel<ops::gather_out, &d::gather_out>(cpu));
+    set.add(register_kernel<ops::scatter_src, &d::scatter_src>(cpu));
+    set.add(register_kernel<ops::scatter_src_out, &d::scatter_src_out>(cpu));
+    set.add(register_kernel<ops::scatter__src, &d::scatter__src>(cpu));
+    set.add(register_kernel<ops::scatter_value, &d::scatter_value>(cpu));
+    set.add(register_kernel<ops::scatter_value_out, &d::scatter_value_out>(cpu));
+    set.add(register_kernel<ops::scatter__value, &d::scatter__value>(cpu));
+    set.add(register_kernel<ops::scatter_reduce, &d::scatter_reduce>(cpu));
+    set.add(register_kernel<ops::scatter_reduce_out, &d::scatter_reduce_out>(cpu));
+    set.add(register_kernel<ops::scatter__reduce, &d::scatter__reduce>(cpu));
+    set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
+    set.add(register_kernel<ops::scatter_value_reduce_out, &d::scatter_value_reduce_out>(cpu));
+    set.add(register_kernel<ops::scatter__value_reduce, &d::scatter__value_reduce>(cpu));
+    set.add(register_kernel<ops::flip, &d::flip>(cpu));
+    set.add(register_kernel<ops::roll, &d::roll>(cpu));
+    set.add(register_kernel<ops::repeat, &d::repeat>(cpu));
+    set.add(register_kernel<ops::tril, &d::tril>(cpu));
+    set.add(register_kernel<ops::tril_out, &d::tril_out>(cpu));
+    set.add(register_kernel<ops::tril_, &d::tril_>(cpu));
+    set.add(register_kernel<ops::triu, &d::triu>(cpu));
+    set.add(register_kernel<ops::triu_out, &d::triu_out>(cpu));
+    set.add(register_kernel<ops::triu_, &d::triu_>(cpu));
+    if (cpu == DispatchKey::CPU) set.add(register_kernel<ops::where_condition, &d::where_condition>(cpu));
+    if (cpu == DispatchKey::CPU) set.add(register_kernel<ops::nonzero, &d::nonzero>(cpu));
+    if (cpu == DispatchKey::CPU) set.add(register_kernel<ops::nonzero_out, &d::nonzero_out>(cpu));
+    if (cpu == DispatchKey::CPU) set.add(register_kernel<ops::masked_select, &d::masked_select>(cpu));
+    if (cpu == DispatchKey::CPU) set.add(register_kernel<ops::masked_select_out, &d::masked_select_out>(cpu));
+    set.add(register_kernel<ops::index, &d::index>(cpu));
+    set.add(register_kernel<ops::index_out, &d::index_out>(cpu));
+    set.add(register_kernel<ops::index_put_, &d::index_put_>(cpu));
+    set.add(register_kernel<ops::index_put, &d::index_put>(cpu));
+    set.add(register_kernel<ops::sort, &d::sort>(cpu));
+    set.add(register_kernel<ops::sort_stable, &d::sort_stable>(cpu));
+    set.add(register_kernel<ops::sort_values, &d::sort_values>(cpu));
+    set.add(register_kernel<ops::sort_values_stable, &d::sort_values_stable>(cpu));
+    set.add(register_kernel<ops::argsort, &d::argsort>(cpu));
+    set.add(register_kernel<ops::argsort_stable, &d::argsort_stable>(cpu));
+    set.add(register_kernel<ops::topk, &d::topk>(cpu));
+    set.add(register_kernel<ops::topk_values, &d::topk_values>(cpu));
+    set.add(register_kernel<ops::arange, &d::arange>(cpu));
+    set.add(register_kernel<ops::arange_start, &d::arange_start>(cpu));
+    set.add(register_kernel<ops::arange_start_step, &d::arange_start_step>(cpu));
+    set.add(register_kernel<ops::arange_out, &d::arange_out>(cpu));
+    set.add(register_kernel<ops::arange_start_out, &d::arange_start_out>(cpu));
+    set.add(register_kernel<ops::full, &d::full>(cpu));
+    set.add(register_kernel<ops::full_out, &d::full_out>(cpu));
+    set.add(register_kernel<ops::linspace, &d::linspace>(cpu));
+    set.add(register_kernel<ops::linspace_out, &d::linspace_out>(cpu));
+    set.add(register_kernel<ops::eye, &d::eye>(cpu));
+    set.add(register_kernel<ops::eye_m, &d::eye_m>(cpu));
+    set.add(register_kernel<ops::eye_out, &d::eye_out>(cpu));
+    set.add(register_kernel<ops::eye_m_out, &d::eye_m_out>(cpu));
+  }
   return set;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dispatch/core/error.hpp"
+#include "error_of.hpp"
 
 namespace opd_core_test {
 
@@ -16,15 +17,6 @@ std::string str(const T& v) {
   return os.str();
 }
 
-// The message of the opd::Error that f throws, or "<no error>".
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using opd_test::error_of;
 
 }  // namespace opd_core_test

@@ -97,8 +97,27 @@ endif()
 
 run(configure-consumer ${CMAKE_COMMAND} -S "${OPD_CONSUMER_DIR}" -B "${consumer_build}"
     -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-consumer.cmake" ${consumer_args})
-run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}")
-foreach(consumer IN ITEMS opd_consumer opd_consumer_header_only)
+if(OPD_MODE STREQUAL "subdir")
+  # As a subproject, the compiled library would be built a second time (the
+  # outer build already builds and the package test installs it): build and
+  # run the header-only consumer, and check that the compiled consumer's build
+  # graph (ninja -t commands) compiles the library's sources from the
+  # subdirectory.
+  set(consumers opd_consumer_header_only)
+  run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}" --target opd_consumer_header_only)
+  file(STRINGS "${consumer_build}/CMakeCache.txt" make_program REGEX "^CMAKE_MAKE_PROGRAM:")
+  string(REGEX REPLACE "^[^=]*=" "" make_program "${make_program}")
+  if(OPD_GENERATOR MATCHES "Ninja" AND make_program)
+    run(graph-consumer "${make_program}" -C "${consumer_build}" -t commands opd_consumer)
+    if(NOT run_output MATCHES "src/dispatcher\\.cpp")
+      message(FATAL_ERROR "the build graph of opd_consumer does not build the library's sources:\n${run_output}")
+    endif()
+  endif()
+else()
+  set(consumers opd_consumer opd_consumer_header_only)
+  run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}")
+endif()
+foreach(consumer IN LISTS consumers)
   find_program(exe ${consumer} PATHS "${consumer_build}" "${consumer_build}/bin"
                NO_DEFAULT_PATH NO_CACHE)
   if(NOT exe)

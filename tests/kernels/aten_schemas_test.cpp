@@ -6,11 +6,16 @@
 
 #include <fstream>
 #include <map>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <variant>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <dispatch/dispatcher.hpp>
 #include <dispatch/schema/variants.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
@@ -96,6 +101,346 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // The one operator outside aten is the structured machinery's own copy
   // (structured/copy.hpp), which ATen has no counterpart of.
   EXPECT_EQ(outside_aten, std::vector<std::string>{"opd::_structured_copy_"});
+}
+
+}  // namespace
+
+namespace {
+
+// Every aten:: operator with a CPU kernel has a Meta kernel too (issue 15: the
+// operators work on CPU and Meta), except the operators whose output shape
+// depends on the data, which ATen's Meta kernels refuse as well.
+const std::set<std::string>& data_dependent_shape_ops() {
+  static const std::set<std::string> ops = {
+      "aten::nonzero", "aten::nonzero.out", "aten::masked_select", "aten::masked_select.out",
+      "aten::where",  // where(condition): nonzero's columns
+  };
+  return ops;
+}
+
+TEST(AtenSchemas, EveryCpuOperatorHasAMetaKernel) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  opd::Dispatcher& d = opd::Dispatcher::singleton();
+  std::vector<std::string> missing;
+  std::size_t with_cpu = 0;
+  for (const std::string& name : d.operator_names()) {
+    const opd::OperatorEntry* e = d.find_schema(name);
+    if (e == nullptr || name.rfind("aten::", 0) != 0 || !e->has_kernel_for(opd::DispatchKey::CPU)) continue;
+    ++with_cpu;
+    if (data_dependent_shape_ops().count(name) != 0) continue;
+    if (!e->has_kernel_for(opd::DispatchKey::Meta)) missing.push_back(name);
+  }
+  EXPECT_GT(with_cpu, 300u);
+  std::string listed;
+  for (const std::string& name : missing) listed += " " + name;
+  EXPECT_TRUE(missing.empty()) << missing.size() << " operators have a CPU kernel and no Meta kernel:" << listed;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------
+// Meta kernels against the CPU ones: for each case, the same boxed call with
+// CPU tensors and with Meta tensors of the same sizes and strides must give
+// results of the same sizes, strides and dtype (or, both of them, the same
+// error message). Inputs are zero-filled on the CPU (valid indices); the
+// cases cover the operators of issue 15 that have no structured family.
+namespace {
+
+using opd::ScalarType;
+
+// A tensor argument: dtype, sizes, layout ('c' contiguous, 't' the last two
+// dimensions transposed, 'e' the first dimension expanded from 1).
+struct T {
+  ScalarType dtype;
+  std::vector<int64_t> sizes;
+  char layout = 'c';
+};
+struct DeviceArg {};  // the device under test (factories)
+using OptList = std::vector<std::optional<T>>;
+using Arg = std::variant<T, std::vector<T>, OptList, DeviceArg, opd::IValue>;
+
+opd::Tensor make(const T& t, opd::Device device) {
+  std::vector<int64_t> sizes = t.sizes;
+  const std::size_t nd = sizes.size();
+  std::vector<int64_t> base = sizes;
+  if (t.layout == 't' && nd >= 2) std::swap(base[nd - 1], base[nd - 2]);
+  if (t.layout == 'e' && nd >= 1) base[0] = 1;
+  opd::Tensor b = opd::empty(base, t.dtype, device);
+  if (device.is_cpu() && b.nbytes() > 0) std::memset(b.data_ptr(), 0, b.nbytes());
+  std::vector<int64_t> strides = b.strides().vec();
+  if (t.layout == 't' && nd >= 2) std::swap(strides[nd - 1], strides[nd - 2]);
+  if (t.layout == 'e' && nd >= 1) strides[0] = 0;
+  return b.as_strided(sizes, strides, 0);
+}
+
+opd::IValue to_ivalue(const Arg& a, opd::Device device) {
+  if (const T* t = std::get_if<T>(&a)) return opd::IValue(make(*t, device));
+  if (const auto* l = std::get_if<std::vector<T>>(&a)) {
+    std::vector<opd::Tensor> ts;
+    for (const T& t : *l) ts.push_back(make(t, device));
+    return opd::IValue(std::move(ts));
+  }
+  if (const auto* l = std::get_if<OptList>(&a)) {
+    std::vector<std::optional<opd::Tensor>> ts;
+    for (const std::optional<T>& t : *l) ts.push_back(t ? std::optional<opd::Tensor>(make(*t, device)) : std::nullopt);
+    return opd::IValue(std::move(ts));
+  }
+  if (std::holds_alternative<DeviceArg>(a)) return opd::IValue(device);
+  return std::get<opd::IValue>(a);
+}
+
+struct Outcome {
+  std::vector<opd::IValue> stack;
+  std::string error;
+};
+Outcome run(const std::string& op, const std::vector<Arg>& args, opd::Device device) {
+  Outcome o;
+  opd::Stack stack;
+  for (const Arg& a : args) stack.push_back(to_ivalue(a, device));
+  try {
+    opd::call_boxed(op, stack);
+    o.stack.assign(stack.begin(), stack.end());
+  } catch (const opd::Error& e) {
+    o.error = e.what();
+    if (o.error.empty()) o.error = "(empty message)";
+  }
+  return o;
+}
+
+void expect_same_tensor(const opd::Tensor& cpu, const opd::Tensor& meta, const std::string& where) {
+  ASSERT_EQ(cpu.defined(), meta.defined()) << where;
+  if (!cpu.defined()) return;
+  EXPECT_TRUE(meta.is_meta()) << where;
+  EXPECT_EQ(cpu.sizes().vec(), meta.sizes().vec()) << where;
+  EXPECT_EQ(cpu.strides().vec(), meta.strides().vec()) << where;
+  EXPECT_EQ(cpu.dtype(), meta.dtype()) << where;
+}
+
+void expect_same_results(const std::string& op, const std::vector<Arg>& args, bool expect_error = false) {
+  const Outcome cpu = run(op, args, opd::Device::cpu());
+  const Outcome meta = run(op, args, opd::Device::meta());
+  EXPECT_EQ(!cpu.error.empty(), expect_error) << op << ": " << cpu.error;
+  EXPECT_EQ(cpu.error, meta.error) << op;
+  ASSERT_EQ(cpu.stack.size(), meta.stack.size()) << op;
+  for (std::size_t i = 0; i < cpu.stack.size(); ++i) {
+    const std::string where = op + ", result " + std::to_string(i);
+    if (cpu.stack[i].is_tensor()) {
+      ASSERT_TRUE(meta.stack[i].is_tensor()) << where;
+      expect_same_tensor(cpu.stack[i].to_tensor(), meta.stack[i].to_tensor(), where);
+    } else if (cpu.stack[i].is_tensor_list()) {
+      ASSERT_TRUE(meta.stack[i].is_tensor_list()) << where;
+      const auto a = cpu.stack[i].to_tensor_list(), b = meta.stack[i].to_tensor_list();
+      ASSERT_EQ(a.size(), b.size()) << where;
+      for (std::size_t j = 0; j < a.size(); ++j) expect_same_tensor(a[j], b[j], where);
+    }
+  }
+}
+
+const ScalarType f32 = ScalarType::Float, f64 = ScalarType::Double, i32 = ScalarType::Int, i64 = ScalarType::Long,
+                 i8 = ScalarType::Char, u8 = ScalarType::Byte, b8 = ScalarType::Bool;
+using IL = std::vector<int64_t>;
+opd::IValue none() { return opd::IValue(); }
+opd::IValue iv(int64_t v) { return opd::IValue(v); }
+opd::IValue dv(double v) { return opd::IValue(v); }
+opd::IValue bv(bool v) { return opd::IValue(v); }
+opd::IValue il(IL v) { return opd::IValue(std::move(v)); }
+opd::IValue sv(const char* v) { return opd::IValue(v); }
+
+TEST(MetaKernels, PointwiseMatchCpu) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  expect_same_results("aten::relu", {T{f32, {2, 3}, 't'}});
+  expect_same_results("aten::relu_", {T{f32, {2, 3}}});
+  expect_same_results("aten::relu", {T{b8, {2}}}, true);
+  expect_same_results("aten::isnan", {T{f32, {2, 3}, 't'}});
+  expect_same_results("aten::isfinite", {T{i32, {4}}});
+  expect_same_results("aten::softplus", {T{f32, {2, 3}}, iv(1), iv(20)});
+  expect_same_results("aten::softplus.out", {T{f32, {2, 3}}, iv(1), iv(20), T{f32, {0}}});
+  expect_same_results("aten::maximum", {T{f32, {2, 1}}, T{f64, {3}}});
+  expect_same_results("aten::maximum", {T{f32, {2}}, T{f32, {3}}}, true);
+  expect_same_results("aten::minimum.out", {T{i32, {2, 3}}, T{i64, {3}}, T{i64, {0}}});
+  expect_same_results("aten::pow.Tensor_Tensor", {T{i32, {2, 3}}, T{f32, {3}}});
+  expect_same_results("aten::pow_.Scalar", {T{i64, {3}}, dv(2.5)}, true);
+  expect_same_results("aten::pow_.Tensor", {T{f32, {3}}, T{f32, {2, 3}}}, true);
+  expect_same_results("aten::floor_divide", {T{f32, {4}}, T{i8, {4}, 'e'}});  // (zero integers: ZeroDivisionError)
+  expect_same_results("aten::floor_divide_.Scalar", {T{f32, {4}}, iv(3)});
+  expect_same_results("aten::remainder.Scalar_Tensor", {iv(2), T{f32, {3}}});
+  expect_same_results("aten::bitwise_and.Scalar_Tensor", {iv(3), T{i64, {3}}});
+  expect_same_results("aten::bitwise_left_shift.Scalar_Tensor", {iv(3), T{f32, {3}}}, true);
+  expect_same_results("aten::div.Scalar_mode", {T{i32, {3}}, iv(2), sv("floor")});
+  expect_same_results("aten::div_.Scalar_mode", {T{i32, {3}}, iv(2), none()}, true);
+  expect_same_results("aten::masked_fill.Scalar", {T{f32, {2, 3}}, T{b8, {3}}, dv(1.5)});
+  expect_same_results("aten::masked_fill.Scalar", {T{f32, {2, 3}}, T{f32, {3}}, iv(1)}, true);
+  expect_same_results("aten::masked_fill_.Tensor", {T{f32, {2, 3}, 't'}, T{b8, {2, 3}}, T{f32, {}}});
+  expect_same_results("aten::masked_fill_.Scalar", {T{f32, {3}}, T{b8, {2, 3}}, iv(1)}, true);
+}
+
+TEST(MetaKernels, ReductionsMatchCpu) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  expect_same_results("aten::sum", {T{i32, {2, 3}}, none()});
+  expect_same_results("aten::sum.dim_IntList", {T{f32, {2, 3, 4}, 't'}, il({0, 2}), bv(true), none()});
+  expect_same_results("aten::sum.dim_IntList", {T{f32, {2, 3}}, il({0, 0}), bv(false), none()}, true);
+  expect_same_results("aten::sum.IntList_out", {T{f32, {2, 3}}, il({1}), bv(false), none(), T{f32, {0}}});
+  expect_same_results("aten::mean.dim", {T{f32, {2, 3}}, il({1}), bv(false), none()});
+  expect_same_results("aten::mean", {T{i64, {3}}, none()}, true);
+  expect_same_results("aten::prod.dim_int", {T{f32, {2, 3}}, iv(1), bv(true), none()});
+  expect_same_results("aten::amax", {T{f32, {2, 3}}, il({1}), bv(false)});
+  expect_same_results("aten::amin.out", {T{f32, {2, 3}}, il({0}), bv(true), T{f32, {0}}});
+  expect_same_results("aten::amax", {T{f32, {0, 3}}, il({0}), bv(false)}, true);
+  expect_same_results("aten::max.dim", {T{f32, {2, 3}}, iv(1), bv(false)});
+  expect_same_results("aten::min.dim_min", {T{f32, {2, 3}}, iv(0), bv(true), T{f32, {0}}, T{i64, {0}}});
+  expect_same_results("aten::min", {T{i8, {2, 3}}});
+  expect_same_results("aten::argmax", {T{f32, {2, 3}}, none(), bv(false)});
+  expect_same_results("aten::argmin", {T{f32, {2, 3}}, iv(1), bv(true)});
+  expect_same_results("aten::var.correction", {T{f32, {4, 5}}, il({1}), iv(0), bv(true)});
+  expect_same_results("aten::var", {T{i32, {4}}, bv(true)}, true);
+  expect_same_results("aten::std", {T{f64, {4}}, bv(true)});
+  expect_same_results("aten::norm.ScalarOpt_dim", {T{f32, {3, 4}}, iv(2), il({1}), bv(false)});
+  expect_same_results("aten::norm.Scalar", {T{i32, {3}}, iv(2)}, true);
+  expect_same_results("aten::logsumexp", {T{i32, {3, 4}}, il({1}), bv(false)});
+  expect_same_results("aten::all.dim", {T{u8, {2, 3}}, iv(1), bv(false)});
+  expect_same_results("aten::any", {T{f32, {2}}});
+  expect_same_results("aten::count_nonzero.dim_IntList", {T{f32, {2, 3}}, il({0})});
+  expect_same_results("aten::cumsum", {T{i32, {2, 3}}, iv(1), none()});
+  expect_same_results("aten::cumprod", {T{f32, {2, 3}}, iv(5), none()}, true);
+  expect_same_results("aten::softmax.int", {T{f32, {2, 3}, 't'}, iv(1), none()});
+  expect_same_results("aten::log_softmax.int", {T{f32, {2, 3}}, iv(0), opd::IValue(f64)});
+  expect_same_results("aten::_log_softmax", {T{f64, {2, 3}}, iv(0), bv(false)});
+  expect_same_results("aten::_softmax", {T{i64, {2, 3}}, iv(0), bv(false)}, true);
+  expect_same_results("aten::native_layer_norm", {T{f32, {2, 3, 4}}, il({4}), none(), none(), dv(1e-5)});
+  expect_same_results("aten::layer_norm", {T{f32, {2, 3}}, il({4}), none(), none(), dv(1e-5), bv(true)}, true);
+}
+
+TEST(MetaKernels, LinalgAndNnMatchCpu) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  expect_same_results("aten::dot", {T{f32, {3}}, T{f32, {3}}});
+  expect_same_results("aten::dot", {T{b8, {3}}, T{b8, {3}}}, true);
+  expect_same_results("aten::mv", {T{f32, {2, 3}, 't'}, T{f32, {3}}});
+  expect_same_results("aten::mv.out", {T{f32, {2, 3}}, T{f32, {3}}, T{f32, {0}}});
+  expect_same_results("aten::outer", {T{i32, {2}}, T{f32, {3}}});
+  expect_same_results("aten::matmul", {T{f32, {3}}, T{f32, {3}}});
+  expect_same_results("aten::matmul", {T{f32, {2, 3}}, T{f32, {3}}});
+  expect_same_results("aten::matmul", {T{f32, {3}}, T{f32, {3, 4}}});
+  expect_same_results("aten::matmul", {T{f32, {5, 2, 3}, 't'}, T{f32, {3, 4}}});
+  expect_same_results("aten::matmul", {T{f32, {3}}, T{f32, {5, 3, 4}}});
+  expect_same_results("aten::matmul", {T{f32, {2, 1, 3, 4}}, T{f32, {5, 4, 2}}});
+  expect_same_results("aten::matmul", {T{f32, {2, 3}}, T{f32, {4, 5}}}, true);
+  expect_same_results("aten::matmul", {T{f32, {2, 2, 3}}, T{f32, {3, 4, 5}}}, true);
+  expect_same_results("aten::matmul", {T{f32, {}}, T{f32, {3}}}, true);
+  expect_same_results("aten::matmul.out", {T{f32, {5, 2, 3}}, T{f32, {3}}, T{f32, {0}}});
+  expect_same_results("aten::linear", {T{f32, {2, 3}}, T{f32, {4, 3}}, T{f32, {4}}});
+  expect_same_results("aten::linear", {T{f32, {5, 2, 3}}, T{f32, {4, 3}}, none()});
+  expect_same_results("aten::linear", {T{f32, {5, 2, 3}}, T{f32, {4, 3}}, T{f32, {4}}});
+  expect_same_results("aten::linear", {T{f32, {5, 2, 3}}, T{f32, {4, 3}}, T{f32, {2, 4, 1}}}, true);
+  expect_same_results("aten::embedding", {T{f32, {10, 3}}, T{i64, {2, 4}}, iv(-1), bv(false), bv(false)});
+  expect_same_results("aten::embedding", {T{f32, {10, 3}}, T{f32, {2}}, iv(-1), bv(false), bv(false)}, true);
+  expect_same_results("aten::dropout", {T{f32, {2, 3}}, dv(0.5), bv(false)});
+  expect_same_results("aten::dropout", {T{f32, {2, 3}}, dv(1.0), bv(true)});
+  expect_same_results("aten::conv2d",
+                      {T{f32, {1, 3, 8, 8}}, T{f32, {4, 3, 3, 3}}, T{f32, {4}}, il({2, 2}), il({1, 1}), il({1, 1}), iv(1)});
+  expect_same_results("aten::conv2d",
+                      {T{f32, {4, 7, 7}}, T{f32, {6, 2, 3, 3}}, none(), il({1}), il({0}), il({2}), iv(2)});
+  expect_same_results("aten::conv2d",
+                      {T{f32, {1, 3, 8, 8}}, T{f32, {4, 2, 3, 3}}, none(), il({1}), il({0}), il({1}), iv(1)}, true);
+  expect_same_results("aten::max_pool2d", {T{f32, {1, 2, 8, 8}}, il({2, 2}), il({}), il({0, 0}), il({1, 1}), bv(false)});
+  expect_same_results("aten::max_pool2d", {T{i32, {1, 2, 8, 8}}, il({2}), il({}), il({0}), il({1}), bv(false)}, true);
+  expect_same_results("aten::avg_pool2d",
+                      {T{f32, {2, 5, 5}}, il({3, 3}), il({2, 2}), il({1, 1}), bv(true), bv(true), none()});
+  expect_same_results("aten::avg_pool2d.out",
+                      {T{f32, {2, 5, 5}}, il({3}), il({}), il({0}), bv(false), bv(true), none(), T{f32, {0}}});
+  expect_same_results("aten::adaptive_avg_pool2d", {T{f32, {1, 2, 7, 7}}, il({3, 3})});
+  expect_same_results("aten::adaptive_avg_pool2d", {T{f32, {7, 7}}, il({3, 3})}, true);
+}
+
+TEST(MetaKernels, ShapeAndFactoriesMatchCpu) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  expect_same_results("aten::cat", {std::vector<T>{T{f32, {2, 3}}, T{f64, {1, 3}, 'e'}}, iv(0)});
+  expect_same_results("aten::cat", {std::vector<T>{T{f32, {2, 3}}, T{f32, {2, 4}}}, iv(0)}, true);
+  expect_same_results("aten::cat.out", {std::vector<T>{T{f32, {2, 3}}, T{f32, {2, 4}}}, iv(1), T{f64, {0}}});
+  expect_same_results("aten::stack", {std::vector<T>{T{f32, {2, 3}}, T{f32, {2, 3}, 't'}}, iv(1)});
+  expect_same_results("aten::index_select", {T{f32, {4, 5}}, iv(1), T{i64, {3}}});
+  expect_same_results("aten::index_select", {T{f32, {4, 5}, 't'}, iv(0), T{i32, {2}}});
+  expect_same_results("aten::index_select", {T{f32, {4, 5}}, iv(1), T{f32, {3}}}, true);
+  expect_same_results("aten::index_select.out", {T{f32, {4, 5}}, iv(0), T{i64, {3}}, T{f32, {0}}});
+  expect_same_results("aten::gather", {T{f32, {3, 4}}, iv(1), T{i64, {3, 2}}, bv(false)});
+  expect_same_results("aten::scatter.src", {T{f32, {3, 4}}, iv(1), T{i64, {3, 2}}, T{f32, {3, 2}}});
+  expect_same_results("aten::scatter_.value", {T{f32, {3, 4}}, iv(0), T{i64, {2, 4}}, dv(1.5)});
+  expect_same_results("aten::scatter.reduce", {T{f32, {3, 4}}, iv(1), T{i64, {3, 2}}, T{f32, {3, 2}}, sv("add")});
+  expect_same_results("aten::scatter.reduce", {T{f32, {3, 4}}, iv(1), T{i64, {3, 2}}, T{f32, {3, 2}}, sv("max")}, true);
+  expect_same_results("aten::scatter.value_reduce_out",
+                      {T{f32, {3, 4}}, iv(1), T{i64, {3, 2}}, dv(2.0), sv("multiply"), T{f32, {0}}});
+  expect_same_results("aten::flip", {T{f32, {2, 3}}, il({0, 1})});
+  expect_same_results("aten::flip", {T{f32, {2, 3}}, il({0, 0})}, true);
+  expect_same_results("aten::roll", {T{f32, {2, 3}, 't'}, il({1}), il({1})});
+  expect_same_results("aten::roll", {T{f32, {2, 3}}, il({4}), il({})});
+  expect_same_results("aten::repeat", {T{f32, {2, 3}}, il({2, 1, 2})});
+  expect_same_results("aten::repeat", {T{f32, {2, 3}}, il({2})}, true);
+  expect_same_results("aten::tril", {T{f32, {3, 4}}, iv(0)});
+  expect_same_results("aten::triu_", {T{f32, {3, 4}}, iv(1)});
+  expect_same_results("aten::tril", {T{f32, {3}}, iv(0)}, true);
+  expect_same_results("aten::triu.out", {T{i32, {2, 3, 4}}, iv(-1), T{i32, {0}}});
+  expect_same_results("aten::index.Tensor", {T{f32, {4, 5, 6}}, OptList{std::nullopt, T{i64, {2, 3}}, T{i64, {3}}}});
+  expect_same_results("aten::index.Tensor", {T{f32, {4, 5, 6}}, OptList{T{i64, {2}}, std::nullopt, T{i64, {2}}}});
+  expect_same_results("aten::index.Tensor", {T{f32, {4, 5}}, OptList{T{i64, {2}}, T{i64, {3}}}}, true);
+  expect_same_results("aten::index_put_", {T{f32, {4, 5}}, OptList{T{i64, {2}}}, T{f32, {5}}, bv(false)});
+  expect_same_results("aten::index_put", {T{f32, {4, 5}}, OptList{T{i64, {2}}}, T{f64, {5}}, bv(true)}, true);
+  expect_same_results("aten::sort", {T{f32, {3, 4}, 't'}, iv(1), bv(false)});
+  expect_same_results("aten::sort.values", {T{f32, {3, 4}}, iv(0), bv(true), T{f32, {0}}, T{i64, {0}}});
+  expect_same_results("aten::argsort", {T{i32, {3, 4}}, iv(-1), bv(false)});
+  expect_same_results("aten::topk", {T{f32, {3, 4}}, iv(2), iv(1), bv(true), bv(true)});
+  expect_same_results("aten::topk", {T{f32, {3, 4}}, iv(5), iv(1), bv(true), bv(true)}, true);
+  expect_same_results("aten::topk", {T{b8, {3, 4}}, iv(1), iv(1), bv(true), bv(true)}, true);
+
+  expect_same_results("aten::zeros", {il({2, 3}), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::ones", {il({2, 3}), opd::IValue(i32), none(), DeviceArg{}, none()});
+  expect_same_results("aten::full", {il({2}), dv(1.5), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::arange.start_step", {iv(0), iv(10), iv(3), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::arange", {dv(2.5), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::arange.start_step", {iv(0), iv(10), iv(-1), none(), none(), DeviceArg{}, none()}, true);
+  expect_same_results("aten::arange.out", {iv(5), T{f32, {0}}});
+  expect_same_results("aten::linspace", {iv(0), iv(1), iv(5), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::linspace", {iv(0), iv(1), iv(5), opd::IValue(b8), none(), DeviceArg{}, none()}, true);
+  expect_same_results("aten::eye.m", {iv(2), iv(3), none(), none(), DeviceArg{}, none()});
+  expect_same_results("aten::eye", {iv(-1), none(), none(), DeviceArg{}, none()}, true);
+  expect_same_results("aten::eye.m_out", {iv(2), iv(3), T{i64, {0}}});
+}
+
+// The operators whose result's shape is data have no Meta kernel, as in
+// ATen: a Meta call raises an error that names the Meta key or the mask.
+TEST(MetaKernels, DataDependentShapesRaiseOnMeta) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  for (const char* op : {"aten::nonzero", "aten::where"}) {
+    const Outcome cpu = run(op, {T{f32, {2, 3}}}, opd::Device::cpu());
+    EXPECT_EQ(cpu.error, "") << op;
+    const Outcome meta = run(op, {T{f32, {2, 3}}}, opd::Device::meta());
+    EXPECT_NE(meta.error.find("Meta"), std::string::npos) << op << ": " << meta.error;
+  }
+  const Outcome cpu = run("aten::masked_select", {T{f32, {2, 3}}, T{b8, {3}}}, opd::Device::cpu());
+  EXPECT_EQ(cpu.error, "");
+  const Outcome meta = run("aten::masked_select", {T{f32, {2, 3}}, T{b8, {3}}}, opd::Device::meta());
+  EXPECT_NE(meta.error.find("Meta"), std::string::npos) << meta.error;
+  // index with a boolean mask: the CPU computes it, Meta refuses it by name.
+  const std::vector<Arg> masked = {T{f32, {4, 5}}, OptList{T{b8, {4}}}};
+  EXPECT_EQ(run("aten::index.Tensor", masked, opd::Device::cpu()).error, "");
+  const std::string error = run("aten::index.Tensor", masked, opd::Device::meta()).error;
+  EXPECT_NE(error.find("mask index on the Meta device"), std::string::npos) << error;
+}
+
+// A call with CPU and Meta operands goes to the Meta kernel (Meta's key is
+// the higher one): it returns Meta results, or refuses to write a CPU self.
+TEST(MetaKernels, MixedCpuAndMetaOperands) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  const opd::Device cpu = opd::Device::cpu(), meta = opd::Device::meta();
+  opd::Stack ln = {opd::IValue(make(T{f32, {2, 4}}, cpu)), opd::IValue(IL{4}), opd::IValue(make(T{f32, {4}}, meta)),
+                   opd::IValue(), opd::IValue(1e-5)};
+  opd::call_boxed("aten::native_layer_norm", ln);
+  ASSERT_EQ(ln.size(), 3u);
+  for (const opd::IValue& r : ln) EXPECT_TRUE(r.to_tensor().is_meta());
+  EXPECT_EQ(ln[1].to_tensor().sizes().vec(), (IL{2, 1}));
+  opd::Tensor self = make(T{f32, {4, 5}}, cpu);
+  opd::Stack put = {opd::IValue(self), opd::IValue(std::vector<std::optional<opd::Tensor>>{make(T{i64, {2}}, cpu)}),
+                    opd::IValue(make(T{f32, {5}}, meta)), opd::IValue(false)};
+  EXPECT_THROW(opd::call_boxed("aten::index_put_", put), opd::Error);
+  EXPECT_EQ(self.data_ptr<float>()[0], 0.0f);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
+#include "error_of.hpp"
 #include <kernels/ops_linalg.hpp>
 
 namespace {
@@ -60,15 +61,7 @@ Tensor transposed(const Tensor& t) {  // a (r,c) view of a (c,r) tensor
   return t.as_strided(sizes, strides, t.storage_offset());
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using opd_test::error_of;
 
 TEST(Linalg, MmOfEveryComputedDtypeEqualsTheNaiveProduct) {
   for (ScalarType dt : {ScalarType::Float, ScalarType::Double, ScalarType::Half, ScalarType::BFloat16,

@@ -6,8 +6,9 @@
 // Float tolerances: the BLAS and ATen may sum a product in different orders,
 // so products get an absolute bound scaled to their magnitude (values in
 // [-3, 3], at most ~40 terms: |result| < 400) besides the ULP bound.
-// Not compared: Half products (ATen 1.13 has no Half mm on CPU; opd computes
-// it in float), dropout in training with 0 < p < 1 (random; opd refuses it).
+// Half products: opd computes them (in float, rounded once); ATen 1.13 has no
+// Half mm on CPU, so they are compared with libtorch's Float product rounded
+// to Half (Case::torch_in_float). Not compared: dropout in training with 0 < p < 1 (random; opd refuses it).
 #include "diff.hpp"
 
 using namespace diff;
@@ -50,6 +51,32 @@ TEST(LinalgTorchDiff, MmBmmOverDtypesAndLayouts) {
   cases.push_back({"aten::mm", "", {T(b8, {2, 3}), T(b8, {3, 5})}});
   cases.push_back({"aten::bmm", "", {T(f32, {2, 3, 4}), T(f32, {3, 4, 5})}});
   cases.push_back({"aten::bmm", "", {T(f32, {3, 4}), T(f32, {4, 5})}});
+  check_all(cases);
+}
+
+// opd supports, torch 1.13 refuses: Half mm, bmm, addmm, baddbmm, matmul,
+// linear, against libtorch's Float results rounded to Half.
+TEST(LinalgTorchDiff, HalfProductsAgainstFloatRounded) {
+  const Tolerance h{.ulp = 2};
+  std::vector<Case> cases;
+  for (Layout l : all_layouts) {
+    cases.push_back({"aten::mm", "", {T(f16, {3, 4}, l), T(f16, {4, 5}, Layout::contiguous, Fill::standard, 2)}, h, true});
+    cases.push_back({"aten::bmm", "", {T(f16, {2, 3, 4}, l), T(f16, {2, 4, 5}, Layout::transposed, Fill::standard, 3)}, h, true});
+    cases.push_back({"aten::addmm", "", {T(f16, {5}), T(f16, {3, 4}, l), T(f16, {4, 5}, Layout::contiguous, Fill::standard, 2),
+                                         D(0.5), D(-1.5)}, h, true});
+    cases.push_back({"aten::matmul", "", {T(f16, {2, 3, 4}, l), T(f16, {4, 5}, Layout::contiguous, Fill::standard, 2)}, h, true});
+    cases.push_back({"aten::linear", "", {T(f16, {2, 3, 4}, l), T(f16, {5, 4}, Layout::contiguous, Fill::standard, 2),
+                                          T(f16, {5}, Layout::contiguous, Fill::standard, 3)}, h, true});
+  }
+  cases.push_back({"aten::baddbmm", "", {T(f16, {3, 1}), T(f16, {2, 3, 4}), T(f16, {2, 4, 5}, Layout::contiguous, Fill::standard, 2),
+                                         D(0.5), D(-1.5)}, h, true});
+  cases.push_back({"aten::matmul", "", {T(f16, {4}), T(f16, {2, 4, 3}, Layout::contiguous, Fill::standard, 2)}, h, true});
+  cases.push_back({"aten::matmul", "", {T(f16, {4}), T(f16, {4}, Layout::contiguous, Fill::standard, 2)}, h, true});
+  cases.push_back({"aten::matmul", "", {T(f16, {3, 4}), T(f16, {4}, Layout::contiguous, Fill::standard, 2)}, h, true});
+  cases.push_back({"aten::linear", "", {T(f16, {3, 4}), T(f16, {5, 4}), T(f16, {5})}, h, true});
+  cases.push_back({"aten::mm", "out", {T(f16, {3, 4}), T(f16, {4, 5}), T(f16, {0})}, h, true});
+  cases.push_back({"aten::matmul", "out", {T(f16, {2, 3, 4}), T(f16, {4, 5}), T(f16, {0})}, h, true});
+  cases.push_back({"aten::mm", "", {T(f16, {2, 3}), T(f16, {4, 5})}, h, true});  // both reject the shapes
   check_all(cases);
 }
 

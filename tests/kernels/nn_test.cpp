@@ -11,6 +11,7 @@
 
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
+#include "error_of.hpp"
 #include <kernels/ops_nn.hpp>
 
 namespace {
@@ -37,15 +38,7 @@ std::vector<double> values(const Tensor& t) {
   return opd::to_vector<double>(d);
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using opd_test::error_of;
 
 TEST(Nn, EmbeddingPicksRows) {
   const Tensor w = ramp({4, 3});

@@ -299,6 +299,14 @@ TEST_F(Reductions, SoftmaxAndLogSoftmaxOverAnyDim) {
   const Tensor b = opd::call<ops::to_dtype>(floats({1, 2}, {2}), ScalarType::BFloat16);
   const std::vector<double> bs = vals(opd::call<ops::internal_log_softmax>(b, 0, false));
   EXPECT_NEAR(bs[1], softmax_ref({1, 2}, true)[1], 1e-2);
+  // Half too (ATen 1.13's CPU kernels refuse it): in float, rounded once to Half.
+  const Tensor h = opd::call<ops::to_dtype>(floats({1, 2, 3}, {3}), ScalarType::Half);
+  for (bool log : {false, true}) {
+    const Tensor r = log ? opd::call<ops::log_softmax>(h, 0, std::nullopt) : opd::call<ops::softmax>(h, 0, std::nullopt);
+    EXPECT_EQ(r.dtype(), ScalarType::Half);
+    const std::vector<double> hs = vals(r), ref = softmax_ref({1, 2, 3}, log);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(hs[i], ref[i], std::abs(ref[i]) * 1e-3) << i << (log ? " log" : "");
+  }
   // Errors: half_to_float on CPU, integers; a scalar's softmax is 1.
   EXPECT_THROW((void)opd::call<ops::internal_softmax>(floats({1, 2}, {2}), 0, true), opd::Error);
   EXPECT_THROW((void)opd::call<ops::softmax>(opd::from_vector<int64_t>({1, 2}, V{2}), 0), opd::Error);

@@ -11,6 +11,7 @@
 #include <kernels/cpu/shape.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
+#include "error_of.hpp"
 #include <kernels/ops_shape.hpp>
 #include <kernels/ops_views.hpp>
 
@@ -27,15 +28,7 @@ Tensor make(std::vector<T> values, ints sizes) {
 }
 ints sizes_of(const Tensor& t) { return t.sizes().vec(); }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using opd_test::error_of;
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 class ShapeOps : public ::testing::Test {

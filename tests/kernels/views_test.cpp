@@ -15,6 +15,7 @@
 #include <dispatch/core/allocator.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
+#include "error_of.hpp"
 #include <kernels/ops_views.hpp>
 
 namespace {
@@ -36,15 +37,7 @@ Tensor iota(const V& sizes) {
 
 V vec(opd::IntArrayRef r) { return V(r.begin(), r.end()); }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using opd_test::error_of;
 
 // A PrivateUse1 device over host memory (for these tests only).
 class HostAllocator final : public opd::Allocator {

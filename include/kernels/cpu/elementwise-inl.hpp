@@ -35,7 +35,7 @@ OPD_FUNC MemoryFormat elementwise_memory_format(IntArrayRef shape, std::initiali
 OPD_FUNC Tensor contiguous_clone(const Tensor& t) {
   std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
   Tensor copy = opd::empty(IntArrayRef(sizes), t.dtype(), t.device());
-  copy_elements(OperandRef::of(copy), OperandRef::of(t));
+  if (!copy.is_meta()) copy_elements(OperandRef::of(copy), OperandRef::of(t));  // Meta: the shape only
   return copy;
 }
 

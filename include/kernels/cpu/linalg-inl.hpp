@@ -19,6 +19,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/overlap.hpp"
+#include "kernels/cpu/type_promotion.hpp"
 
 namespace opd::kernels {
 
@@ -378,9 +379,9 @@ OPD_FUNC void baddbmm_impl(const Tensor& self, const Tensor& batch1, const Tenso
 
 // --------------------------------------------------------- dot, mv, outer ---
 
-OPD_FUNC Tensor dot(const Tensor& self, const Tensor& tensor) {
-  detail::check_cpu_tensor("dot", self, "self");
-  detail::check_cpu_tensor("dot", tensor, "tensor");
+OPD_FUNC TensorMeta dot_meta(const Tensor& self, const Tensor& tensor) {
+  detail::check_defined_arg("dot", self, "self");
+  detail::check_defined_arg("dot", tensor, "tensor");
   OPD_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ", self.dim(), "D and ",
             tensor.dim(), "D tensors");
   OPD_CHECK(self.dtype() == tensor.dtype(), "dot : expected both vectors to have same dtype, but found ",
@@ -388,7 +389,15 @@ OPD_FUNC Tensor dot(const Tensor& self, const Tensor& tensor) {
   OPD_CHECK(self.numel() == tensor.numel(), "inconsistent tensor size, expected tensor [", self.numel(),
             "] and src [", tensor.numel(), "] to have the same number of elements, but got ", self.numel(), " and ",
             tensor.numel(), " elements respectively");
-  Tensor out = opd::empty(IntArrayRef{}, self.dtype(), Device::cpu());
+  if (self.dtype() == ScalarType::Bool) throw_not_implemented_for("dot", self.dtype());
+  return make_tensor_meta({}, self.dtype());
+}
+
+OPD_FUNC Tensor dot(const Tensor& self, const Tensor& tensor) {
+  const TensorMeta meta = dot_meta(self, tensor);
+  detail::check_cpu_tensor("dot", self, "self");
+  detail::check_cpu_tensor("dot", tensor, "tensor");
+  Tensor out = empty_from_meta(meta);
   const int64_t n = self.numel();
   const ScalarType dtype = self.dtype();
   if (dtype == ScalarType::Float || dtype == ScalarType::Double) {
@@ -403,7 +412,6 @@ OPD_FUNC Tensor dot(const Tensor& self, const Tensor& tensor) {
     }
     return out;
   }
-  if (dtype == ScalarType::Bool) throw_not_implemented_for("dot", dtype);
   // Integers (wrapping) and Half/BFloat16 (accumulated in float): the
   // product of a (1,n) and an (n,1) matrix.
   const int64_t s1[] = {1, 1, n}, st1[] = {0, 0, self.stride(0)};
@@ -415,15 +423,21 @@ OPD_FUNC Tensor dot(const Tensor& self, const Tensor& tensor) {
   return out;
 }
 
-OPD_FUNC Tensor mv(const Tensor& self, const Tensor& vec) {
-  detail::check_cpu_tensor("mv", self, "self");
-  detail::check_cpu_tensor("mv", vec, "vec");
+OPD_FUNC TensorMeta mv_meta(const Tensor& self, const Tensor& vec) {
+  detail::check_defined_arg("mv", self, "self");
+  detail::check_defined_arg("mv", vec, "vec");
   OPD_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ", self.dim(), ", ",
             vec.dim());
   OPD_CHECK(self.size(1) == vec.size(0), "size mismatch, got ", self.size(0), ", ", self.size(0), "x", self.size(1),
             ",", vec.size(0));
   OPD_CHECK(self.dtype() == vec.dtype(), "expected scalar type ", self.dtype(), " but found ", vec.dtype());
-  Tensor out = opd::empty(IntArrayRef{self.size(0)}, self.dtype(), Device::cpu());
+  return make_tensor_meta({self.size(0)}, self.dtype());
+}
+
+OPD_FUNC Tensor mv(const Tensor& self, const Tensor& vec) {
+  Tensor out = empty_from_meta(mv_meta(self, vec));
+  detail::check_cpu_tensor("mv", self, "self");
+  detail::check_cpu_tensor("mv", vec, "vec");
   const int64_t sv[] = {1, vec.size(0), 1}, stv[] = {0, vec.stride(0), 1};
   const int64_t so[] = {1, self.size(0), 1}, sto[] = {0, 1, 1};
   detail::batched_gemm("addmv_impl_cpu", detail::as_batch_of_one(self), vec.as_strided(sv, stv, vec.storage_offset()),
@@ -431,13 +445,28 @@ OPD_FUNC Tensor mv(const Tensor& self, const Tensor& vec) {
   return out;
 }
 
-OPD_FUNC Tensor outer(const Tensor& self, const Tensor& vec2) {
-  detail::check_cpu_tensor("outer", self, "self");
-  detail::check_cpu_tensor("outer", vec2, "vec2");
+namespace detail {
+// ATen's outer is self.reshape({n, 1}) * vec2: an elementwise product with type promotion.
+inline Tensor outer_column(const Tensor& self, const Tensor& vec2) {
+  check_defined_arg("outer", self, "self");
+  check_defined_arg("outer", vec2, "vec2");
   OPD_CHECK(self.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
   OPD_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
-  // ATen's outer is self.reshape({n, 1}) * vec2: an elementwise product with type promotion.
-  const Tensor column = detail::view_as(self, {self.size(0), 1}, {self.stride(0), 1});
+  return view_as(self, {self.size(0), 1}, {self.stride(0), 1});
+}
+// A Meta stand-in of the given sizes and dtype, for the metas of composites
+// (matmul's reshapes would copy a CPU tensor; shapes are all meta needs).
+inline Tensor meta_proxy(IntArrayRef sizes, ScalarType dtype) { return opd::empty(sizes, dtype, Device::meta()); }
+}  // namespace detail
+
+OPD_FUNC TensorMeta outer_meta(const Tensor& self, const Tensor& vec2) {
+  return mul_meta(detail::outer_column(self, vec2), vec2);
+}
+
+OPD_FUNC Tensor outer(const Tensor& self, const Tensor& vec2) {
+  const Tensor column = detail::outer_column(self, vec2);
+  detail::check_cpu_tensor("outer", self, "self");
+  detail::check_cpu_tensor("outer", vec2, "vec2");
   Tensor out = empty_from_meta(mul_meta(column, vec2));
   mul_impl(column, vec2, out);
   return out;
@@ -445,7 +474,57 @@ OPD_FUNC Tensor outer(const Tensor& self, const Tensor& vec2) {
 
 // ------------------------------------------------------------------ matmul ---
 
+// The sizes of matmul's cases, checked by the same metas (mm, bmm, dot, mv)
+// in the order the kernel below calls them.
+OPD_FUNC TensorMeta matmul_meta(const Tensor& self, const Tensor& other) {
+  detail::check_defined_arg("matmul", self, "self");
+  detail::check_defined_arg("matmul", other, "other");
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  OPD_CHECK(d1 != 0 && d2 != 0, "both arguments to matmul need to be at least 1D, but they are ", d1, "D and ", d2,
+            "D");
+  using detail::meta_proxy;
+  if (d1 == 1 && d2 == 1) return dot_meta(self, other);
+  if (d1 == 2 && d2 == 1) return mv_meta(self, other);
+  if (d1 == 1 && d2 == 2) {
+    TensorMeta m = mm_meta(meta_proxy({1, self.size(0)}, self.dtype()), other);
+    m.sizes = {m.sizes[1]};
+    return m;
+  }
+  if (d1 == 2 && d2 == 2) return mm_meta(self, other);
+  if (d1 >= 3 && (d2 == 1 || d2 == 2)) {
+    std::vector<int64_t> out_sizes = self.sizes().vec();
+    const int64_t k = self.size(d1 - 1);
+    int64_t rows = 1;
+    for (int64_t i = 0; i + 1 < d1; ++i) rows *= self.size(i);
+    const Tensor rhs = d2 == 1 ? meta_proxy({other.size(0), 1}, other.dtype()) : other;
+    TensorMeta m = mm_meta(meta_proxy({rows, k}, self.dtype()), rhs);
+    if (d2 == 1) {
+      out_sizes.pop_back();
+    } else {
+      out_sizes.back() = other.size(1);
+    }
+    m.sizes = std::move(out_sizes);
+    return m;
+  }
+  const std::vector<int64_t> sa = d1 == 1 ? std::vector<int64_t>{1, self.size(0)} : self.sizes().vec();
+  const std::vector<int64_t> sb = d2 == 1 ? std::vector<int64_t>{other.size(0), 1} : other.sizes().vec();
+  const int64_t n = sa[sa.size() - 2], m1 = sa.back(), m2 = sb[sb.size() - 2], p = sb.back();
+  const IntArrayRef shapes[] = {IntArrayRef(sa).slice(0, sa.size() - 2), IntArrayRef(sb).slice(0, sb.size() - 2)};
+  const std::vector<int64_t> batch = broadcast_shapes(std::span<const IntArrayRef>(shapes));
+  int64_t nb = 1;
+  for (int64_t s : batch) nb *= s;
+  OPD_CHECK(m1 == m2, "Expected size for first two dimensions of batch2 tensor to be: [", nb, ", ", m1,
+            "] but got: [", nb, ", ", m2, "].");
+  TensorMeta m = bmm_meta(meta_proxy({nb, n, m1}, self.dtype()), meta_proxy({nb, m2, p}, other.dtype()));
+  std::vector<int64_t> out_sizes = batch;
+  if (d1 > 1) out_sizes.push_back(n);
+  if (d2 > 1) out_sizes.push_back(p);
+  m.sizes = std::move(out_sizes);
+  return m;
+}
+
 OPD_FUNC Tensor matmul(const Tensor& self, const Tensor& other) {
+  (void)matmul_meta(self, other);  // every check first, as on Meta
   detail::check_cpu_tensor("matmul", self, "self");
   detail::check_cpu_tensor("matmul", other, "other");
   const int64_t d1 = self.dim(), d2 = other.dim();
@@ -540,10 +619,28 @@ OPD_FUNC Tensor matmul(const Tensor& self, const Tensor& other) {
 
 // ------------------------------------------------------------------ linear ---
 
+OPD_FUNC TensorMeta linear_meta(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+  detail::check_defined_arg("linear", input, "input");
+  detail::check_defined_arg("linear", weight, "weight");
+  OPD_CHECK(weight.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", weight.dim(), "D");
+  const Tensor wt = detail::transpose_last2(weight);
+  const bool has_bias = bias.has_value() && bias->defined();
+  if (input.dim() == 2 && has_bias) return addmm_meta(*bias, input, wt, Scalar(1), Scalar(1));
+  TensorMeta m = matmul_meta(input, wt);
+  if (has_bias) {  // output.add_(bias): the bias broadcasts to the output, its dtype casts to it
+    const Tensor out = detail::meta_proxy(IntArrayRef(m.sizes), m.dtype);
+    const TensorMeta sum = add_meta(out, *bias, Scalar(1));
+    OPD_CHECK(out.sizes() == IntArrayRef(sum.sizes), "output with shape ", out.sizes(),
+              " doesn't match the broadcast shape ", IntArrayRef(sum.sizes));
+    check_can_cast_to_output(sum.dtype, m.dtype);
+  }
+  return m;
+}
+
 OPD_FUNC Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+  (void)linear_meta(input, weight, bias);  // every check first, as on Meta
   detail::check_cpu_tensor("linear", input, "input");
   detail::check_cpu_tensor("linear", weight, "weight");
-  OPD_CHECK(weight.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", weight.dim(), "D");
   const Tensor wt = detail::transpose_last2(weight);
   const bool has_bias = bias.has_value() && bias->defined();
   if (input.dim() == 2 && has_bias) {

@@ -47,6 +47,14 @@ OPD_API void baddbmm_impl(const Tensor& self, const Tensor& batch1, const Tensor
                           const Scalar& alpha, Tensor& out);
 
 // Functional forms (ATen's CPU kernels for these are not structured).
+// Each has a meta (every check, the result's sizes and dtype, nothing read)
+// that the functional form calls first and the Meta kernel calls alone, so
+// both devices raise the same errors.
+OPD_API TensorMeta dot_meta(const Tensor& self, const Tensor& tensor);
+OPD_API TensorMeta mv_meta(const Tensor& self, const Tensor& vec);
+OPD_API TensorMeta outer_meta(const Tensor& self, const Tensor& vec2);
+OPD_API TensorMeta matmul_meta(const Tensor& self, const Tensor& other);
+OPD_API TensorMeta linear_meta(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias);
 OPD_API Tensor dot(const Tensor& self, const Tensor& tensor);
 OPD_API Tensor mv(const Tensor& self, const Tensor& vec);
 OPD_API Tensor outer(const Tensor& self, const Tensor& vec2);

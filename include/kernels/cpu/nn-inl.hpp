@@ -19,15 +19,21 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/nn.hpp"
+#include "kernels/cpu/scratch-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
 
 namespace detail {
 
+// The kernels below are also the Meta kernels: every check runs on Meta
+// tensors too, and a Meta input gets its Meta output right after the output's
+// sizes are known, before anything is read (so both devices raise the same
+// errors, and Meta computes nothing).
 inline void nn_check_cpu(const char* op, const Tensor& t, const char* arg) {
   OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
-  OPD_CHECK(t.device().is_cpu(), op, ": the CPU kernel got argument '", arg, "' on device ", t.device());
+  OPD_CHECK(t.device().is_cpu() || t.device().is_meta(), op, ": the CPU kernel got argument '", arg, "' on device ",
+            t.device());
 }
 
 // ATen's deprecated type name in argument checks: "CPUFloatType".
@@ -95,8 +101,8 @@ inline void pool2d_shape_check(const Tensor& input, const Pool2dShape& s) {
 
 // The output of a pool over (batch, planes, ih, iw), shaped like the input (3-D or 4-D).
 inline Tensor pool_output(const Tensor& input, const Pool2dShape& s) {
-  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
-  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), Device::cpu());
+  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), input.device());
+  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), input.device());
 }
 
 // Runs f(plane_index) for every (batch, plane) pair, split across threads by work.
@@ -125,6 +131,11 @@ OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t p
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got ",
             detail::cpu_type_name(indices.dtype()), " instead (while checking arguments for embedding)");
   const int64_t rows = weight.size(0), dim = weight.size(1);
+  if (weight.is_meta() || indices.is_meta()) {  // Meta: the indices' values are not checked (there are none)
+    std::vector<int64_t> sizes = indices.sizes().vec();
+    sizes.push_back(dim);
+    return opd::empty(sizes, weight.dtype(), Device::meta());
+  }
   // Every index checked before anything is written.
   const Tensor idx = detail::contiguous_or_self(indices);
   const int64_t n = idx.numel();
@@ -155,8 +166,8 @@ OPD_FUNC Tensor dropout(const Tensor& input, double p, bool train) {
   OPD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || input.numel() == 0) return input;
   if (p == 1) {  // ATen: input * 0 (NaN stays NaN)
-    Tensor out = empty_from_meta(mul_scalar_meta(input, Scalar(0)));
-    mul_scalar_impl(input, Scalar(0), out);
+    Tensor out = empty_from_meta(mul_scalar_meta(input, Scalar(0)), input.device());
+    if (!out.is_meta()) mul_scalar_impl(input, Scalar(0), out);
     return out;
   }
   throw Error(opd::detail::str_cat("dropout: train=True with p=", p,
@@ -234,15 +245,26 @@ void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor
   const int64_t oh = out.size(2), ow = out.size(3);
   const int64_t hp = ih + 2 * ph, wp = iw + 2 * pw, plane = hp * wp, cols = oh * wp;
   const ScalarType dt = x.dtype();
-  const Tensor xp = kernels::zeros(std::vector<int64_t>{cin * plane + (kw - 1) * dw}, dt);
+  // The three temporaries in the thread's scratch block (scratch-inl.hpp):
+  // fresh ones cost a page fault per 4 KB each call. Each starts 64-byte aligned.
+  const auto rounded = [](int64_t n) { return (n * static_cast<int64_t>(sizeof(T)) + 63) / 64 * 64; };
+  const int64_t xp_n = cin * plane + (kw - 1) * dw, wk_n = kh * kw * cout * cg, acc_n = og * cols;
+  const Scratch scratch(static_cast<std::size_t>(rounded(xp_n) + rounded(wk_n) + rounded(acc_n)));
+  char* base = static_cast<char*>(scratch.data());
+  const auto view = [&](int64_t byte_offset, int64_t n) {
+    const int64_t size[] = {n}, stride[] = {1};
+    return opd::from_blob(base + byte_offset, size, stride, dt);
+  };
+  const Tensor xp = view(0, xp_n);
+  std::memset(xp.data_ptr(), 0, static_cast<std::size_t>(xp_n) * sizeof(T));  // the padding
   // The weights by kernel offset: wk[kk][o][c] = w[o][c][kk].
-  const Tensor wk = opd::empty(std::vector<int64_t>{kh * kw * cout * cg}, dt, Device::cpu());
+  const Tensor wk = view(rounded(xp_n), wk_n);
   const T* wsrc = w.data_ptr<T>();
   T* wdst = wk.data_ptr<T>();
   for (int64_t o = 0; o < cout; ++o)
     for (int64_t c = 0; c < cg; ++c)
       for (int64_t kk = 0; kk < kh * kw; ++kk) wdst[(kk * cout + o) * cg + c] = wsrc[(o * cg + c) * kh * kw + kk];
-  const Tensor acc = opd::empty(std::vector<int64_t>{og * cols}, dt, Device::cpu());
+  const Tensor acc = view(rounded(xp_n) + rounded(wk_n), acc_n);
   T* pacc = acc.data_ptr<T>();
   T* pxp = xp.data_ptr<T>();
   for (int64_t n = 0; n < batch; ++n) {
@@ -328,7 +350,9 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
   const int64_t batch = in4.size(0), cin = in4.size(1), cout = ws[0];
   const int64_t oh = (padded_h - eff_kh) / stride[0] + 1, ow = (padded_w - eff_kw) / stride[1] + 1;
   const int64_t cg = cin / groups, og = cout / groups, kdim = cg * kh * kw, spatial = oh * ow;
-  Tensor out = opd::empty(std::vector<int64_t>{batch, cout, oh, ow}, input.dtype(), Device::cpu());
+  const bool meta = input.is_meta() || weight.is_meta() || (has_bias && bias_opt->is_meta());
+  Tensor out = opd::empty(std::vector<int64_t>{batch, cout, oh, ow}, input.dtype(), meta ? Device::meta() : Device::cpu());
+  if (meta) return unbatched ? detail::contiguous_view(out, 0, {cout, oh, ow}) : out;
   if (out.numel() > 0) {
     const Tensor x = detail::contiguous_or_self(in4);
     const Tensor w = detail::contiguous_or_self(weight);
@@ -350,7 +374,11 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
     }
     const bool direct = kh == 1 && kw == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
                         padding[1] == 0;  // a 1x1 convolution reads the input as its col
-    Tensor col = direct || kdim == 0 ? Tensor() : opd::empty(std::vector<int64_t>{kdim, spatial}, input.dtype(), Device::cpu());
+    // The unfolded matrix lives in the thread's scratch block (reused across calls).
+    const bool unfold = !direct && kdim > 0;
+    const detail::Scratch scratch(unfold ? static_cast<std::size_t>(kdim * spatial) * input.itemsize() : 0);
+    const int64_t col_sizes[] = {kdim, spatial}, col_strides[] = {spatial, 1};
+    Tensor col = unfold ? opd::from_blob(scratch.data(), col_sizes, col_strides, input.dtype()) : Tensor();
     const std::vector<int64_t> geometry{ih, iw, kh, kw, padding[0], padding[1], stride[0], stride[1],
                                         dilation[0], dilation[1], oh, ow};
     for (int64_t n = 0; n < batch; ++n) {
@@ -413,6 +441,7 @@ OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
     throw_not_implemented_for("max_pool2d", self.dtype());
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -486,6 +515,7 @@ OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
     throw_not_implemented_for("avg_pool2d", dt);
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_dtype(dt, "avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -552,6 +582,7 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
   s.oh = output_size[0];
   s.ow = output_size[1];
   Tensor out = detail::pool_output(self, s);
+  if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -48,13 +48,15 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
   OPD_CHECK(!half_to_float, op, ": softmax with half to float conversion is not supported on CPU");
   const int64_t d = views::wrap_dim(op, dim, self.dim());
   const bool last = self.dim() == 0 || d == self.dim() - 1;
-  if (self.numel() == 0) return kernels::empty(self.sizes(), self.dtype());  // before the dtype check, as ATen
-  // ATen 1.13's names for the loops it lacks (no Half on CPU, floating only).
-  if (!is_floating_type(self.dtype()) || self.dtype() == ScalarType::Half)
+  if (self.numel() == 0) return kernels::empty(self.sizes(), self.dtype(), self.device());  // before the dtype check, as ATen
+  // ATen 1.13's names for the loops it lacks (floating only). Half is
+  // computed here (ATen 1.13's CPU kernels refuse it): in float, rounded once.
+  if (!is_floating_type(self.dtype()))
     throw_not_implemented_for(last ? (log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl")
                                    : "softmax_kernel_impl",
                               self.dtype());
-  Tensor out = kernels::empty(self.sizes(), self.dtype());
+  Tensor out = kernels::empty(self.sizes(), self.dtype(), self.device());
+  if (out.is_meta()) return out;  // Meta: checked, nothing computed
   if (self.dtype() == ScalarType::Float && last && self.is_contiguous()) {
     // Rows of self and out alike (out is contiguous, dim last too): no plan,
     // no copies.
@@ -114,15 +116,15 @@ OPD_FUNC Tensor log_softmax(const Tensor& self, int64_t dim, bool half_to_float)
 OPD_FUNC Tensor softmax_int(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   reduce_detail::check_input("softmax", self);
   if (!dtype || *dtype == self.dtype()) return norm_detail::softmax_impl("softmax", self, dim, false, false);
-  Tensor converted = kernels::empty(self.sizes(), *dtype);
-  kernels::copy_(converted, self);
+  Tensor converted = kernels::empty(self.sizes(), *dtype, self.device());
+  if (!converted.is_meta()) kernels::copy_(converted, self);
   return norm_detail::softmax_impl("softmax", converted, dim, false, false);
 }
 OPD_FUNC Tensor log_softmax_int(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   reduce_detail::check_input("log_softmax", self);
   if (!dtype || *dtype == self.dtype()) return norm_detail::softmax_impl("log_softmax", self, dim, false, true);
-  Tensor converted = kernels::empty(self.sizes(), *dtype);
-  kernels::copy_(converted, self);
+  Tensor converted = kernels::empty(self.sizes(), *dtype, self.device());
+  if (!converted.is_meta()) kernels::copy_(converted, self);
   return norm_detail::softmax_impl("log_softmax", converted, dim, false, true);
 }
 
@@ -158,6 +160,12 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& inpu
   const int64_t axis = nd - nn;
   std::vector<int64_t> stat_sizes(input.sizes().begin(), input.sizes().begin() + axis);
   stat_sizes.insert(stat_sizes.end(), static_cast<std::size_t>(nn), 1);
+  // Meta: checked, nothing computed (a Meta weight or bias makes it a Meta call too)
+  if (input.is_meta() || (has_w && weight->is_meta()) || (has_b && bias->is_meta())) {
+    const Device meta = Device::meta();
+    return {opd::empty(input.sizes(), input.dtype(), meta), opd::empty(IntArrayRef(stat_sizes), input.dtype(), meta),
+            opd::empty(IntArrayRef(stat_sizes), input.dtype(), meta)};
+  }
   Tensor out = kernels::empty(input.sizes(), input.dtype());
   Tensor mean = kernels::empty(stat_sizes, input.dtype());
   Tensor rstd = kernels::empty(stat_sizes, input.dtype());

@@ -525,7 +525,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
   if (!is_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
-  if (mask.dtype() == ScalarType::Byte) {
+  if (mask.dtype() == ScalarType::Byte && !mask.is_meta()) {  // a value check: not on Meta
     bool binary = true;
     ElementwiseIter<0> iter(OperandRef::of(mask), {});
     iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
@@ -535,6 +535,9 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   }
   assert_no_internal_overlap(self);
   if (!mask.is_same(self)) assert_no_partial_overlap(self, mask);
+  // The Meta kernel is this function up to here: shapes and dtypes checked,
+  // nothing read or written (the value's range check below is the CPU's).
+  if (self.is_meta() && mask.is_meta()) return self;
   detail::check_on_cpu(self, "masked_fill_", "self");
   detail::check_on_cpu(mask, "masked_fill_", "mask");
   // The value converted as Scalar::to does (overflow is an error), before writing.
@@ -549,6 +552,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& va
   detail::check_input(value, "masked_fill_", "value");
   OPD_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
             value.dim(), " dimension(s).");
+  if (value.is_meta()) return masked_fill_(self, mask, Scalar(int64_t{0}));  // Meta: no value to read
   detail::check_on_cpu(value, "masked_fill_", "value");
   return masked_fill_(self, mask, detail::item_of(value));
 }
@@ -561,8 +565,8 @@ inline Tensor masked_fill_base(const Tensor& self, const Tensor& mask) {
   OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte,
             "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
   const std::vector<int64_t> shape = shape_of({&self, &mask});
-  Tensor result = kernels::empty(shape, self.dtype());
-  copy_elements(OperandRef::of(result), OperandRef::of(self));
+  Tensor result = kernels::empty(shape, self.dtype(), self.device());
+  if (!result.is_meta()) copy_elements(OperandRef::of(result), OperandRef::of(self));
   return result;
 }
 }  // namespace detail

@@ -37,6 +37,13 @@ inline Tensor finish(Tensor acc_result, ScalarType out_dtype) {
   return out;
 }
 
+// Every reduction below is also its Meta kernel: the checks and the plan
+// (the output's sizes) run on Meta tensors as on CPU ones, and a Meta input
+// returns its Meta output there, before a value is read.
+inline Tensor meta_result(const std::vector<int64_t>& sizes, ScalarType dtype) {
+  return opd::empty(IntArrayRef(sizes), dtype, Device::meta());
+}
+
 enum class SumKind { Sum, Prod };
 
 inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList dims, bool keepdim,
@@ -49,6 +56,7 @@ inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList
   if (kind == SumKind::Prod && self.numel() != 0 && (out_dtype == ScalarType::Half || out_dtype == ScalarType::BFloat16))
     throw_not_implemented_for("prod_cpu", out_dtype);
   Plan p = make_plan(op, self, dims, keepdim, /*memory_order=*/true);
+  if (self.is_meta()) return meta_result(p.out_sizes, out_dtype);
   const ScalarType acc = sum_acc_dtype(out_dtype);
   // Cast to the output dtype first (ATen's iterator does), then accumulate.
   Tensor rows = p.rows;
@@ -115,6 +123,7 @@ Tensor amax_like(const char* op, const Tensor& self, DimList dims, bool keepdim)
   check_input(op, self);
   check_nonempty(op, self, dims);
   Plan p = make_plan(op, self, dims, keepdim);
+  if (self.is_meta()) return meta_result(p.out_sizes, self.dtype());
   const Tensor rows = contiguous_rows(p.rows, self.dtype());
   Tensor res = kernels::empty(p.out_sizes, self.dtype());
   dispatch_dtype(self.dtype(), op, [&](auto tag) {
@@ -138,6 +147,8 @@ std::tuple<Tensor, Tensor> max_dim_like(const char* op, const Tensor& self, std:
   const std::span<const int64_t> dims = dim ? std::span<const int64_t>(&d, 1) : std::span<const int64_t>();
   check_nonempty(op, self, dims);
   Plan p = make_plan(op, self, dims, dim ? keepdim : false);
+  if (self.is_meta())
+    return {want_values ? meta_result(p.out_sizes, self.dtype()) : Tensor(), meta_result(p.out_sizes, ScalarType::Long)};
   const Tensor rows = contiguous_rows(p.rows, self.dtype());
   Tensor values = want_values ? kernels::empty(p.out_sizes, self.dtype()) : Tensor();
   Tensor indices = kernels::empty(p.out_sizes, ScalarType::Long);
@@ -161,6 +172,7 @@ inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::
   OPD_CHECK_TYPE(is_floating_type(self.dtype()), op,
                  ": std and var only support floating point and complex dtypes, got ", self.dtype());
   Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim, /*memory_order=*/true);
+  if (self.is_meta()) return meta_result(p.out_sizes, self.dtype());
   const Tensor rows = contiguous_rows(p.rows, ScalarType::Double);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Double);
   const double c = static_cast<double>(correction.value_or(1));
@@ -228,8 +240,8 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
   if (out_dtype == ScalarType::Half && self.dim() > 0 && self.numel() != 0)
     throw_not_implemented_for(is_prod ? "cumprod_out_cpu" : "cumsum_out_cpu", out_dtype);
   const int64_t d = views::wrap_dim(op, dim, self.dim());
-  Tensor out = kernels::empty(self.sizes(), out_dtype);
-  if (self.numel() == 0) return out;
+  Tensor out = kernels::empty(self.sizes(), out_dtype, self.device());
+  if (self.numel() == 0 || out.is_meta()) return out;
   const int64_t dims[1] = {d};
   Plan p = make_plan(op, self, self.dim() == 0 ? DimList() : DimList(dims), true);
   Tensor rows = p.rows;
@@ -268,6 +280,7 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
 inline Tensor all_any(const char* op, bool is_all, const Tensor& self, DimList dims, bool keepdim) {
   check_input(op, self);
   Plan p = make_plan(op, self, dims, keepdim);
+  if (self.is_meta()) return meta_result(p.out_sizes, self.dtype() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool);
   const Tensor rows = contiguous_rows(p.rows, ScalarType::Bool);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Bool);
   reduce_rows(static_cast<const bool*>(rows.data_ptr()), p.outer, p.inner, static_cast<bool*>(res.data_ptr()),
@@ -309,6 +322,7 @@ OPD_FUNC Tensor mean_dim(const Tensor& self, OptDimList dim, bool keepdim, std::
                  dtype ? "Optional dtype" : "Input dtype", " must be either a floating point or complex dtype. Got: ", t);
   const DimList dims = dim.value_or(DimList());
   Tensor out = reduce_detail::sum_like("mean", reduce_detail::SumKind::Sum, self, dims, keepdim, t);
+  if (out.is_meta()) return out;
   int64_t count = 1;
   if (dims.empty() || self.dim() == 0) {
     count = self.numel();
@@ -371,6 +385,7 @@ OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList
   // Like max, a negative or infinite order has no identity on an empty row.
   OPD_CHECK(!((pv < 0 || std::isinf(pv)) && plan.inner == 0), "linalg.vector_norm cannot compute the ", pv,
             " norm on an empty tensor because the operation does not have an identity");
+  if (self.is_meta()) return reduce_detail::meta_result(plan.out_sizes, t);
   Tensor rows = plan.rows;
   if (t != self.dtype()) rows = reduce_detail::contiguous_rows(rows, t);  // cast to dtype first
   const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
@@ -403,6 +418,7 @@ OPD_FUNC Tensor logsumexp_as(const Tensor& self, DimList dim, bool keepdim, Scal
   reduce_detail::Plan p = reduce_detail::make_plan("logsumexp", self, dim, keepdim, /*memory_order=*/true);
   const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   const bool reduced = self.dtype() == ScalarType::BFloat16;  // (Half is refused above)
+  if (self.is_meta()) return reduce_detail::meta_result(p.out_sizes, t);
   const Tensor rows = reduce_detail::contiguous_rows(p.rows, acc);
   Tensor res = kernels::empty(p.out_sizes, acc);
   auto run = [&](auto tag) {
@@ -445,6 +461,7 @@ OPD_FUNC Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
 OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
   reduce_detail::check_input("count_nonzero", self);
   reduce_detail::Plan p = reduce_detail::make_plan("count_nonzero", self, dim, false);
+  if (self.is_meta()) return reduce_detail::meta_result(p.out_sizes, ScalarType::Long);
   const Tensor rows = reduce_detail::contiguous_rows(p.rows, ScalarType::Bool);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Long);
   reduce_detail::for_each_row(static_cast<const bool*>(rows.data_ptr()), p.outer, p.inner,

@@ -107,7 +107,8 @@ inline Tensor contiguous_rows(const Tensor& rows, ScalarType acc) {
 
 inline void check_input(const char* op, const Tensor& self) {
   OPD_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
-  OPD_CHECK(self.device().is_cpu(), op, ": the CPU kernel got argument 'self' on device ", self.device());
+  OPD_CHECK(self.device().is_cpu() || self.device().is_meta(), op, ": the CPU kernel got argument 'self' on device ",
+            self.device());  // (the kernels are the Meta kernels too)
   if (!is_kernel_dtype(self.dtype())) throw_not_implemented_for(op, self.dtype());
 }
 

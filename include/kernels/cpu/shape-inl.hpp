@@ -54,9 +54,21 @@ inline IntArrayRef as_ref(const std::vector<int64_t>& v) { return IntArrayRef(v.
 
 inline Tensor new_like_sizes(IntArrayRef sizes, ScalarType dtype) { return opd::empty(sizes, dtype, Device::cpu()); }
 
+// The kernels of this file are their Meta kernels too: every check runs on
+// Meta tensors as on CPU ones, and a call with a Meta tensor returns its Meta
+// result once the result's sizes are known, before a value is read (values
+// themselves, such as indices, are checked on the CPU only, as in ATen).
+inline Tensor meta_like_sizes(IntArrayRef sizes, ScalarType dtype) { return opd::empty(sizes, dtype, Device::meta()); }
+inline bool any_meta(std::initializer_list<const Tensor*> ts) {
+  for (const Tensor* t : ts)
+    if (t && t->defined() && t->is_meta()) return true;
+  return false;
+}
+
 inline void check_cpu(std::string_view op, const Tensor& t, const char* what) {
   OPD_CHECK(t.defined(), op, ": expected a defined tensor for ", what);
-  OPD_CHECK(t.device().is_cpu(), op, ": expected ", what, " on the CPU, got device ", t.device());
+  OPD_CHECK(t.device().is_cpu() || t.device().is_meta(), op, ": expected ", what, " on the CPU, got device ",
+            t.device());
 }
 
 // The tensor's elements as a contiguous Long tensor (copy converts Int etc.).
@@ -211,7 +223,9 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
     if (!skip && valid == tensors.size()) valid = i;
   }
   const ScalarType dtype = result_type(state);
-  if (valid == tensors.size()) return new_like_sizes(tensors[0].sizes(), dtype);
+  bool meta = false;
+  for (const Tensor& t : tensors) meta = meta || t.is_meta();
+  if (valid == tensors.size()) return meta ? meta_like_sizes(tensors[0].sizes(), dtype) : new_like_sizes(tensors[0].sizes(), dtype);
   const Tensor& first = tensors[valid];
   dim = views::wrap_dim(op, dim, first.dim());
   SizesVector sizes(first.sizes());
@@ -230,6 +244,7 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
     cat_size += t.size(dim);
   }
   sizes[static_cast<std::size_t>(dim)] = cat_size;
+  if (meta) return meta_like_sizes(as_ref(sizes), dtype);
   Tensor out = new_like_sizes(as_ref(sizes), dtype);
   if (out.numel() == 0) return out;
   int64_t outer = 1;
@@ -365,6 +380,12 @@ OPD_FUNC Tensor index_select(const Tensor& self, int64_t dim, const Tensor& inde
             numel, " value(s)");
   OPD_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, op,
             ": index_select(): Expected dtype int32 or int64 for index");
+  if (any_meta({&self, &index})) {
+    if (self.dim() == 0) return meta_like_sizes(self.sizes(), self.dtype());
+    SizesVector sizes(self.sizes());
+    sizes[static_cast<std::size_t>(dim)] = numel;
+    return meta_like_sizes(as_ref(sizes), self.dtype());
+  }
   const Tensor idx = as_long(index);
   const int64_t* iv = idx.data_ptr<int64_t>();
   const int64_t size = nonempty_size(self, dim);
@@ -481,6 +502,7 @@ OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   using namespace shape_detail;
   constexpr std::string_view op = "aten::gather";
   dim = check_scatter_gather(op, "gather", self, dim, index, nullptr);
+  if (any_meta({&self, &index})) return meta_like_sizes(index.sizes(), self.dtype());
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
   const Table offs = target_offsets(op, self, dim, index);
@@ -531,6 +553,7 @@ OPD_FUNC Tensor scatter(std::string_view op, const Tensor& self, int64_t dim, co
   check_cpu(op, src, "src");
   dim = check_scatter_gather(op, "scatter", self, dim, index, &src);
   OPD_CHECK(self.dtype() == src.dtype(), op, ": scatter(): Expected self.dtype to be equal to src.dtype");
+  if (any_meta({&self, &index, &src})) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
   const Table offs = target_offsets(op, out, dim, index);
@@ -558,6 +581,7 @@ OPD_FUNC Tensor scatter_value(std::string_view op, const Tensor& self, int64_t d
     const T v = checked_scalar_to<T>(value);
     std::memcpy(&bytes, static_cast<const void*>(&v), sizeof(T));
   });
+  if (any_meta({&self, &index})) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
   const Table offs = target_offsets(op, out, dim, index);
@@ -582,6 +606,7 @@ OPD_FUNC Tensor flip(const Tensor& self, IntArrayRef dims) {
     OPD_CHECK(!flipped[static_cast<std::size_t>(w)], op, ": dim ", w, " appears multiple times in the list of dims");
     flipped[static_cast<std::size_t>(w)] = true;
   }
+  if (self.is_meta()) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = new_like_sizes(self.sizes(), self.dtype());
   Tables tables;
   for (int64_t d = 0; d < self.dim(); ++d) {
@@ -601,6 +626,7 @@ OPD_FUNC Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   check_cpu(op, self, "self");
   OPD_CHECK(!shifts.empty(), op, ": `shifts` required");
   if (dims.empty() && shifts.size() == 1) {  // over the flattened tensor
+    if (self.is_meta()) return meta_like_sizes(self.sizes(), self.dtype());
     const Tensor flat = contiguous_clone(self);
     const int64_t n = self.numel();
     Tensor out = new_like_sizes(self.sizes(), self.dtype());
@@ -618,6 +644,7 @@ OPD_FUNC Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
     const int64_t d = views::wrap_dim(op, dims[i], self.dim());
     shift[static_cast<std::size_t>(d)] += shifts[i];
   }
+  if (self.is_meta()) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = new_like_sizes(self.sizes(), self.dtype());
   if (out.numel() == 0) return out;
   Tables tables;
@@ -648,6 +675,7 @@ OPD_FUNC Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   for (int64_t s : sizes) {
     OPD_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ", as_ref(sizes));
   }
+  if (self.is_meta()) return meta_like_sizes(as_ref(sizes), self.dtype());
   Tensor out = new_like_sizes(as_ref(sizes), self.dtype());
   if (out.numel() == 0) return out;
   Tables tables;
@@ -671,6 +699,7 @@ OPD_FUNC Tensor triangle(std::string_view op, const Tensor& self, int64_t k, boo
   if (self.numel() == 0) return contiguous_clone(self);  // ATen returns before looking at the dimensions
   (void)views::wrap_dim(op, -2, self.dim());  // ATen reads size(-2) first: a 1-d input is a dimension error
   Tensor out = contiguous_clone(self);
+  if (out.is_meta()) return out;
   const int64_t rows = self.size(-2);
   const int64_t cols = self.size(-1);
   if (out.numel() == 0) return out;
@@ -705,6 +734,7 @@ OPD_FUNC Tensor& triangle_(std::string_view op, Tensor& self, int64_t k, bool lo
   check_cpu(op, self, "self");
   if (self.numel() == 0) return self;
   (void)views::wrap_dim(op, -2, self.dim());
+  if (self.is_meta()) return self;
   const int64_t rows = self.size(-2), cols = self.size(-1);
   const int64_t rs = self.stride(-2), cs = self.stride(-1);
   const IntArrayRef bsizes(self.sizes().data(), self.sizes().size() - 2);
@@ -856,6 +886,11 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     }
     // Python turns x[True] into an unsqueeze before it reaches index.Tensor
     OPD_CHECK_INDEX(i->dim() > 0, op, ": a zero-dimensional mask index is not supported");
+    // A mask's nonzero() count is data: no Meta result (ATen's Meta refuses it too).
+    if (self.is_meta() || i->is_meta())
+      throw NotImplementedError(opd::detail::str_cat(
+          op, ": a boolean or byte mask index on the Meta device: the result's shape depends on the mask's values, "
+              "which a Meta tensor does not have"));
     for (int64_t j = 0; j < i->dim(); ++j) {
       const int64_t src = static_cast<int64_t>(expanded.size()) + j;
       OPD_CHECK_INDEX(src < self.dim(), op, ": too many indices for tensor of dimension ", self.dim());
@@ -917,10 +952,13 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   for (std::size_t d = 0; d < expanded.size(); ++d) {
     if (!expanded[d].defined() && self.size(static_cast<int64_t>(d)) == 0) any_element = false;
   }
-  Table block(static_cast<std::size_t>(bnumel), 0);
+  const bool meta = self.is_meta() || std::any_of(expanded.begin(), expanded.end(), [](const Tensor& t) {
+    return t.defined() && t.is_meta();
+  });
+  Table block(static_cast<std::size_t>(meta ? 0 : bnumel), 0);
   int64_t j = 0;  // position among the indexed dims (ATen's messages count so)
   for (std::size_t d = 0; d < expanded.size(); ++d) {
-    if (!expanded[d].defined()) continue;
+    if (!expanded[d].defined() || meta) continue;  // Meta: no index values to check
     const Tensor idx = materialize(expanded[d], as_ref(bshape), ScalarType::Long);
     const int64_t* iv = idx.data_ptr<int64_t>();
     const int64_t size = self.size(static_cast<int64_t>(d));
@@ -955,6 +993,9 @@ OPD_FUNC Tensor index(const Tensor& self, std::span<const std::optional<Tensor>>
   using namespace shape_detail;
   constexpr std::string_view op = "aten::index.Tensor";
   const IndexPlan plan = plan_index(op, self, indices);
+  bool meta = self.is_meta();
+  for (const std::optional<Tensor>& i : indices) meta = meta || (i && i->defined() && i->is_meta());
+  if (meta) return meta_like_sizes(as_ref(plan.result_sizes), self.dtype());
   Tensor out = new_like_sizes(as_ref(plan.result_sizes), self.dtype());
   gather_tables(op, out, static_cast<const char*>(self.data_ptr()), plan.tables);
   return out;
@@ -986,6 +1027,11 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
   OPD_CHECK(one_mask || values.dtype() == self.dtype(), op,
             ": Index put requires the source and destination dtypes match, got ", self.dtype(),
             " for the destination and ", values.dtype(), " for the source.");
+  if (self.is_meta()) return self;
+  bool meta_operand = values.is_meta();
+  for (const std::optional<Tensor>& i : indices) meta_operand = meta_operand || (i && i->defined() && i->is_meta());
+  OPD_CHECK(!meta_operand, op, ": expected all tensors to be on the same device, but self is on ", self.device(),
+            " and the indices or values on meta");
   const Tensor v = materialize(values, shape, self.dtype());  // also a copy when values alias self
   const char* vp = static_cast<const char*>(v.data_ptr());
   char* sp = static_cast<char*>(self.data_ptr());
@@ -1019,7 +1065,8 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
 
 namespace shape_detail {
 inline void check_factory_device(std::string_view op, std::optional<Device> device) {
-  OPD_CHECK(!device || device->is_cpu(), op, ": the CPU kernel cannot create a tensor on device ", *device);
+  OPD_CHECK(!device || device->is_cpu() || device->is_meta(), op, ": the CPU kernel cannot create a tensor on device ",
+            *device);
 }
 }  // namespace shape_detail
 
@@ -1052,6 +1099,7 @@ OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
     OPD_CHECK(size_d >= 0 && size_d <= static_cast<double>(std::numeric_limits<int64_t>::max()), op,
               ": invalid size, possible overflow?");
     const auto n = static_cast<int64_t>(size_d);
+    if (device && device->is_meta()) return meta_like_sizes(IntArrayRef(&n, 1), dt);
     Tensor out = new_like_sizes(IntArrayRef(&n, 1), dt);
     T* o = out.data_ptr<T>();
     parallel_for(0, n, grain_size, [&](int64_t b, int64_t e) {
@@ -1068,6 +1116,11 @@ OPD_FUNC Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, 
   check_factory_device(op, device);
   OPD_CHECK(steps >= 0, op, ": number of steps must be non-negative");
   const ScalarType dt = dtype.value_or(default_dtype());
+  if (device && device->is_meta()) {  // the dtype checks of the CPU path, then the shape
+    OPD_CHECK_TYPE(steps <= 1 || dt != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
+    if (steps > 1) dispatch_dtype(dt, "linspace_cpu", [](auto) {});
+    return meta_like_sizes(IntArrayRef(&steps, 1), dt);
+  }
   Tensor out = new_like_sizes(IntArrayRef(&steps, 1), dt);
   if (steps == 0) return out;
   if (steps == 1) return kernels::full(IntArrayRef(&steps, 1), start, dt);
@@ -1107,6 +1160,10 @@ OPD_FUNC Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::
   const int64_t sizes[2] = {n, m};
   const ScalarType dt = dtype.value_or(default_dtype());
   OPD_CHECK_TYPE(dt != ScalarType::BFloat16, "\"eye\" not implemented for 'BFloat16'");  // as ATen 1.13's CPU kernel
+  if (device && device->is_meta()) {
+    dispatch_dtype(dt, "eye", [](auto) {});
+    return meta_like_sizes(IntArrayRef(sizes, 2), dt);
+  }
   Tensor out = kernels::zeros(IntArrayRef(sizes, 2), dt);
   dispatch_dtype(out.dtype(), "eye", [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -73,15 +73,20 @@ void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t 
 
 OPD_FUNC std::tuple<Tensor, Tensor> sort_impl(std::string_view op, const char* dispatch_name, const Tensor& self,
                                               int64_t dim, int64_t k, bool descending) {
-  OPD_CHECK(self.defined() && self.device().is_cpu(), op, ": expected a defined CPU tensor");
+  OPD_CHECK(self.defined() && (self.device().is_cpu() || self.device().is_meta()), op, ": expected a defined CPU tensor");
   dim = views::wrap_dim(op, dim, self.dim());
   const int64_t n = self.dim() == 0 ? 1 : self.size(dim);
   SizesVector sizes(self.sizes());
   if (self.dim() > 0) sizes[static_cast<std::size_t>(dim)] = k;
   const IntArrayRef shape(sizes.data(), sizes.size());
-  Tensor values = opd::empty(shape, self.dtype(), Device::cpu());
-  Tensor indices = opd::empty(shape, ScalarType::Long, Device::cpu());
+  // The Meta kernel too: shapes, and the dtype check the loop's dispatch makes.
+  Tensor values = opd::empty(shape, self.dtype(), self.device());
+  Tensor indices = opd::empty(shape, ScalarType::Long, self.device());
   if (values.numel() == 0) return {values, indices};
+  if (self.is_meta()) {
+    dispatch_dtype(self.dtype(), dispatch_name, [](auto) {});
+    return {values, indices};
+  }
   const Tensor src = self.is_contiguous() ? self : contiguous_clone(self);
   int64_t outer = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= self.size(d);
@@ -103,7 +108,7 @@ OPD_FUNC std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool d
 
 OPD_FUNC std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest) {
   constexpr std::string_view op = "aten::topk";
-  OPD_CHECK(self.defined() && self.device().is_cpu(), op, ": expected a defined CPU tensor");
+  OPD_CHECK(self.defined() && (self.device().is_cpu() || self.device().is_meta()), op, ": expected a defined CPU tensor");
   // ATen 1.13's topk_cpu dispatches the integer types, Float, Double and BFloat16
   OPD_CHECK_TYPE(self.dtype() != ScalarType::Bool && self.dtype() != ScalarType::Half, "\"topk_cpu\" not implemented for '",
                  self.dtype(), "'");

@@ -244,6 +244,64 @@ std::string describe_value(const Value& v) {
   return v.kind == Value::Kind::Tensor ? s : s + "]";
 }
 
+// ---- torch_in_float: the reduced dtypes through libtorch's Float kernels ----
+
+float reduced_to_float(int dtype, const unsigned char* p) {
+  uint16_t bits;
+  std::memcpy(&bits, p, 2);
+  return dtype == f16 ? static_cast<float>(opd::Half(bits, opd::Half::from_bits()))
+                      : static_cast<float>(opd::BFloat16(bits, opd::BFloat16::from_bits()));
+}
+void float_to_reduced(int dtype, float v, unsigned char* p) {
+  const uint16_t bits = dtype == f16 ? opd::Half(v).x : opd::BFloat16(v).x;
+  std::memcpy(p, &bits, 2);
+}
+// The same tensor with its storage converted element by element.
+RawTensor convert_storage(const RawTensor& t, int to) {
+  RawTensor r = t;
+  r.dtype = to;
+  const std::size_t n = t.storage.size() / element_size(t.dtype);
+  r.storage.assign(n * element_size(to), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (to == f32) {
+      const float v = reduced_to_float(t.dtype, t.storage.data() + 2 * i);
+      std::memcpy(r.storage.data() + 4 * i, &v, 4);
+    } else {
+      float v;
+      std::memcpy(&v, t.storage.data() + 4 * i, 4);
+      float_to_reduced(to, v, r.storage.data() + 2 * i);
+    }
+  }
+  return r;
+}
+// Every tensor of v of dtype `from` converted to `to`; true if one was.
+bool convert_tensors(Value& v, int from, int to) {
+  bool any = false;
+  for (std::optional<RawTensor>& t : v.tensors) {
+    if (t && t->dtype == from) {
+      t = convert_storage(*t, to);
+      any = true;
+    }
+  }
+  return any;
+}
+
+Outcome call_torch_in_float(const Case& c) {
+  int reduced = -1;
+  for (const Value& v : c.args)
+    for (const std::optional<RawTensor>& t : v.tensors)
+      if (reduced < 0 && t && (t->dtype == f16 || t->dtype == bf16)) reduced = t->dtype;
+  if (reduced < 0) return call_torch(c.op, c.overload, c.args);
+  std::vector<Value> args = c.args;
+  std::vector<bool> converted(args.size(), false);
+  for (std::size_t i = 0; i < args.size(); ++i) converted[i] = convert_tensors(args[i], reduced, f32);
+  Outcome o = call_torch(c.op, c.overload, args);
+  for (Value& v : o.returns) convert_tensors(v, f32, reduced);
+  for (std::size_t i = 0; i < o.args_after.size() && i < converted.size(); ++i)
+    if (converted[i]) convert_tensors(o.args_after[i], f32, reduced);
+  return o;
+}
+
 void ensure_kernels_registered() {
   static const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   (void)kernels;
@@ -351,7 +409,7 @@ std::string describe(const Case& c) {
 ::testing::AssertionResult same_as_torch(const Case& c) {
   ensure_kernels_registered();
   const Outcome ours = call_opd(c.op, c.overload, c.args);
-  const Outcome theirs = call_torch(c.op, c.overload, c.args);
+  const Outcome theirs = c.torch_in_float ? call_torch_in_float(c) : call_torch(c.op, c.overload, c.args);
   if (ours.error || theirs.error) {
     if (ours.error && theirs.error) return ::testing::AssertionSuccess();
     if (ours.error) return ::testing::AssertionFailure() << describe(c) << ": opd throws \"" << *ours.error << "\", libtorch does not";
