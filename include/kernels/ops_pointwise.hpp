@@ -257,8 +257,21 @@ struct masked_fill_tensor_ : op<"aten::masked_fill_.Tensor(Tensor(a!) self, Tens
 // register_cpu() calls it.
 OPD_API RegistrationSet register_pointwise();
 
+namespace detail {
+// register_pointwise()'s groups, each compiled in its own source
+// (src/kernels/register_pointwise_<group>.cpp).
+OPD_API RegistrationSet register_pointwise_unary_float();
+OPD_API RegistrationSet register_pointwise_unary_other();
+OPD_API RegistrationSet register_pointwise_compare();
+OPD_API RegistrationSet register_pointwise_arith();
+}  // namespace detail
+
 }  // namespace opd::kernels
 
 #ifdef OPD_HEADER_ONLY
 #include "kernels/ops_pointwise-inl.hpp"
+#include "kernels/ops_pointwise_unary_float-inl.hpp"
+#include "kernels/ops_pointwise_unary_other-inl.hpp"
+#include "kernels/ops_pointwise_compare-inl.hpp"
+#include "kernels/ops_pointwise_arith-inl.hpp"
 #endif

@@ -1,5 +1,4 @@
 // libopdispatch: the pointwise families' checks, meta and impl (their loops
-// are compiled in pointwise_unary_float.cpp, pointwise_unary_other.cpp,
-// pointwise_unary_avx2.cpp, pointwise_compare.cpp, pointwise_arith.cpp and
-// pointwise_ternary.cpp).
+// are compiled in the other pointwise_*.cpp sources, one per op group, and
+// unary_simd.cpp).
 #include "kernels/cpu/pointwise-inl.hpp"

@@ -1,2 +1,2 @@
-// libopdispatch: the loops of pow, remainder, fmod, atan2, the divisions and the bitwise ops.
+// libopdispatch: the loops of pow, remainder, fmod, atan2 and the divisions.
 #include "kernels/cpu/arith_loops-inl.hpp"

@@ -1,2 +1,2 @@
-// libopdispatch: the comparison, logical and maximum/minimum loops.
+// libopdispatch: the loops of lt, le, gt and ge.
 #include "kernels/cpu/compare_loops-inl.hpp"

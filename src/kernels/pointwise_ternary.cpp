@@ -1,2 +1,2 @@
-// libopdispatch: the loops of where, clamp, lerp, addcmul and addcdiv.
+// libopdispatch: the loops of where and clamp.
 #include "kernels/cpu/ternary_loops-inl.hpp"

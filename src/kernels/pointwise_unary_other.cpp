@@ -1,2 +1,2 @@
-// libopdispatch: the other unary ops' loops (neg, abs, rounding, isnan, ...).
+// libopdispatch: the other keep-kind unary ops' loops (neg, abs, rounding, nan_to_num, ...).
 #include "kernels/cpu/unary_other_loops-inl.hpp"

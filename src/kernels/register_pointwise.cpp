@@ -1,3 +1,3 @@
-// libopdispatch: opd::kernels::register_pointwise(), which instantiates the
-// pointwise families' derived kernels (functional, in-place, out=, Meta).
+// libopdispatch: opd::kernels::register_pointwise(), which gathers the
+// pointwise operator groups (register_pointwise_<group>.cpp).
 #include "kernels/ops_pointwise-inl.hpp"

@@ -257,6 +257,44 @@ TEST(KernelsPointwise, Comparisons) {
   EXPECT_EQ(values(out), (std::vector<double>{0, 1, 1, 1, 1, 1}));
 }
 
+// Inputs already of the compute dtype into a contiguous Bool out take typed
+// rows (run_bool_result): long rows split across threads, a Scalar (0-dim)
+// last input, an integral dtype and logical ops in place on Bool.
+TEST(KernelsPointwise, BoolResultRows) {
+  const int64_t n = 70000;
+  std::vector<double> xs(n), ys(n);
+  for (int64_t i = 0; i < n; ++i) {
+    xs[static_cast<std::size_t>(i)] = static_cast<double>((i * 37) % 101) - 50.0;
+    ys[static_cast<std::size_t>(i)] = static_cast<double>((i * 53) % 97) - 48.0;
+  }
+  std::vector<double> lt, le_scalar, eq;
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = xs[static_cast<std::size_t>(i)], y = ys[static_cast<std::size_t>(i)];
+    lt.push_back(x < y ? 1 : 0);
+    le_scalar.push_back(x <= 3.0 ? 1 : 0);
+    eq.push_back(x == y ? 1 : 0);
+  }
+  const int threads = get_num_threads();
+  for (int t : {1, 4}) {
+    set_num_threads(t);
+    for (ST dtype : {ST::Float, ST::Double, ST::Long}) {
+      const Tensor a = tensor_of(xs, shape({n}), dtype), b = tensor_of(ys, shape({n}), dtype);
+      EXPECT_EQ(values(binary(PointwiseOp::Lt, a, b)), lt) << dtype;
+      EXPECT_EQ(values(binary(PointwiseOp::Le, a, Scalar(int64_t{3}))), le_scalar) << dtype;
+      EXPECT_EQ(values(binary(PointwiseOp::Eq, a, b)), eq) << dtype;
+    }
+  }
+  set_num_threads(threads);
+  // A Scalar first (0-dim first input) takes the engine's path: same result.
+  const Tensor a = tensor_of({1, 5, 3}, shape({3}), ST::Float);
+  EXPECT_EQ(values(binary(PointwiseOp::Lt, Scalar(2.0), a)), (std::vector<double>{0, 1, 1}));
+  // In place on Bool: self is out.
+  Tensor p = tensor_of({1, 1, 0, 0}, shape({4}), ST::Bool);
+  const Tensor q = tensor_of({1, 0, 1, 0}, shape({4}), ST::Bool);
+  pointwise_impl(PointwiseOp::LogicalXor, p, q, p);
+  EXPECT_EQ(values(p), (std::vector<double>{0, 1, 1, 0}));
+}
+
 TEST(KernelsPointwise, LogicalAndMaxMin) {
   const Tensor a = tensor_of({0, 0, 2, -1}, shape({4}), ST::Int);
   const Tensor b = tensor_of({0, 0.5, 0, 3}, shape({4}), ST::Float);

@@ -1,25 +1,19 @@
 #pragma once
-// The loops of pow, remainder, fmod, atan2, the divisions and the bitwise
-// ops, compiled once in src/kernels/pointwise_arith.cpp.
+// The loops of pow, remainder, fmod, atan2 and the divisions, compiled once
+// in src/kernels/pointwise_arith.cpp.
 #include <array>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
 
 namespace opd::kernels::detail {
 
-template <class T, PointwiseOp... Ks>
-bool run_arith_of(PointwiseOp op, const OperandRef& out, const std::array<OperandRef, 2>& in) {
-  return ((op == Ks ? (run_pointwise<T, 2>(out, in, BinaryPointwise<Ks, opmath_t<T>>{}), true) : false) || ...);
-}
-
 OPD_FUNC void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                           const std::array<OperandRef, 2>& inputs) {
   dispatch_dtype(compute, pointwise_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using P = PointwiseOp;
-    const bool done = run_arith_of<T, P::Pow, P::Remainder, P::Fmod, P::Atan2, P::FloorDivide, P::DivTrunc,
-                                    P::DivFloor, P::BitwiseAnd, P::BitwiseOr, P::BitwiseXor, P::LeftShift,
-                                    P::RightShift>(op, out, inputs);
+    const bool done = run_binary_of<T, P::Pow, P::Remainder, P::Fmod, P::Atan2, P::FloorDivide, P::DivTrunc,
+                                    P::DivFloor>(op, out, inputs);
     if (!done) throw_not_implemented_for(pointwise_name(op), compute);
   });
 }

@@ -56,20 +56,24 @@ inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool
                                    : "softmax_kernel_impl",
                               self.dtype());
   Tensor out = kernels::empty(self.sizes(), self.dtype(), self.device());
-  if (self.numel() == 0 || out.is_meta()) return out;  // Meta: checked, nothing computed
+  if (out.is_meta()) return out;  // Meta: checked, nothing computed
+  if (self.dtype() == ScalarType::Float && last && self.is_contiguous()) {
+    // Rows of self and out alike (out is contiguous, dim last too): no plan,
+    // no copies.
+    const int64_t n = self.dim() == 0 ? 1 : self.sizes()[static_cast<std::size_t>(d)];
+    const int64_t outer = self.numel() / n;
+    const float* x = static_cast<const float*>(self.data_ptr());
+    float* y = static_cast<float*>(out.data_ptr());
+    parallel_for(0, outer, std::max<int64_t>(1, grain_size / n), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) simd::softmax_row(x + o * n, y + o * n, n, log);
+    });
+    return out;
+  }
   const int64_t dims[1] = {d};
   const reduce_detail::DimSpan dl = self.dim() == 0 ? reduce_detail::DimSpan() : reduce_detail::DimSpan(dims);
   const reduce_detail::Plan p = reduce_detail::make_plan(op, self, dl, true);
   const int64_t n = p.inner;
   const int64_t grain = std::max<int64_t>(1, grain_size / n);
-  if (self.dtype() == ScalarType::Float && last && self.is_contiguous()) {  // rows of self and out alike
-    const float* x = static_cast<const float*>(p.rows.data_ptr());
-    float* y = static_cast<float*>(out.data_ptr());  // out is contiguous, dim last too
-    parallel_for(0, p.outer, grain, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) simd::softmax_row(x + o * n, y + o * n, n, log);
-    });
-    return out;
-  }
   const ScalarType acc = self.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
   Tensor buf = kernels::empty(p.rows.sizes(), acc);
   kernels::copy_(buf, p.rows);

@@ -1,9 +1,11 @@
 #pragma once
 // Out-of-line part of pointwise.hpp (compiled in src/kernels/pointwise.cpp):
 // the checks, meta and impl of the pointwise families. Their loops are in
-// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp and
-// compare_loops-inl.hpp, arith_loops-inl.hpp and ternary_loops-inl.hpp, each
-// compiled in its own source.
+// unary_float_loops-inl.hpp, unary_other_loops-inl.hpp,
+// unary_bool_loops-inl.hpp, equality_loops-inl.hpp, compare_loops-inl.hpp,
+// logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp,
+// ternary_loops-inl.hpp and ternary_math_loops-inl.hpp, each compiled in its
+// own source.
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -25,8 +27,13 @@
 #include "kernels/cpu/type_promotion.hpp"
 #ifdef OPD_HEADER_ONLY
 #include "kernels/cpu/arith_loops-inl.hpp"
+#include "kernels/cpu/bitwise_loops-inl.hpp"
 #include "kernels/cpu/compare_loops-inl.hpp"
+#include "kernels/cpu/equality_loops-inl.hpp"
+#include "kernels/cpu/logical_loops-inl.hpp"
 #include "kernels/cpu/ternary_loops-inl.hpp"
+#include "kernels/cpu/ternary_math_loops-inl.hpp"
+#include "kernels/cpu/unary_bool_loops-inl.hpp"
 #include "kernels/cpu/unary_float_loops-inl.hpp"
 #include "kernels/cpu/unary_other_loops-inl.hpp"
 #endif
@@ -146,6 +153,8 @@ inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, con
   }
   if (uses_float_loops(op)) {
     unary_float_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));
+  } else if (unary_kind(op) == UnaryKind::Bool) {
+    unary_bool_loops(op, compute, OperandRef::of(out), OperandRef::of(in));
   } else {
     unary_other_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));
   }
@@ -171,6 +180,20 @@ inline std::vector<int64_t> shape_of(std::initializer_list<const Tensor*> tensor
   return broadcast_shapes(std::span<const IntArrayRef>(shapes));
 }
 
+// The broadcast shape of a binary op's tensor arguments (0-dim when there
+// are none) into `out` (a TensorMeta's sizes or a SmallVector: no heap
+// vector per call, unlike shape_of).
+template <class Sizes>
+void binary_shape_into(TensorOrScalar self, TensorOrScalar other, Sizes& out) {
+  if (self.tensor && other.tensor && !(self.tensor->sizes() == other.tensor->sizes())) {
+    infer_size_into(self.tensor->sizes(), other.tensor->sizes(), out);
+  } else if (self.tensor || other.tensor) {
+    out.assign((self.tensor ? self.tensor : other.tensor)->sizes());
+  } else {
+    out.resize(0);
+  }
+}
+
 inline void check_pointwise_args(PointwiseOp op, TensorOrScalar self, TensorOrScalar other) {
   if (self.tensor) check_input(*self.tensor, pointwise_name(op), "self");
   if (other.tensor) check_input(*other.tensor, pointwise_name(op), "other");
@@ -179,7 +202,11 @@ inline void check_pointwise_args(PointwiseOp op, TensorOrScalar self, TensorOrSc
 // The dtype the op computes in (its result but for the Bool-valued ops),
 // with the op's dtype restrictions and argument checks.
 inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOrScalar other) {
-  ScalarType common = common_dtype_of({self, other});
+  // Two tensors of one dtype promote to it, whatever their dimensions (the
+  // result-type state machine is for mixed dtypes and Scalars).
+  ScalarType common = self.tensor && other.tensor && self.tensor->dtype() == other.tensor->dtype()
+                          ? self.tensor->dtype()
+                          : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
   if (!is_kernel_dtype(common)) throw_not_implemented_for(name, common);
   const bool is_bool = common == ScalarType::Bool;
@@ -318,9 +345,13 @@ OPD_FUNC TensorMeta pointwise_meta(PointwiseOp op, TensorOrScalar self, TensorOr
   detail::check_pointwise_args(op, self, other);
   const ScalarType common = detail::pointwise_common(op, self, other);
   TensorMeta m;
-  m.sizes = detail::shape_of({self.tensor, other.tensor});
+  detail::binary_shape_into(self, other, m.sizes);
   m.dtype = gives_bool(op) ? ScalarType::Bool : common;
-  if (self.tensor && other.tensor) {
+  if (self.tensor && other.tensor && self.tensor->sizes() == IntArrayRef(m.sizes)) {
+    // self has the output's shape, so its layout is the output's
+    // (elementwise_memory_format's first input), as binary_meta.
+    m.memory_format = elementwise_layout_of(*self.tensor, m.sizes.size());
+  } else if (self.tensor && other.tensor) {
     m.memory_format = elementwise_memory_format(m.sizes, {self.tensor, other.tensor});
   } else {
     const Tensor& t = self.tensor ? *self.tensor : *other.tensor;
@@ -332,7 +363,8 @@ OPD_FUNC TensorMeta pointwise_meta(PointwiseOp op, TensorOrScalar self, TensorOr
 OPD_FUNC void pointwise_impl(PointwiseOp op, TensorOrScalar self, TensorOrScalar other, Tensor& out) {
   detail::check_pointwise_args(op, self, other);
   const ScalarType common = detail::pointwise_common(op, self, other);
-  const std::vector<int64_t> shape = detail::shape_of({self.tensor, other.tensor});
+  SmallVector<int64_t, 6> shape;
+  detail::binary_shape_into(self, other, shape);
   detail::check_out(pointwise_name(op), out, {self.tensor, other.tensor}, shape,
                     gives_bool(op) ? ScalarType::Bool : common);
   detail::pointwise_compute(op, self, other, common, out);

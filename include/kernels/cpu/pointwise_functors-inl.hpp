@@ -12,6 +12,7 @@
 #include <limits>
 #include <numbers>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -52,26 +53,6 @@ void run_pointwise(const OperandRef& out, const std::array<OperandRef, N>& input
     cpu_kernel<T>(slice(out), part, op);
   });
 }
-
-// ------------------------------------------------------- the Sleef rows ---
-// Contiguous Float/Double rows of the floating unary ops through Sleef's
-// AVX2 functions (src/kernels/pointwise_unary_avx2.cpp, compiled with
-// -mavx2): false when the op has none (nothing written). Header-only builds
-// and CPUs without AVX2+FMA use the scalar loops.
-#ifndef OPD_HEADER_ONLY
-bool unary_avx2_row(UnaryOp op, bool is_double, const void* in, void* out, int64_t n);
-inline bool cpu_has_avx2_fma() noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return ok;
-#else
-  return false;
-#endif
-}
-#else
-inline bool unary_avx2_row(UnaryOp, bool, const void*, void*, int64_t) { return false; }
-inline bool cpu_has_avx2_fma() noexcept { return false; }
-#endif
 
 // Integer arithmetic that wraps (two's complement) without UB.
 template <class T>
@@ -404,28 +385,121 @@ struct ClampOneSide {
 // hardswish, softplus, frac); `compute` is Half/Float/Double/BFloat16.
 OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
-// The other keep-kind and the bool-kind ops, every kernel dtype.
+// The other keep-kind ops (src/kernels/pointwise_unary_other.cpp) and the
+// bool-kind ones (pointwise_unary_bool.cpp), every kernel dtype.
 OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                const OperandRef& in);
-// Comparison, logical, maximum/minimum (src/kernels/pointwise_compare.cpp)
-// and the arithmetic and bitwise ops (src/kernels/pointwise_arith.cpp).
+OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
+// A Bool-valued op (comparison, logical op) on inputs already of dtype T
+// (not Half/BFloat16), contiguous with out's sizes, the last one possibly a
+// 0-dim input, into a contiguous Bool out: typed rows writing bools
+// directly, split across threads above grain_size. The engine's converting
+// path (T results buffered, then converted pair by pair) is the rest. False,
+// with nothing written, when the operands are not like that.
+template <class T, unsigned Mask, class Op, std::size_t... I>
+void bool_result_row(bool* out, const std::array<const T*, sizeof...(I)>& in, int64_t begin, int64_t end,
+                     const Op& op, std::index_sequence<I...>) {
+  for (int64_t j = begin; j < end; ++j) {
+    out[j] = convert<bool>(static_cast<T>(op(in[I][((Mask >> I) & 1u) ? 0 : j]...)));
+  }
+}
+template <class T, std::size_t N, class Op>
+bool run_bool_result(const OperandRef& out, const std::array<OperandRef, N>& inputs, const Op& op) {
+  if constexpr (!std::is_same_v<opmath_t<T>, T>) {
+    return false;
+  } else {
+    if (out.dtype != ScalarType::Bool || !is_plain_contiguous(out.sizes, out.strides)) return false;
+    std::array<const T*, N> in{};
+    unsigned mask = 0;  // bit k: input k is a 0-dim input
+    for (std::size_t k = 0; k != N; ++k) {
+      const OperandRef& r = inputs[k];
+      if (r.dtype != scalar_type_of_v<T>) return false;
+      if (r.sizes.empty()) {
+        mask |= 1u << k;
+      } else if (!(r.sizes == out.sizes) || !is_plain_contiguous(r.sizes, r.strides)) {
+        return false;
+      }
+      in[k] = reinterpret_cast<const T*>(r.data);
+    }
+    constexpr unsigned kLastScalar = 1u << (N - 1);
+    if (mask != 0 && mask != kLastScalar) return false;
+    int64_t n = 1;
+    for (int64_t s : out.sizes) n *= s;
+    bool* o = reinterpret_cast<bool*>(out.data);
+    constexpr auto seq = std::make_index_sequence<N>{};
+    parallel_for(0, n, grain_size, [&](int64_t b, int64_t e) {
+      if (mask == 0) {
+        bool_result_row<T, 0u>(o, in, b, e, op, seq);
+      } else {
+        bool_result_row<T, kLastScalar>(o, in, b, e, op, seq);
+      }
+    });
+    return true;
+  }
+}
+
+// run_pointwise with the functor of whichever of Ks `op` is (false if none):
+// each loops source lists its own op group. The Bool-valued ops try
+// run_bool_result first.
+template <class T, PointwiseOp K>
+void run_binary_op(const OperandRef& out, const std::array<OperandRef, 2>& in) {
+  const BinaryPointwise<K, opmath_t<T>> f{};
+  if constexpr (gives_bool(K)) {
+    if (run_bool_result<T, 2>(out, in, f)) return;
+  }
+  run_pointwise<T, 2>(out, in, f);
+}
+template <class T, PointwiseOp... Ks>
+bool run_binary_of(PointwiseOp op, const OperandRef& out, const std::array<OperandRef, 2>& in) {
+  return ((op == Ks ? (run_binary_op<T, Ks>(out, in), true) : false) || ...);
+}
+
+// eq/ne (src/kernels/pointwise_equality.cpp), lt/le/gt/ge
+// (pointwise_compare.cpp), the logical ops and maximum/minimum
+// (pointwise_logical.cpp), pow to the divisions (pointwise_arith.cpp) and the
+// bitwise ops and shifts (pointwise_bitwise.cpp): each op group's dtype
+// product compiled apart.
+OPD_API void equality_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                            const std::array<OperandRef, 2>& inputs);
 OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
+OPD_API void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                            const std::array<OperandRef, 2>& inputs);
 OPD_API void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                          const std::array<OperandRef, 2>& inputs);
+OPD_API void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs);
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
-  if (op <= PointwiseOp::Minimum) {
+  if (op <= PointwiseOp::Ne) {
+    equality_loops(op, compute, out, inputs);
+  } else if (op <= PointwiseOp::Ge) {
     compare_loops(op, compute, out, inputs);
-  } else {
+  } else if (op <= PointwiseOp::Minimum) {
+    logical_loops(op, compute, out, inputs);
+  } else if (op < PointwiseOp::BitwiseAnd) {
     arith_loops(op, compute, out, inputs);
+  } else {
+    bitwise_loops(op, compute, out, inputs);
   }
 }
+// where and the clamps (src/kernels/pointwise_ternary.cpp), lerp, addcmul
+// and addcdiv (pointwise_ternary_math.cpp).
 // inputs[2] is ignored by the one-sided clamps.
 // value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
 // Scalar::to, checked), null otherwise.
-OPD_API void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
-                                     const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr);
+OPD_API void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                               const std::array<OperandRef, 3>& inputs);
+OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                const std::array<OperandRef, 3>& inputs, const Scalar* value);
+inline void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                    const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr) {
+  if (op <= TernaryOp::ClampMaxScalar) {
+    where_clamp_loops(op, compute, out, inputs);
+  } else {
+    ternary_math_loops(op, compute, out, inputs, value);
+  }
+}
 // Does `t` hold a zero (the integral division-like ops' check)?
 OPD_API bool has_zero(const OperandRef& t);
 

@@ -1,7 +1,7 @@
 #pragma once
 // The op ids of the pointwise families (pointwise.hpp) and their dtype
-// kinds, apart: the SIMD source (src/kernels/pointwise_unary_avx2.cpp,
-// compiled with -mavx2) must include nothing with inline code.
+// kinds, apart: the SIMD rows (unary_simd.hpp, compiled once per instruction
+// set) include only this.
 #include <cstdint>
 
 namespace opd::kernels {

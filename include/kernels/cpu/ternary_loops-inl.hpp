@@ -1,5 +1,5 @@
 #pragma once
-// The loops of where, clamp, lerp, addcmul and addcdiv, compiled once in
+// The loops of where and clamp, compiled once in
 // src/kernels/pointwise_ternary.cpp.
 #include <array>
 
@@ -7,13 +7,9 @@
 
 namespace opd::kernels::detail {
 
-OPD_FUNC void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
-                                      const std::array<OperandRef, 3>& inputs, const Scalar* value) {
-  const char* name = op == TernaryOp::Where                                    ? "where_cpu"
-                     : op == TernaryOp::Lerp || op == TernaryOp::LerpScalar    ? "lerp_kernel_scalar"
-                     : op == TernaryOp::Addcmul                                ? "addcmul_cpu_out"
-                     : op == TernaryOp::Addcdiv                                ? "addcdiv_cpu_out"
-                                                                               : "clamp_cpu";
+OPD_FUNC void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                const std::array<OperandRef, 3>& inputs) {
+  const char* name = op == TernaryOp::Where ? "where_cpu" : "clamp_cpu";
   dispatch_dtype(compute, name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
@@ -31,30 +27,7 @@ OPD_FUNC void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const Op
       case TernaryOp::ClampMaxScalar:
         run_pointwise<T, 2>(out, {inputs[0], inputs[1]}, ClampOneSide<TernaryOp::ClampMaxScalar, C>{});
         return;
-      case TernaryOp::Lerp:
-      case TernaryOp::LerpScalar:
-        if constexpr (std::is_floating_point_v<C>) {
-          if (op == TernaryOp::Lerp) {
-            run_pointwise<T, 3>(out, inputs, [](C s, C e, C w) { return lerp_of(s, e, w); });
-          } else {
-            run_pointwise<T, 2>(out, {inputs[0], inputs[1]},
-                                LerpScalarOp<C>{static_cast<C>(checked_scalar_to<T>(*value))});
-          }
-          return;
-        }
-        break;
-      case TernaryOp::Addcmul:
-      case TernaryOp::Addcdiv:
-        if constexpr (!std::is_same_v<C, bool>) {
-          const C v = static_cast<C>(checked_scalar_to<T>(*value));
-          if (op == TernaryOp::Addcmul) {
-            run_pointwise<T, 3>(out, inputs, ScaledTernary<TernaryOp::Addcmul, C>{v});
-          } else {
-            run_pointwise<T, 3>(out, inputs, ScaledTernary<TernaryOp::Addcdiv, C>{v});
-          }
-          return;
-        }
-        break;
+      default: break;
     }
     throw_not_implemented_for(name, compute);
   });

@@ -1,7 +1,7 @@
 #pragma once
-// The loops of the other unary ops (neg, abs, sign, rounding, bitwise_not,
-// nan_to_num, logical_not, isnan/isinf/isfinite), every kernel dtype;
-// compiled in src/kernels/pointwise_unary_other.cpp.
+// The loops of the other keep-kind unary ops (neg, abs, sign, rounding,
+// bitwise_not, nan_to_num), every kernel dtype; compiled in
+// src/kernels/pointwise_unary_other.cpp.
 #include "kernels/cpu/unary_loops-inl.hpp"
 
 namespace opd::kernels::detail {
@@ -24,15 +24,15 @@ OPD_FUNC void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarTyp
       }
       return;
     }
-    bool done = run_unary_of<T, BoolUnary, U::LogicalNot, U::IsNan, U::IsInf, U::IsFinite>(op, out, inputs);
+    bool done = false;
     if constexpr (std::is_same_v<T, bool>) {
-      done = done || run_unary_of<T, KeepUnary, U::Sign, U::BitwiseNot>(op, out, inputs);
+      done = run_unary_of<T, KeepUnary, U::Sign, U::BitwiseNot>(op, out, inputs);
     } else if constexpr (std::is_integral_v<T>) {
-      done = done || run_unary_of<T, KeepUnary, U::Neg, U::Abs, U::Sign, U::Relu, U::BitwiseNot, U::Floor, U::Ceil,
-                                  U::Round, U::Trunc>(op, out, inputs);
+      done = run_unary_of<T, KeepUnary, U::Neg, U::Abs, U::Sign, U::Relu, U::BitwiseNot, U::Floor, U::Ceil, U::Round,
+                          U::Trunc>(op, out, inputs);
     } else {
-      done = done || run_unary_of<T, KeepUnary, U::Neg, U::Abs, U::Sign, U::Relu, U::Floor, U::Ceil, U::Round,
-                                  U::Trunc>(op, out, inputs);
+      done = run_unary_of<T, KeepUnary, U::Neg, U::Abs, U::Sign, U::Relu, U::Floor, U::Ceil, U::Round, U::Trunc>(
+          op, out, inputs);
     }
     if (!done) throw_not_implemented_for(unary_name(op), compute);
   });

@@ -1,0 +1,19 @@
+#pragma once
+// The loops of eq and ne, compiled once in src/kernels/pointwise_equality.cpp.
+#include <array>
+
+#include "kernels/cpu/pointwise_functors-inl.hpp"
+
+namespace opd::kernels::detail {
+
+OPD_FUNC void equality_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                             const std::array<OperandRef, 2>& inputs) {
+  dispatch_dtype(compute, pointwise_name(op), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using P = PointwiseOp;
+    const bool done = run_binary_of<T, P::Eq, P::Ne>(op, out, inputs);
+    if (!done) throw_not_implemented_for(pointwise_name(op), compute);
+  });
+}
+
+}  // namespace opd::kernels::detail

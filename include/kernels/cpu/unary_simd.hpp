@@ -1,0 +1,26 @@
+// Vectorized rows of the floating unary ops (exp, log, sin, tanh, sigmoid,
+// ...) on contiguous float or double data, through Sleef's vector math (the
+// functions and accuracy ATen 1.13 uses: 1 ULP; erfc 1.5 ULP). Highway picks
+// the widest instruction set the CPU has at run time (SSE4, AVX2 or
+// AVX-512; unary_simd-inl.hpp); the unary loops (unary_float_loops-inl.hpp)
+// call these on contiguous rows and use scalar loops for the rest.
+#pragma once
+
+#include <cstdint>
+
+#include "dispatch/config.hpp"
+#include "kernels/cpu/pointwise_ops.hpp"
+
+namespace opd::kernels::simd {
+
+// out[i] = op(in[i]) for i < n, out may be in; false (nothing written) when
+// `op` has no vector row or the CPU has none of the vector instruction sets
+// (unary_row(op, x, y, 0) asks without writing).
+OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n);
+OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n);
+
+}  // namespace opd::kernels::simd
+
+#ifdef OPD_HEADER_ONLY
+#include "kernels/cpu/unary_simd-inl.hpp"
+#endif

@@ -1,0 +1,171 @@
+// The per-target bodies of unary_simd-inl.hpp: Highway's foreach_target.h
+// includes this file once per instruction set (so no #pragma once; the
+// toggle below is Highway's per-target include guard).
+#if defined(OPD_UNARY_SIMD_TARGETS_TOGGLE) == defined(HWY_TARGET_TOGGLE)
+#ifdef OPD_UNARY_SIMD_TARGETS_TOGGLE
+#undef OPD_UNARY_SIMD_TARGETS_TOGGLE
+#else
+#define OPD_UNARY_SIMD_TARGETS_TOGGLE
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include <hwy/highway.h>
+
+#include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
+#include "kernels/cpu/pointwise_ops.hpp"
+
+// Sleef's function of one instruction set: fn, accuracy (u10 = 1.0 ULP),
+// lanes. Sleef's own header declares the AVX and AVX-512 ones only when the
+// whole file is compiled for them, so they are declared below with
+// Highway's raw vector types instead.
+#if HWY_TARGET == HWY_AVX3
+#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f16_##acc##avx512f
+#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d8_##acc##avx512f
+#elif HWY_TARGET == HWY_AVX2
+#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f8_##acc##avx2
+#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d4_##acc##avx2
+#elif HWY_TARGET == HWY_SSE4
+#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f4_##acc##sse4
+#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d2_##acc##sse4
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace opd::kernels::simd::unary_detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#ifdef OPD_SLEEF_F
+using DF = hn::ScalableTag<float>;
+using DD = hn::ScalableTag<double>;
+using VF = hn::Vec<DF>;
+using VD = hn::Vec<DD>;
+using RawF = decltype(VF().raw);
+using RawD = decltype(VD().raw);
+
+// A functor applying Sleef's `fn` to a float or a double vector (functors,
+// not lambdas: clang does not give lambdas the target attributes).
+#define OPD_SLEEF_OP(Name, fn, acc)                                                       \
+  extern "C" RawF OPD_SLEEF_F(fn, acc)(RawF);                                              \
+  extern "C" RawD OPD_SLEEF_D(fn, acc)(RawD);                                              \
+  struct Name {                                                                            \
+    HWY_INLINE VF operator()(VF v) const { return VF{OPD_SLEEF_F(fn, acc)(v.raw)}; }       \
+    HWY_INLINE VD operator()(VD v) const { return VD{OPD_SLEEF_D(fn, acc)(v.raw)}; }       \
+  };
+OPD_SLEEF_OP(Exp, exp, u10)
+OPD_SLEEF_OP(Exp2, exp2, u10)
+OPD_SLEEF_OP(Expm1, expm1, u10)
+OPD_SLEEF_OP(Log, log, u10)
+OPD_SLEEF_OP(Log2, log2, u10)
+OPD_SLEEF_OP(Log10, log10, u10)
+OPD_SLEEF_OP(Log1p, log1p, u10)
+OPD_SLEEF_OP(Sin, sin, u10)
+OPD_SLEEF_OP(Cos, cos, u10)
+OPD_SLEEF_OP(Tan, tan, u10)
+OPD_SLEEF_OP(Asin, asin, u10)
+OPD_SLEEF_OP(Acos, acos, u10)
+OPD_SLEEF_OP(Atan, atan, u10)
+OPD_SLEEF_OP(Sinh, sinh, u10)
+OPD_SLEEF_OP(Cosh, cosh, u10)
+OPD_SLEEF_OP(Tanh, tanh, u10)
+OPD_SLEEF_OP(Erf, erf, u10)
+OPD_SLEEF_OP(Erfc, erfc, u15)
+#undef OPD_SLEEF_OP
+
+// The ops that are exact IEEE arithmetic, and the two built on exp, with the
+// scalar functors' formulas: 1 / (1 + exp(-x)) and x / (1 + exp(-x)).
+struct Sqrt {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Sqrt(v); }
+};
+struct Rsqrt {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Div(hn::Set(hn::DFromV<V>(), 1), hn::Sqrt(v)); }
+};
+struct Reciprocal {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Div(hn::Set(hn::DFromV<V>(), 1), v); }
+};
+struct Sigmoid {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const V one = hn::Set(hn::DFromV<V>(), 1);
+    return hn::Div(one, hn::Add(one, Exp()(hn::Neg(v))));
+  }
+};
+struct Silu {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    return hn::Div(v, hn::Add(hn::Set(hn::DFromV<V>(), 1), Exp()(hn::Neg(v))));
+  }
+};
+
+// Whole vectors, then the tail through a padded vector, so that every
+// element goes through the same function.
+template <class T, class F>
+HWY_INLINE void Rows(const T* in, T* out, int64_t n, F f) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(f(hn::LoadU(d, in + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)] = {};
+    std::memcpy(buf, in + i, static_cast<std::size_t>(n - i) * sizeof(T));
+    hn::Store(f(hn::Load(d, buf)), d, buf);
+    std::memcpy(out + i, buf, static_cast<std::size_t>(n - i) * sizeof(T));
+  }
+}
+
+template <class T>
+HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n) {
+  switch (op) {
+    case UnaryOp::Exp: Rows(in, out, n, Exp()); return true;
+    case UnaryOp::Exp2: Rows(in, out, n, Exp2()); return true;
+    case UnaryOp::Expm1: Rows(in, out, n, Expm1()); return true;
+    case UnaryOp::Log: Rows(in, out, n, Log()); return true;
+    case UnaryOp::Log2: Rows(in, out, n, Log2()); return true;
+    case UnaryOp::Log10: Rows(in, out, n, Log10()); return true;
+    case UnaryOp::Log1p: Rows(in, out, n, Log1p()); return true;
+    case UnaryOp::Sqrt: Rows(in, out, n, Sqrt()); return true;
+    case UnaryOp::Rsqrt: Rows(in, out, n, Rsqrt()); return true;
+    case UnaryOp::Reciprocal: Rows(in, out, n, Reciprocal()); return true;
+    case UnaryOp::Sin: Rows(in, out, n, Sin()); return true;
+    case UnaryOp::Cos: Rows(in, out, n, Cos()); return true;
+    case UnaryOp::Tan: Rows(in, out, n, Tan()); return true;
+    case UnaryOp::Asin: Rows(in, out, n, Asin()); return true;
+    case UnaryOp::Acos: Rows(in, out, n, Acos()); return true;
+    case UnaryOp::Atan: Rows(in, out, n, Atan()); return true;
+    case UnaryOp::Sinh: Rows(in, out, n, Sinh()); return true;
+    case UnaryOp::Cosh: Rows(in, out, n, Cosh()); return true;
+    case UnaryOp::Tanh: Rows(in, out, n, Tanh()); return true;
+    case UnaryOp::Sigmoid: Rows(in, out, n, Sigmoid()); return true;
+    case UnaryOp::Erf: Rows(in, out, n, Erf()); return true;
+    case UnaryOp::Erfc: Rows(in, out, n, Erfc()); return true;
+    case UnaryOp::Silu: Rows(in, out, n, Silu()); return true;
+    default: return false;
+  }
+}
+
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp op, const float* in, float* out, int64_t n) {
+  return Unary(op, in, out, n);
+}
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, int64_t n) {
+  return Unary(op, in, out, n);
+}
+
+#else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
+
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t) { return false; }
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t) { return false; }
+
+#endif  // OPD_SLEEF_F
+
+}  // namespace HWY_NAMESPACE
+}  // namespace opd::kernels::simd::unary_detail
+HWY_AFTER_NAMESPACE();
+
+#undef OPD_SLEEF_F
+#undef OPD_SLEEF_D
+
+#endif  // per-target include guard
