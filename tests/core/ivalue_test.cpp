@@ -778,6 +778,11 @@ TEST(Dict, CopiesShareEntriesAndCopyDoesNot) {
   EXPECT_FALSE(separate.is(a));
   a.clear();
   EXPECT_TRUE(shared.empty());
+  // A moved-from Dict still refers to the entries (never a null handle).
+  opd::Dict<std::string, int64_t> moved = std::move(shared);
+  moved.insert("z", 3);
+  EXPECT_EQ(shared.size(), 1u);  // NOLINT(bugprone-use-after-move): the documented behaviour
+  EXPECT_TRUE(moved.is(a));
 }
 
 // A boxed dict becomes a Dict<K, V> only when its entries fit: nested values

@@ -153,6 +153,16 @@ class Dict {
   };
 
   Dict() : impl_(make_intrusive<detail::DictImpl>()) {}
+  // Copies share the entries; so does a move (a moved-from Dict stays usable
+  // and still refers to them: impl_ is never null).
+  Dict(const Dict&) noexcept = default;
+  Dict(Dict&& other) noexcept : impl_(other.impl_) {}
+  Dict& operator=(const Dict&) noexcept = default;
+  Dict& operator=(Dict&& other) noexcept {
+    impl_ = other.impl_;
+    return *this;
+  }
+  ~Dict() = default;
   // Entries in order; a repeated key keeps its first value (as insert).
   Dict(std::initializer_list<std::pair<K, V>> entries) : Dict() {
     for (const auto& [key, value] : entries) insert(key, value);
