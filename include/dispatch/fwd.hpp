@@ -14,6 +14,8 @@ class TensorImpl;
 class Storage;
 class Scalar;
 class IValue;
+template <class K, class V>
+class Dict;
 using Stack = std::vector<IValue>;
 class Device;
 enum class DeviceType : std::uint8_t;

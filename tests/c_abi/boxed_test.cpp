@@ -104,6 +104,39 @@ TEST_F(CAbiBoxed, DefaultsAndIntToFloat) {
   opd_tensor_release(y);
 }
 
+// A Dict crosses the C ABI as an opaque opd_value (docs/c_abi.md): a Dict
+// result comes back as one of kind OPD_VALUE_OTHER, which C code can pass on
+// to another call (tag OPD_TAG_LIST) but not build or read.
+struct cabi_make_dict : opd::op<"t_cabi_dict::make(int n) -> Dict(str, int)"> {};
+struct cabi_dict_sum : opd::op<"t_cabi_dict::sum(Dict(str, int) d) -> int"> {};
+TEST_F(CAbiBoxed, DictIsAnOpaqueValue) {
+  auto make = opd::register_kernel<cabi_make_dict>(opd::DispatchKey::CompositeImplicitAutograd, [](int64_t n) {
+    opd::Dict<std::string, int64_t> d;
+    for (int64_t i = 0; i < n; ++i) d.insert(std::to_string(i), i);
+    return d;
+  });
+  auto sum = opd::register_kernel<cabi_dict_sum>(opd::DispatchKey::CompositeImplicitAutograd,
+                                                 [](const opd::Dict<std::string, int64_t>& d) {
+                                                   int64_t total = 0;
+                                                   for (const auto& e : d) total += e.value();
+                                                   return total;
+                                                 });
+  opd_any arg = any_int(4), result{};
+  int64_t n = 0;
+  ASSERT_EQ(opd_call_boxed("t_cabi_dict::make", &arg, 1, &result, 1, &n), OPD_OK) << opd_last_error();
+  ASSERT_EQ(result.tag, OPD_TAG_LIST);
+  int32_t kind = -1;
+  ASSERT_EQ(opd_value_kind(result.v.value, &kind), OPD_OK);
+  EXPECT_EQ(kind, OPD_VALUE_OTHER);
+  opd_any total{};
+  ASSERT_EQ(opd_call_boxed("t_cabi_dict::sum", &result, 1, &total, 1, &n), OPD_OK) << opd_last_error();
+  EXPECT_EQ(total.tag, OPD_TAG_INT);
+  EXPECT_EQ(total.v.i, 0 + 1 + 2 + 3);
+  // Not a Dict where one is expected: an error, not a crash.
+  EXPECT_NE(opd_call_boxed("t_cabi_dict::sum", &arg, 1, &total, 1, &n), OPD_OK);
+  opd_value_release(result.v.value);
+}
+
 TEST_F(CAbiBoxed, DefaultsOfEveryKind) {
   opd_any result{};
   int64_t n = 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core_test_support.hpp"
+#include "dispatch/core/dict.hpp"
 #include "dispatch/core/ivalue.hpp"
 
 using opd::Device;
@@ -655,4 +656,159 @@ TEST(ConcurrencyIValue, CopiesFromManyThreads) {
   EXPECT_EQ(t.use_count(), 3u);  // t + two list elements
   EXPECT_EQ(shared.to_tensor_list().size(), 2u);
   EXPECT_EQ(str.to_string_ref(), "shared string");
+}
+
+// ---- Dict (dict.hpp): GenericDict IValues and opd::Dict ------------------------
+
+// Ports of c10's ivalue_test: ComplexDict, DictEquality, DictEqualityDifferentOrder.
+TEST(IValueTest, ComplexDict) {
+  using c_type = std::complex<double>;
+  opd::Dict<c_type, c_type> m;
+  const c_type num1(2.3, -3.5), num2(0, 5);
+  m.insert(num1, 2.0 * num1);
+  m.insert(num2, 2.0 * num2);
+  IValue dict(m);
+  const auto m_ = dict.to<opd::Dict<c_type, c_type>>();
+  ASSERT_EQ(m_.at(num1), 2.0 * num1);
+  ASSERT_EQ(m_.at(num2), 2.0 * num2);
+}
+
+TEST(IValueTest, DictEquality) {
+  using Inner = opd::Dict<std::string, std::string>;
+  using Outer = opd::Dict<std::string, Inner>;
+  Inner inner;
+  inner.insert("foo", "bar");
+  Outer d1;
+  d1.insert("one", inner);
+  d1.insert("two", inner);
+  d1.insert("three", inner);
+  const IValue c1(d1);
+  Outer d2;
+  d2.insert("one", inner.copy());
+  d2.insert("two", inner.copy());
+  d2.insert("three", inner.copy());
+  const IValue c2(d2);
+  Outer d3;
+  d3.insert("one", inner.copy());
+  d3.insert("two", inner.copy());
+  d3.insert("three", inner.copy());
+  d3.insert("four", inner.copy());
+  const IValue c3(d3);
+  Outer d4;
+  d4.insert("one", inner.copy());
+  d4.insert("two", inner.copy());
+  Inner inner_not_equal;
+  inner_not_equal.insert("bar", "foo");
+  d4.insert("three", inner_not_equal);
+  const IValue c4(d4);
+
+  EXPECT_EQ(c1, c1);
+  EXPECT_EQ(c1, c2);
+  EXPECT_FALSE(c1.is_alias_of(c2));  // c10's c1.is(c2)
+  EXPECT_NE(c1, c3);
+  EXPECT_NE(c2, c3);
+  EXPECT_NE(c1, c4);
+  EXPECT_NE(c2, c4);
+}
+
+TEST(IValueTest, DictEqualityDifferentOrder) {
+  opd::Dict<std::string, int64_t> d1;
+  d1.insert("one", 1);
+  d1.insert("two", 2);
+  opd::Dict<std::string, int64_t> d2;
+  d2.insert("two", 2);
+  d2.insert("one", 1);
+  EXPECT_EQ(d1, d2);
+  EXPECT_EQ(IValue(d1), IValue(d2));
+}
+
+// Insertion order, c10's insert (a present key keeps its value) and
+// insert_or_assign, erase keeping the order of the rest, and the key types.
+TEST(Dict, InsertionOrderedWithEveryKeyType) {
+  opd::Dict<std::string, int64_t> d{{"b", 1}, {"a", 2}, {"c", 3}};
+  EXPECT_FALSE(d.insert("a", 20));
+  EXPECT_EQ(d.at("a"), 2);
+  EXPECT_FALSE(d.insert_or_assign("a", 20));
+  EXPECT_TRUE(d.insert_or_assign("d", 4));
+  EXPECT_EQ(d.erase("b"), 1u);
+  EXPECT_EQ(d.erase("b"), 0u);
+  std::vector<std::string> keys;
+  std::vector<int64_t> values;
+  for (const auto& e : d) {
+    keys.push_back(e.key());
+    values.push_back(e.value());
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "c", "d"}));
+  EXPECT_EQ(values, (std::vector<int64_t>{20, 3, 4}));
+  EXPECT_EQ(d.at("c"), 3);  // the index follows the erase
+  EXPECT_EQ(str(IValue(d)), "{\"a\": 20, \"c\": 3, \"d\": 4}");
+  EXPECT_EQ(d.find("zz"), d.end());
+  EXPECT_EQ((*d.find("d")).value(), 4);
+  EXPECT_THROW((void)d.at("zz"), opd::IndexError);
+
+  opd::Dict<int64_t, double> by_int{{1, 0.5}};
+  opd::Dict<double, bool> by_float{{0.5, true}};
+  opd::Dict<bool, std::string> by_bool{{false, "no"}, {true, "yes"}};
+  const Tensor t1 = Tensor(), t2 = opd::from_vector<float>({1.f});
+  const Tensor t3 = opd::from_vector<float>({1.f});
+  opd::Dict<Tensor, int64_t> by_tensor{{t2, 2}, {t3, 3}};  // by identity: equal contents, two keys
+  EXPECT_EQ(by_int.at(1), 0.5);
+  EXPECT_TRUE(by_float.at(0.5));
+  EXPECT_EQ(by_bool.at(true), "yes");
+  EXPECT_EQ(by_tensor.size(), 2u);
+  EXPECT_EQ(by_tensor.at(t3), 3);
+  EXPECT_FALSE(by_tensor.contains(opd::from_vector<float>({1.f})));
+  EXPECT_FALSE(by_int.contains(2));
+  (void)t1;
+}
+
+// Reference semantics, as c10::Dict: copies (typed or boxed) share entries;
+// copy() does not.
+TEST(Dict, CopiesShareEntriesAndCopyDoesNot) {
+  opd::Dict<std::string, int64_t> a{{"x", 1}};
+  opd::Dict<std::string, int64_t> shared = a;
+  const opd::Dict<std::string, int64_t> separate = a.copy();
+  const IValue boxed(a);
+  shared.insert("y", 2);
+  EXPECT_EQ(a.size(), 2u);
+  using StrInt = opd::Dict<std::string, int64_t>;
+  EXPECT_EQ(boxed.to<StrInt>().at("y"), 2);
+  EXPECT_TRUE(boxed.to<StrInt>().is(a));
+  EXPECT_EQ(separate.size(), 1u);
+  EXPECT_FALSE(separate.is(a));
+  a.clear();
+  EXPECT_TRUE(shared.empty());
+  // A moved-from Dict still refers to the entries (never a null handle).
+  opd::Dict<std::string, int64_t> moved = std::move(shared);
+  moved.insert("z", 3);
+  EXPECT_EQ(shared.size(), 1u);  // NOLINT(bugprone-use-after-move): the documented behaviour
+  EXPECT_TRUE(moved.is(a));
+}
+
+// A boxed dict becomes a Dict<K, V> only when its entries fit: nested values
+// included; a mismatch names the entry and the kind found.
+TEST(Dict, UnboxingChecksKeysAndValues) {
+  using Inner = opd::Dict<int64_t, std::vector<int64_t>>;
+  using Nested = opd::Dict<std::string, Inner>;
+  using StrAny = opd::Dict<std::string, IValue>;
+  using WrongInner = opd::Dict<std::string, opd::Dict<int64_t, std::vector<double>>>;
+  using StrInt = opd::Dict<std::string, int64_t>;
+  Nested nested;
+  nested.insert("x", Inner{{1, {1, 2}}});
+  const IValue v(nested);
+  EXPECT_EQ(str(v), "{\"x\": {1: [1, 2]}}");
+  EXPECT_EQ(v.to<Nested>().at("x").at(1), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(v.to<StrAny>().size(), 1u);  // a type variable's value: anything
+  EXPECT_THROW((void)v.to<WrongInner>(), opd::TypeError);
+  const std::string msg = error_of([&] { (void)v.to<opd::Dict<int64_t, IValue>>(); });
+  EXPECT_NE(msg.find("Expected Dict(int, Any) but entry 0 has a key of kind String"), std::string::npos) << msg;
+  const std::string wrong_value =
+      error_of([&] { (void)IValue(opd::Dict<std::string, int64_t>{{"a", 1}}).to<opd::Dict<std::string, double>>(); });
+  EXPECT_NE(wrong_value.find("Expected Dict(str, float) but entry 0 has a value of kind Int"), std::string::npos)
+      << wrong_value;
+  EXPECT_THROW((void)IValue(int64_t{1}).to<StrInt>(), opd::TypeError);
+  // Optional dicts and lists of dicts.
+  EXPECT_FALSE(IValue().to<std::optional<StrInt>>().has_value());
+  const IValue list(std::vector<StrInt>{{{"a", 1}}, {{"b", 2}}});
+  EXPECT_EQ(list.to<std::vector<StrInt>>().at(1).at("b"), 2);
 }

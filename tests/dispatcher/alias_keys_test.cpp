@@ -50,7 +50,7 @@ TEST(DispatcherAliasKeys, CompositeImplicitAutogradServesBackendAndAutogradKeys)
   }
   // The autograd keys got the composite kernel itself (not a fallthrough to it).
   const auto& e = opd::entry_for<cia_only>();
-  EXPECT_FALSE(e.lookup(DispatchKey::AutogradCPU).fallthrough);
+  EXPECT_FALSE(falls_through(e, DispatchKey::AutogradCPU));
   EXPECT_EQ(&e.lookup(DispatchKey::AutogradCPU), &e.lookup(DispatchKey::CPU));
   // AutogradOther takes it too.
   EXPECT_EQ(call_with<cia_only>(DispatchKeySet{DispatchKey::AutogradOther, DispatchKey::CPU}), "cia");
@@ -62,7 +62,7 @@ TEST(DispatcherAliasKeys, CompositeExplicitAutogradServesBackendsOnly) {
   for (DispatchKeySet ks : {kCPU, kCUDA, kPU1}) EXPECT_EQ(call_with<cea_only>(ks), "cea") << ks;
   // Autograd keys do not take it: they fall through to the backend, which does.
   const auto& e = opd::entry_for<cea_only>();
-  EXPECT_TRUE(e.lookup(DispatchKey::AutogradCPU).fallthrough);
+  EXPECT_TRUE(falls_through(e, DispatchKey::AutogradCPU));
   EXPECT_FALSE(e.non_fallthrough_keys().has(DispatchKey::AutogradCPU));
   EXPECT_EQ(call_with<cea_only>(kCPUGrad), "cea");
   EXPECT_EQ(call_boxed_with<cea_only>(kCUDAGrad), "cea");
@@ -86,7 +86,7 @@ TEST(DispatcherAliasKeys, BackendKernelOverridesCompositeImplicitAutograd) {
   // c10's rule: AutogradCPU does not take the composite kernel while CPU has
   // its own (autograd would otherwise bypass the CPU kernel): it falls through.
   EXPECT_EQ(call_with<direct_beats_cia>(kCPUGrad), "cpu");
-  EXPECT_TRUE(opd::entry_for<direct_beats_cia>().lookup(DispatchKey::AutogradCPU).fallthrough);
+  EXPECT_TRUE(falls_through(opd::entry_for<direct_beats_cia>(), DispatchKey::AutogradCPU));
   // Other backends keep the composite kernel, autograd included.
   EXPECT_EQ(call_with<direct_beats_cia>(kCUDA), "cia");
   EXPECT_EQ(call_with<direct_beats_cia>(kCUDAGrad), "cia");
@@ -98,12 +98,12 @@ TEST(DispatcherAliasKeys, AutogradKeyOfABackendWithItsOwnKernelIsNotFilledFromCo
   auto h1 = answer<pu1_kernel_and_cia>(DispatchKey::CompositeImplicitAutograd, "cia");
   auto h2 = answer<pu1_kernel_and_cia>(DispatchKey::PrivateUse1, "pu1");
   const auto& e = opd::entry_for<pu1_kernel_and_cia>();
-  EXPECT_TRUE(e.lookup(DispatchKey::AutogradPrivateUse1).fallthrough);
+  EXPECT_TRUE(falls_through(e, DispatchKey::AutogradPrivateUse1));
   EXPECT_EQ(call_with<pu1_kernel_and_cia>(kPU1Grad), "pu1");
   EXPECT_EQ(call_with<pu1_kernel_and_cia>(kPU1), "pu1");
   // Deregistering the backend kernel gives the autograd key the composite back.
   h2.release();
-  EXPECT_FALSE(e.lookup(DispatchKey::AutogradPrivateUse1).fallthrough);
+  EXPECT_FALSE(falls_through(e, DispatchKey::AutogradPrivateUse1));
   EXPECT_EQ(call_with<pu1_kernel_and_cia>(kPU1Grad), "cia");
 }
 

@@ -720,4 +720,121 @@ TEST(DispatcherBoxed, ABoxedCallOnBorrowedArgumentsReachingAnUnboxedKernel) {
   EXPECT_EQ(a.use_count(), 1u);
 }
 
+// ------------------------------------------------------------------ Dicts --
+
+// Dict(K, V) arguments and results through every path: keys of each kind,
+// nested and optional values; typed->typed, boxed->typed, typed->boxed.
+struct dict_op : opd::op<
+    "t_box_dict::op(Tensor self, Dict(str, Tensor) named, Dict(int, float[]) weights, "
+    "Dict(Tensor, bool) flags, Dict(str, Dict(float, str))? nested=None) -> Dict(str, int)"> {};
+using NamedT = opd::Dict<std::string, Tensor>;
+using WeightsT = opd::Dict<int64_t, std::vector<double>>;
+using FlagsT = opd::Dict<Tensor, bool>;
+using NestedT = opd::Dict<std::string, opd::Dict<double, std::string>>;
+using CountsT = opd::Dict<std::string, int64_t>;
+
+CountsT summarise_dicts(const Tensor& self, const NamedT& named, const WeightsT& weights, const FlagsT& flags,
+                        const std::optional<NestedT>& nested) {
+  CountsT out;
+  out.insert("named", static_cast<int64_t>(named.size()));
+  out.insert("weights", static_cast<int64_t>(weights.at(7).size()));
+  out.insert("self_flag", flags.contains(self) && flags.at(self) ? 1 : 0);
+  out.insert("nested", nested ? static_cast<int64_t>(nested->at("n").size()) : -1);
+  return out;
+}
+
+TEST(DispatcherBoxed, DictArgumentsAndResultsThroughEveryPath) {
+  auto h = opd::register_kernel<dict_op, &summarise_dicts>(DispatchKey::CPU);
+  const Tensor x = cpu_floats({1.f});
+  const NamedT named{{"a", x}, {"b", cpu_floats({2.f})}};
+  const WeightsT weights{{7, {0.5, 1.5, 2.5}}};
+  const FlagsT flags{{x, true}};
+  const NestedT nested{{"n", {{0.5, "half"}, {1.5, "more"}}}};
+
+  // typed -> typed
+  const CountsT typed = opd::call<dict_op>(x, named, weights, flags, nested);
+  EXPECT_EQ(typed.at("named"), 2);
+  EXPECT_EQ(typed.at("weights"), 3);
+  EXPECT_EQ(typed.at("self_flag"), 1);
+  EXPECT_EQ(typed.at("nested"), 2);
+  // boxed -> typed (None for `nested`)
+  Stack s{x, IValue(named), IValue(weights), IValue(flags), IValue()};
+  opd::call_boxed<dict_op>(s);
+  ASSERT_EQ(s.size(), 1u);
+  ASSERT_TRUE(s[0].is_generic_dict());
+  const auto boxed = s[0].to<CountsT>();
+  EXPECT_EQ(boxed.at("nested"), -1);
+  EXPECT_EQ(boxed.at("named"), 2);
+  // The entries' order is the kernel's insertion order.
+  std::ostringstream printed;
+  printed << s[0];
+  EXPECT_EQ(printed.str(), "{\"named\": 2, \"weights\": 3, \"self_flag\": 1, \"nested\": -1}");
+
+  // A Dict's tensors bring no dispatch keys (nor in c10): a CUDA tensor inside
+  // `named` leaves this call on the CPU kernel.
+  const NamedT with_cuda{{"c", tensor_with_keys(DispatchKey::CUDA)}};
+  EXPECT_EQ(opd::call<dict_op>(x, with_cuda, weights, flags, std::nullopt).at("named"), 1);
+
+  // typed -> boxed: the boxed kernel sees the caller's dicts, shared.
+  auto h2 = opd::register_boxed_kernel<dict_op>(DispatchKey::CUDA, [&](const opd::OperatorEntry&, DispatchKeySet,
+                                                                       Stack* st) {
+    EXPECT_TRUE((*st)[1].to<NamedT>().is(named));
+    EXPECT_TRUE((*st)[4].is_generic_dict());
+    CountsT result;
+    result.insert("from_boxed", static_cast<int64_t>((*st)[2].to<WeightsT>().size()));
+    st->clear();
+    st->push_back(IValue(result));
+  });
+  const Tensor y = tensor_with_keys(DispatchKey::CUDA);
+  EXPECT_EQ(opd::call<dict_op>(y, named, weights, flags, nested).at("from_boxed"), 1);
+}
+
+// A boxed value that is not the schema's Dict is a TypeError naming the
+// operator, the argument, the expected type and what was wrong; the
+// caller's dicts are unchanged.
+TEST(DispatcherBoxed, DictOfTheWrongTypeNamesOperatorArgumentAndExpectedType) {
+  auto h = opd::register_kernel<dict_op, &summarise_dicts>(DispatchKey::CPU);
+  const Tensor x = cpu_floats({1.f});
+  const opd::Dict<std::string, int64_t> not_tensors{{"a", 1}};
+  const WeightsT weights{{7, {0.5}}};
+  const FlagsT flags{{x, true}};
+  {
+    Stack s{x, IValue(not_tensors), IValue(weights), IValue(flags), IValue()};
+    const std::string msg = message_of([&] { opd::call_boxed<dict_op>(s); });
+    EXPECT_NE(msg.find("t_box_dict::op: argument 'named' (position 1) expected Dict(str, Tensor) but got GenericDict"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("entry 0 has a value of kind Int"), std::string::npos) << msg;
+    EXPECT_THROW(opd::call_boxed<dict_op>(s), opd::TypeError);
+    EXPECT_EQ(not_tensors.at("a"), 1);
+    EXPECT_EQ(not_tensors.size(), 1u);
+  }
+  {
+    Stack s{x, IValue(NamedT{}), IValue(weights), IValue(flags), IValue(int64_t{3})};
+    const std::string msg = message_of([&] { opd::call_boxed<dict_op>(s); });
+    EXPECT_NE(msg.find("argument 'nested' (position 4) expected Dict(str, Dict(float, str))? but got Int"),
+              std::string::npos)
+        << msg;
+  }
+}
+
+// A run-time schema with Dicts takes a typed kernel of the matching Dict
+// types, and rejects one of other Dict types at registration.
+TEST(DispatcherBoxed, DictInARunTimeSchema) {
+  auto d = opd::declare("t_box_dict::rt(Dict(str, Tensor) d, Dict(int, t) any) -> Dict(str, int)?");
+  auto r = opd::register_kernel("t_box_dict::rt", DispatchKey::CompositeImplicitAutograd,
+                                [](const NamedT& d, const opd::Dict<int64_t, IValue>& any) {
+                                  return std::optional<CountsT>(CountsT{{"n", static_cast<int64_t>(d.size() + any.size())}});
+                                });
+  Stack s{IValue(NamedT{{"a", cpu_floats({1.f})}}), IValue(opd::Dict<int64_t, IValue>{{1, IValue("x")}})};
+  opd::call_boxed("t_box_dict::rt", s);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].to<CountsT>().at("n"), 2);
+  EXPECT_THROW((void)opd::register_kernel("t_box_dict::rt", DispatchKey::CPU,
+                                          [](const opd::Dict<std::string, int64_t>&, const opd::Dict<int64_t, IValue>&) {
+                                            return std::optional<CountsT>();
+                                          }),
+               opd::TypeError);
+}
+
 }  // namespace

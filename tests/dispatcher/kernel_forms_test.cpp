@@ -135,6 +135,22 @@ TEST(KernelForms, DefInfersTheSchemaFromTheKernel) {
   EXPECT_EQ(s[1].to_int(), 4);
 }
 
+// Dict parameters and results are inferred too (c10's infer_schema knows Dict).
+TEST(KernelForms, DefInfersDictTypes) {
+  auto r = opd::def("t_forms::dict_sizes", [](const opd::Dict<std::string, Tensor>& d) {
+    opd::Dict<std::string, int64_t> out;
+    for (const auto& e : d) out.insert(e.key(), e.value().numel());
+    return out;
+  });
+  const opd::OperatorEntry& e = opd::Dispatcher::singleton().find_schema_or_throw("t_forms::dict_sizes");
+  EXPECT_EQ(e.schema().text(), "t_forms::dict_sizes(Dict(str, Tensor) _0) -> Dict(str, int)");
+  Stack s{IValue(opd::Dict<std::string, Tensor>{{"a", cpu_floats({1.f, 2.f})}})};
+  opd::call_boxed("t_forms::dict_sizes", s);
+  ASSERT_EQ(s.size(), 1u);
+  using Sizes = opd::Dict<std::string, int64_t>;
+  EXPECT_EQ(s[0].to<Sizes>().at("a"), 2);
+}
+
 TEST(KernelForms, DefMarksWrittenTensorsAndUndoesBoth) {
   {
     auto r = opd::def("t_forms::write", [](Tensor&, const Tensor&) {});

@@ -240,31 +240,41 @@ TYPED_TEST(PeerKernelForms, KernelWithIntListOutput) {
   EXPECT_EQ(opd::call<f_ilistout>(cpu_dummy(), int64_t{1}, int64_t{2}, int64_t{3}), (std::vector<int64_t>{1, 2, 3}));
 }
 
-// givenKernelWithMultipleOutputs (PyTorch's also returns a Dict: no Dict IValue here)
+// givenKernelWithMultipleOutputs (PyTorch's returns a Dict(str, Tensor) last, as here)
 struct f_multiout
-    : opd::op<"t_peer_forms::multiout(Tensor dummy) -> (Tensor, int, Tensor[], int?, Scalar, str[])"> {};
-std::tuple<Tensor, int64_t, std::vector<Tensor>, std::optional<int64_t>, Scalar, std::vector<std::string>>
+    : opd::op<"t_peer_forms::multiout(Tensor dummy) -> (Tensor, int, Tensor[], int?, Scalar, str[], Dict(str, Tensor))"> {};
+std::tuple<Tensor, int64_t, std::vector<Tensor>, std::optional<int64_t>, Scalar, std::vector<std::string>,
+           opd::Dict<std::string, Tensor>>
 multiout_kernel(const Tensor& t) {
-  return {t, 5, {t, t}, std::nullopt, Scalar(1.5), {"first", "second"}};
+  opd::Dict<std::string, Tensor> dict;
+  dict.insert("first", cpu_dummy());
+  dict.insert("second", cuda_dummy());
+  return {t, 5, {t, t}, std::nullopt, Scalar(1.5), {"first", "second"}, dict};
 }
 TYPED_TEST(PeerKernelForms, KernelWithMultipleOutputs) {
   auto h = REG(f_multiout, &multiout_kernel, CPU);
   Stack s{cpu_dummy()};
   opd::call_boxed<f_multiout>(s);
-  ASSERT_EQ(s.size(), 6u);
+  ASSERT_EQ(s.size(), 7u);
   EXPECT_TRUE(s[0].to_tensor().is_same(cpu_dummy()));
   EXPECT_EQ(s[1].to_int(), 5);
   EXPECT_EQ(s[2].to_tensor_list().size(), 2u);
   EXPECT_TRUE(s[3].is_none());
   EXPECT_EQ(s[4].to_double(), 1.5);
   EXPECT_EQ(s[5].to_string_list(), (std::vector<std::string>{"first", "second"}));
-  auto [t, i, ts, oi, sc, strs] = opd::call<f_multiout>(cpu_dummy());
+  ASSERT_TRUE(s[6].is_generic_dict());
+  const auto boxed_dict = s[6].to<opd::Dict<std::string, Tensor>>();
+  EXPECT_EQ(boxed_dict.size(), 2u);
+  EXPECT_TRUE(boxed_dict.at("first").is_same(cpu_dummy()));
+  EXPECT_TRUE(boxed_dict.at("second").is_same(cuda_dummy()));
+  auto [t, i, ts, oi, sc, strs, dict] = opd::call<f_multiout>(cpu_dummy());
   EXPECT_TRUE(t.is_same(cpu_dummy()));
   EXPECT_EQ(i, 5);
   EXPECT_EQ(ts.size(), 2u);
   EXPECT_FALSE(oi.has_value());
   EXPECT_EQ(sc.to<double>(), 1.5);
   EXPECT_EQ(strs.size(), 2u);
+  EXPECT_TRUE(dict.at("second").is_same(cuda_dummy()));
 }
 
 // givenKernelWithIntInput_{with,without}Output
@@ -421,6 +431,64 @@ TYPED_TEST(PeerKernelForms, KernelWithTupleInput) {
   opd::call_boxed<f_tuplein>(s);
   EXPECT_EQ(s.at(0).to<std::string>(), "foobar/123/420.133700");
   EXPECT_EQ(opd::call<f_tuplein>(std::tuple<std::string, int64_t, double>("x", 1, 0.5)), "x/1/0.500000");
+}
+
+// givenKernelWithDictInput_withoutOutput: a Dict(str, Tensor) reaches the
+// kernel (PyTorch registers it as a catch-all kernel; no dispatch key is
+// taken from a Dict's values, in c10 or here).
+struct f_dictin : opd::op<"t_peer_forms::dict_input(Dict(str, Tensor) input) -> ()"> {};
+int64_t captured_dict_size = 0;
+void dictin_kernel(const opd::Dict<std::string, Tensor>& d) { captured_dict_size = static_cast<int64_t>(d.size()); }
+TYPED_TEST(PeerKernelForms, KernelWithDictInputWithoutOutput) {
+  auto h = REG(f_dictin, &dictin_kernel, CompositeImplicitAutograd);
+  captured_dict_size = 0;
+  opd::Dict<std::string, Tensor> dict;
+  dict.insert("key1", cpu_dummy());
+  dict.insert("key2", cuda_dummy());
+  Stack s{IValue(dict)};
+  opd::call_boxed<f_dictin>(s);
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_EQ(captured_dict_size, 2);
+  dict.insert("key3", cpu_dummy());
+  opd::call<f_dictin>(dict);
+  EXPECT_EQ(captured_dict_size, 3);
+}
+
+// givenKernelWithDictInput_withOutput
+struct f_dictin_out : opd::op<"t_peer_forms::dict_input_out(Dict(str, str) input) -> str"> {};
+std::string dictin_out_kernel(const opd::Dict<std::string, std::string>& d) { return d.at("key2"); }
+TYPED_TEST(PeerKernelForms, KernelWithDictInputWithOutput) {
+  auto h = REG(f_dictin_out, &dictin_out_kernel, CompositeImplicitAutograd);
+  opd::Dict<std::string, std::string> dict;
+  dict.insert("key1", "value1");
+  dict.insert("key2", "value2");
+  Stack s{IValue(dict)};
+  opd::call_boxed<f_dictin_out>(s);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].to_string_ref(), "value2");
+  dict.insert_or_assign("key2", "changed");
+  EXPECT_EQ(opd::call<f_dictin_out>(dict), "changed");
+}
+
+// givenKernelWithDictOutput
+struct f_dictout : opd::op<"t_peer_forms::dict_output(Dict(str, str) input) -> Dict(str, str)"> {};
+opd::Dict<std::string, std::string> dictout_kernel(const opd::Dict<std::string, std::string>& d) { return d; }
+TYPED_TEST(PeerKernelForms, KernelWithDictOutput) {
+  auto h = REG(f_dictout, &dictout_kernel, CompositeImplicitAutograd);
+  opd::Dict<std::string, std::string> dict;
+  dict.insert("key1", "value1");
+  dict.insert("key2", "value2");
+  Stack s{IValue(dict)};
+  opd::call_boxed<f_dictout>(s);
+  ASSERT_EQ(s.size(), 1u);
+  const auto output = s[0].to<opd::Dict<std::string, std::string>>();
+  EXPECT_EQ(output.size(), 2u);
+  EXPECT_EQ(output.at("key1"), "value1");
+  EXPECT_EQ(output.at("key2"), "value2");
+  const opd::Dict<std::string, std::string> typed = opd::call<f_dictout>(dict);
+  EXPECT_EQ(typed.at("key1"), "value1");
+  // The kernel returned its argument: shared, as c10's Dict (reference semantics).
+  EXPECT_TRUE(typed.is(dict));
 }
 
 #undef REG

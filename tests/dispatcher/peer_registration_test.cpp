@@ -23,6 +23,11 @@ opd::RegistrationHandle answer(DispatchKey key, std::string name) {
   return opd::register_kernel<Op>(key, [name](const Tensor&) -> std::string { return name; });
 }
 
+template <class Op>
+opd::RegistrationHandle answer2(DispatchKey key, std::string name) {
+  return opd::register_kernel<Op>(key, [name](const Tensor&, const Tensor&) -> std::string { return name; });
+}
+
 // givenOpWithDispatchedKernelOutOfScope_whenRegisteringCatchallKernelAndCallingOp_thenCallsCatchallKernel
 // givenOpWithCatchallKernelOutOfScope_whenRegisteringDispatchedKernelAndCallingOp_thenCallsCatchallKernel
 struct pr_scope : opd::op<"t_peer_reg::scope(Tensor self) -> str"> {};
@@ -161,6 +166,79 @@ TEST(PeerOpRegistration, DispatchOnMultipleTensors) {
   EXPECT_EQ(s2.at(0).to<std::string>(), "CUDA");
 }
 
+// NewOperatorRegistrationTest.dispatchMultipleTensors, as c10 1.12 and later
+// assert it: with a fallthrough (backend fallback) at AutogradPrivateUse1,
+// a PrivateUse1 and a CPU tensor, both with autograd keys, reach the
+// PrivateUse1 kernel (c10 masks fallthroughs per backend; before 1.12 the
+// call went on to AutogradCPU and ran the catch-all kernel).
+struct pr_mt : opd::op<"t_peer_reg::mt(Tensor x, Tensor y) -> Tensor"> {};
+TEST(PeerOpRegistration, DispatchMultipleTensorsWithAnAutogradFallthrough) {
+  bool privateuse1_called = false, catchall_called = false;
+  auto fallthrough = opd::register_fallthrough_fallback(DispatchKey::AutogradPrivateUse1);
+  auto pu1 = opd::register_kernel<pr_mt>(DispatchKey::PrivateUse1, [&](const Tensor& x, const Tensor&) {
+    privateuse1_called = true;
+    return x;
+  });
+  auto catchall = opd::register_kernel<pr_mt>(DispatchKey::CompositeImplicitAutograd, [&](const Tensor& x, const Tensor&) {
+    catchall_called = true;
+    return x;
+  });
+  const Tensor pu1_t = tensor_with_keys(DispatchKey::PrivateUse1), cpu_t = tensor_with_keys(DispatchKey::CPU);
+  const Tensor pu1_grad = tensor_with_keys(DispatchKeySet{DispatchKey::PrivateUse1, DispatchKey::AutogradPrivateUse1});
+  const Tensor cpu_grad = cpu_requires_grad();
+
+  (void)opd::call<pr_mt>(pu1_t, cpu_t);
+  EXPECT_TRUE(privateuse1_called);
+  EXPECT_FALSE(catchall_called);
+  (void)opd::call<pr_mt>(cpu_t, cpu_t);
+  EXPECT_TRUE(catchall_called);
+  catchall_called = false;
+  (void)opd::call<pr_mt>(cpu_grad, cpu_grad);
+  EXPECT_TRUE(catchall_called);
+
+  // The per-backend fallthrough: typed and boxed, in either argument order.
+  for (const bool pu1_first : {true, false}) {
+    privateuse1_called = catchall_called = false;
+    (void)(pu1_first ? opd::call<pr_mt>(pu1_grad, cpu_grad) : opd::call<pr_mt>(cpu_grad, pu1_grad));
+    EXPECT_TRUE(privateuse1_called) << pu1_first;
+    EXPECT_FALSE(catchall_called) << pu1_first;
+  }
+  privateuse1_called = catchall_called = false;
+  Stack s{pu1_grad, cpu_grad};
+  opd::call_boxed<pr_mt>(s);
+  EXPECT_TRUE(privateuse1_called);
+  EXPECT_FALSE(catchall_called);
+
+  // A kernel at AutogradPrivateUse1 itself then runs first.
+  bool autograd_pu1_called = false;
+  auto agpu1 = opd::register_kernel<pr_mt>(DispatchKey::AutogradPrivateUse1, [&](const Tensor& x, const Tensor&) {
+    autograd_pu1_called = true;
+    return x;
+  });
+  privateuse1_called = false;
+  (void)opd::call<pr_mt>(pu1_grad, cpu_grad);
+  EXPECT_TRUE(autograd_pu1_called);
+  EXPECT_FALSE(privateuse1_called);
+}
+
+// The same mask with an autograd kernel below the fallthrough: a CPU
+// autograd kernel is not run for a call whose backend is PrivateUse1, and
+// still runs for CPU tensors alone; an error names the key the call ended at.
+struct pr_mt2 : opd::op<"t_peer_reg::mt2(Tensor x, Tensor y) -> str"> {};
+TEST(PeerOpRegistration, AutogradFallthroughOfTheCallsBackendSkipsOtherBackendsAutogradKernels) {
+  auto agcpu = answer2<pr_mt2>(DispatchKey::AutogradCPU, "autograd_cpu");
+  auto cpu = answer2<pr_mt2>(DispatchKey::CPU, "cpu");
+  auto pu1 = answer2<pr_mt2>(DispatchKey::PrivateUse1, "pu1");
+  const Tensor pu1_grad = tensor_with_keys(DispatchKeySet{DispatchKey::PrivateUse1, DispatchKey::AutogradPrivateUse1});
+  const Tensor cpu_grad = cpu_requires_grad();
+  EXPECT_TRUE(falls_through(opd::entry_for<pr_mt2>(), DispatchKey::AutogradPrivateUse1));
+  EXPECT_EQ(opd::call<pr_mt2>(pu1_grad, cpu_grad), "pu1");
+  EXPECT_EQ(opd::call<pr_mt2>(cpu_grad, cpu_grad), "autograd_cpu");
+  pu1 = opd::RegistrationHandle();
+  expect_throw_containing([&] { (void)opd::call<pr_mt2>(pu1_grad, cpu_grad); },
+                          {"t_peer_reg::mt2", "no kernel for dispatch key PrivateUse1"});
+}
+
 // AutogradXLAOverridesAutogradKernel (XLA played by PrivateUse1)
 struct pr_agx : opd::op<"t_peer_reg::agx(Tensor self) -> str"> {};
 TEST(PeerOpRegistration, AutogradPrivateUse1OverridesTheAutogradAlias) {
@@ -179,9 +257,9 @@ TEST(PeerOpRegistration, AutogradKeysOfBackendsWithOwnKernelsAreNotFilledByCatch
   auto pu1 = answer<pr_notfilled>(DispatchKey::PrivateUse1, "pu1");
   auto pu2 = answer<pr_notfilled>(DispatchKey::PrivateUse2, "pu2");
   const auto& e = opd::entry_for<pr_notfilled>();
-  EXPECT_TRUE(e.lookup(DispatchKey::AutogradPrivateUse1).fallthrough);
-  EXPECT_TRUE(e.lookup(DispatchKey::AutogradPrivateUse2).fallthrough);
-  EXPECT_FALSE(e.lookup(DispatchKey::AutogradCUDA).fallthrough);
+  EXPECT_TRUE(falls_through(e, DispatchKey::AutogradPrivateUse1));
+  EXPECT_TRUE(falls_through(e, DispatchKey::AutogradPrivateUse2));
+  EXPECT_FALSE(falls_through(e, DispatchKey::AutogradCUDA));
   EXPECT_EQ(opd::call<pr_notfilled>(tensor_with_keys(DispatchKeySet{DispatchKey::PrivateUse1, DispatchKey::AutogradPrivateUse1})),
             "pu1");
   EXPECT_EQ(opd::call<pr_notfilled>(tensor_with_keys(DispatchKeySet{DispatchKey::PrivateUse2, DispatchKey::AutogradPrivateUse2})),

@@ -34,6 +34,14 @@ inline opd::Tensor cpu_floats(const std::vector<float>& values) { return opd::fr
 
 // A CPU tensor that additionally carries the AutogradCPU key (PyTorch's
 // "requires_grad" dummy tensor).
+// Whether the computed table entry of k falls through (dump_computed_table's
+// reason): a masked fallthrough, or an autograd key whose slot passes the
+// whole autograd layer (c10's per-backend fallthrough, operator_entry-inl.hpp).
+inline bool falls_through(const opd::OperatorEntry& e, DispatchKey k) {
+  const std::string table = opd::Dispatcher::singleton().dump_computed_table(e.name(), true);
+  const std::string line = std::string(opd::to_string(k)) + ": fallthrough";
+  return table.rfind(line, 0) == 0 || table.find("\n" + line) != std::string::npos;
+}
 inline opd::Tensor cpu_requires_grad() { return tensor_with_keys(DispatchKeySet{DispatchKey::CPU, DispatchKey::AutogradCPU}); }
 
 // Host memory that pretends to be a device: installs a plain CPU-style

@@ -61,6 +61,7 @@ constexpr bool prints_back() {
   X("merge_attn_states(Tensor! output, Tensor!? output_lse, Tensor prefix_output, int!? tokens) -> ()")             \
   X("image::decode_png(Tensor data, int mode, bool apply_exif_orientation=False) -> Tensor")                        \
   X("myops::call(Dict(str, Tensor) inputs, Future(Tensor) f, RRef(int) r, Union(int, str) u) -> Any")              \
+  X("myops::dicts(Dict(str, Tensor)? a, Dict(int, Dict(str, float[])) b) -> (Dict(str, Tensor), Dict(str, int)?)") \
   X("fbgemm::load(str path) -> __torch__.torch.classes.fbgemm.KVTensorWrapper")                                     \
   X("prim::tuple(...) -> ...")                                                                                        \
   X("f(Tensor x, (int, float) pair, t(a) any, complex c=2j, Scalar s=-1.5) -> (Tensor, NoneType)")

@@ -12,6 +12,8 @@
 //    with checked typed accessors on top.
 // Lists are shared like PyTorch's (copying an IValue shares the list); this
 // library never mutates a list in place, so sharing is invisible to users.
+// A GenericDict is shared the same way, and opd::Dict (dict.hpp) mutates it
+// in place: as in c10, every copy of a Dict, boxed or typed, sees the change.
 //
 // A Tensor can also be *borrowed*: `stack.emplace_back(opd::borrow, t)` puts
 // t on a stack without touching its reference count (an atomic increment
@@ -37,6 +39,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -79,6 +82,7 @@ enum class IValueTag : uint8_t {
   StringList,
   GenericList,
   Tuple,
+  GenericDict,
   Object,
 };
 
@@ -102,6 +106,7 @@ constexpr std::string_view tag_name(IValueTag tag) noexcept {
     case IValueTag::StringList: return "StringList";
     case IValueTag::GenericList: return "GenericList";
     case IValueTag::Tuple: return "Tuple";
+    case IValueTag::GenericDict: return "GenericDict";
     case IValueTag::Object: return "Object";
   }
   return "InvalidTag";
@@ -162,6 +167,8 @@ struct ObjectHolder final : intrusive_target {
   explicit ObjectHolder(CustomObject v) : value(std::move(v)) {}
   CustomObject value;
 };
+// The entries of a Dict (defined below, once IValue is complete).
+struct DictImpl;
 // Holds the elements of every list kind, and of tuples (ListHolder<IValue>).
 template <class T>
 struct ListHolder final : intrusive_target {
@@ -317,6 +324,8 @@ class IValue {
 
   static IValue tuple(std::vector<IValue> elements);
   static IValue generic_list(std::vector<IValue> elements);
+  // A GenericDict sharing `impl` (a new reference; see dict.hpp's opd::Dict).
+  static IValue generic_dict(detail::DictImpl* impl) noexcept;
   template <class T>
   static IValue make_object(std::shared_ptr<T> ptr, std::string type_name) {
     return IValue(CustomObject{std::static_pointer_cast<void>(std::move(ptr)), std::move(type_name)});
@@ -389,6 +398,7 @@ class IValue {
   bool is_string_list() const noexcept { return tag_ == Tag::StringList; }
   bool is_generic_list() const noexcept { return tag_ == Tag::GenericList; }
   bool is_tuple() const noexcept { return tag_ == Tag::Tuple; }
+  bool is_generic_dict() const noexcept { return tag_ == Tag::GenericDict; }
   bool is_object() const noexcept { return tag_ == Tag::Object; }
   // Any of the list kinds (not tuples).
   bool is_list() const noexcept { return tag_ >= Tag::TensorList && tag_ <= Tag::GenericList; }
@@ -510,6 +520,8 @@ class IValue {
   std::vector<IValue> to_generic_list() &&;
   const std::vector<IValue>& to_tuple() const&;
   std::vector<IValue> to_tuple() &&;
+  // The entries of a GenericDict, shared (opd::Dict<K, V> wraps them typed).
+  detail::DictImpl& to_dict_impl() const;
 
   // Generic conversion to the C++ type of a schema argument: Tensor, bool,
   // int64_t (other integer types range-checked from Int), double (float
@@ -695,6 +707,46 @@ inline IValue IValue::tuple(std::vector<IValue> elements) {
 }
 inline IValue IValue::generic_list(std::vector<IValue> elements) { return IValue(std::move(elements)); }
 
+namespace detail {
+
+// Dict keys hash and compare by value (str, int, float, complex, bool) or by
+// identity (Tensor, as c10), after the tag: Int 1 and Double 1.0 are
+// different keys. (Bodies in ivalue-inl.hpp.)
+struct OPD_API DictKeyHash {
+  std::size_t operator()(const IValue& k) const noexcept;
+};
+struct OPD_API DictKeyEqual {
+  bool operator()(const IValue& a, const IValue& b) const;  // operator==
+};
+
+// The shared body of a GenericDict: entries in insertion order, and a hash
+// index from key to position. Not synchronised (like the std containers).
+struct OPD_API DictImpl final : intrusive_target {
+  using Entry = std::pair<IValue, IValue>;
+  std::vector<Entry> entries;
+  std::unordered_map<IValue, std::size_t, DictKeyHash, DictKeyEqual> index;
+
+  // The position of `key` in entries, or entries.size().
+  std::size_t find(const IValue& key) const;
+  // Inserts (key, value) unless key is present; with `assign`, a present
+  // key's value is replaced. Returns the entry's position and whether it is new.
+  std::pair<std::size_t, bool> insert(IValue key, IValue value, bool assign);
+  // Removes key's entry (later entries keep their order, O(n)); returns 0 or 1.
+  std::size_t erase(const IValue& key);
+  void clear() noexcept {
+    index.clear();
+    entries.clear();
+  }
+};
+
+}  // namespace detail
+
+inline IValue IValue::generic_dict(detail::DictImpl* impl) noexcept { return IValue(Tag::GenericDict, impl); }
+inline detail::DictImpl& IValue::to_dict_impl() const {
+  expect(Tag::GenericDict);
+  return *static_cast<detail::DictImpl*>(payload_.u.as_ptr);
+}
+
 inline const std::vector<IValue>& IValue::to_generic_list() const& { return list_ref<IValue>(); }
 inline std::vector<IValue> IValue::to_generic_list() && { return take_list<IValue>(); }
 inline const std::vector<IValue>& IValue::to_tuple() const& {
@@ -864,7 +916,8 @@ void print_list(std::ostream& os, const Range& items, F&& print_one) {
 
 // Structural equality for testing: same tag and equal value; tensors,
 // generators and storages compare by identity (same object), lists and
-// tuples element-wise, objects by pointer. Int 1 != Double 1.0.
+// tuples element-wise, dicts entry by entry in any order, objects by
+// pointer. Int 1 != Double 1.0.
 inline bool operator==(const IValue& a, const IValue& b) {
   using Tag = IValueTag;
   if (a.tag() != b.tag()) return false;
@@ -903,10 +956,22 @@ inline bool operator==(const IValue& a, const IValue& b) {
     case Tag::StringList: return a.to_string_list() == b.to_string_list();
     case Tag::GenericList: return a.to_generic_list() == b.to_generic_list();
     case Tag::Tuple: return a.to_tuple() == b.to_tuple();
+    case Tag::GenericDict: {  // the same entries, in any order (as c10)
+      const detail::DictImpl& x = a.to_dict_impl();
+      const detail::DictImpl& y = b.to_dict_impl();
+      if (&x == &y) return true;
+      if (x.entries.size() != y.entries.size()) return false;
+      for (const auto& [key, value] : x.entries) {
+        const std::size_t at = y.find(key);
+        if (at == y.entries.size() || !(y.entries[at].second == value)) return false;
+      }
+      return true;
+    }
     case Tag::Object: return a.to_object() == b.to_object();
   }
   return false;
 }
+
 
 // Python-like text: None, True, 3, 2.5, (2+3j), "str", cpu, [1, 2], (3,).
 inline std::ostream& operator<<(std::ostream& os, const IValue& v) {
@@ -951,6 +1016,15 @@ inline std::ostream& operator<<(std::ostream& os, const IValue& v) {
       }
       if (elements.size() == 1) os << ',';
       return os << ')';
+    }
+    case Tag::GenericDict: {  // {"a": 1, "b": 2}, in insertion order
+      os << '{';
+      bool first = true;
+      for (const auto& [key, value] : v.to_dict_impl().entries) {
+        os << (first ? "" : ", ") << key << ": " << value;
+        first = false;
+      }
+      return os << '}';
     }
     case Tag::Object: return os << "Object(" << v.to_object().type_name << ")";
   }

@@ -13,6 +13,7 @@
 
 #include <boost/mp11.hpp>
 
+#include "dispatch/core/dict.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/ivalue.hpp"
 #include "dispatch/dispatcher/boxing.hpp"
@@ -54,6 +55,8 @@ template <class T>
 constexpr bool has_schema_spelling() {
   using U = std::remove_cvref_t<T>;
   if constexpr (boxing::is_optional<U>::value) return has_schema_spelling<typename U::value_type>();
+  else if constexpr (is_dict_v<U>)
+    return has_schema_spelling<typename U::key_type>() && has_schema_spelling<typename U::mapped_type>();
   else if constexpr (is_list_type_v<U>) return has_schema_spelling<list_element_t<U>>();
   else return !base_type_as_schema<U>().empty();
 }
@@ -71,6 +74,10 @@ std::string cpp_type_as_schema() {
   } else if constexpr (is_list_type_v<U>) {
     const std::string inner = cpp_type_as_schema<list_element_t<U>>();
     return inner.empty() ? inner : inner + "[]";
+  } else if constexpr (is_dict_v<U>) {
+    const std::string key = cpp_type_as_schema<typename U::key_type>();
+    const std::string value = cpp_type_as_schema<typename U::mapped_type>();
+    return key.empty() || value.empty() ? std::string() : "Dict(" + key + ", " + value + ")";
   } else {
     return std::string(base_type_as_schema<U>());
   }
@@ -96,6 +103,8 @@ std::string schema_type_normalised(const S& s, std::int16_t t) {
       return e + "[]";
     }
     case schema::type_kind::optional: return schema_type_normalised(s, n.child) + "?";
+    case schema::type_kind::dict:
+      return "Dict(" + schema_type_normalised(s, n.child) + ", " + schema_type_normalised(s, s.type(n.child).next) + ")";
     default: return "Any";
   }
 }

@@ -14,6 +14,28 @@ OPD_FUNC const KernelFunction& fallthrough_kernel() {
   static const KernelFunction k = KernelFunction::make_fallthrough();
   return k;
 }
+// The entry of an autograd key whose fallthrough must pass the whole autograd
+// layer (update_table): it redispatches below every autograd key, so a call
+// reaches its own backend's kernel rather than another backend's autograd
+// kernel. Boxed only: a typed call reaching it boxes its arguments (the rare
+// case pays, the table's fast path stays as it is).
+OPD_FUNC const KernelFunction& autograd_layer_fallthrough_kernel() {
+  static const KernelFunction k = [] {
+    KernelFunction f;
+    f.boxed = [](void*, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+      // lookup_and_mask's loop, written out: the hot path's inlining stays as it was.
+      DispatchKeySet below = (ks - kAutogradKeys) & op.non_fallthrough_keys();
+      const KernelFunction* next = &op.lookup(below.highest_priority_key());
+      while (next->fallthrough) {
+        below = below.remove(below.highest_priority_key());
+        next = &op.lookup(below.highest_priority_key());
+      }
+      next->boxed(next->functor, op, below, stack);
+    };
+    return f;
+  }();
+  return k;
+}
 }  // namespace detail
 
 OPD_FUNC OperatorEntry::OperatorEntry(std::string name) : name_(std::move(name)) {
@@ -91,6 +113,21 @@ OPD_FUNC void OperatorEntry::update_table(const FallbackTable& fallbacks) {
     if (!entry.kernel->fallthrough) mask |= DispatchKeySet(k).raw_bits();
     table_why_[i] = entry;
     table_[i].store(entry.kernel, std::memory_order_release);
+  }
+  // c10 (1.12 and later) masks fallthroughs per backend: a fallthrough at the
+  // autograd key of the call's backend skips the autograd layer and reaches
+  // that backend's kernel, even when a tensor of another backend brings an
+  // autograd key with a kernel (c10 before 1.12, and a flat mask, would run
+  // that one). So an autograd fallthrough with an autograd kernel below it
+  // is not masked out: its slot redispatches below every autograd key.
+  // Elsewhere (the common case) it is masked out as any fallthrough.
+  const std::uint64_t autograd_bits = kAutogradKeys.raw_bits();
+  if (const std::uint64_t autograd_kernels = mask & autograd_bits; autograd_kernels != 0) {
+    const std::uint64_t lowest_kernel = autograd_kernels & (~autograd_kernels + 1);
+    const std::uint64_t above = autograd_bits & ~mask & ~(lowest_kernel | (lowest_kernel - 1));
+    for (const DispatchKey k : DispatchKeySet::from_raw_bits(above))
+      table_[static_cast<std::size_t>(k)].store(&detail::autograd_layer_fallthrough_kernel(), std::memory_order_release);
+    mask |= above;
   }
   non_fallthrough_.store(mask, std::memory_order_release);
 }

@@ -91,6 +91,8 @@ class OPD_API OperatorEntry {
   // The same, leaving in ks the set the kernel receives: as in c10, the call's
   // set masked with the non-fallthrough keys (so a kernel never sees the
   // default-included BackendSelect / ADInplaceOrView unless they have kernels).
+  // (c10's per-backend fallthrough at autograd keys is a table entry, not a
+  // step here: see update_table.)
   const KernelFunction& lookup_and_mask(DispatchKeySet& ks) const {
     ks = ks & non_fallthrough_keys();
     for (;;) {

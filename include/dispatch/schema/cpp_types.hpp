@@ -35,6 +35,7 @@
 #include <boost/mp11/map.hpp>
 
 #include "dispatch/core/device.hpp"
+#include "dispatch/core/dict.hpp"
 #include "dispatch/core/dimname.hpp"
 #include "dispatch/core/generator.hpp"
 #include "dispatch/core/ivalue.hpp"
@@ -67,12 +68,6 @@ struct QuantizerPtr {
 struct Capsule {
   const void* impl = nullptr;
   friend constexpr bool operator==(const Capsule&, const Capsule&) = default;
-};
-
-// Placeholder: Dict(K, V), with keys and values as their value types.
-template <class K, class V>
-struct Dict {
-  std::vector<std::pair<K, V>> items;
 };
 
 // Placeholder: Future(T), a handle to a value of type T computed later.
