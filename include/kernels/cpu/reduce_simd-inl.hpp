@@ -73,32 +73,8 @@ OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
 
 #else  // Highway
 
-// Fewer targets, less compile time: no SSSE3 (SSE4 covers every x86-64 CPU
-// that matters here) and no AVX3_DL (AVX3 has every op these use).
-#ifndef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_AVX3_DL)
-#endif
-// Highway's foreach_target.h compiles the per-target bodies once per
-// target, but has an include guard: one pass per translation unit. Compiled,
-// this family's source makes its own pass; header-only, the first of
-// reduce_simd-inl.hpp and unary_simd-inl.hpp a file includes makes the pass
-// for both families (simd_targets-inl.hpp).
-#if defined(OPD_HEADER_ONLY)
-#ifndef OPD_SIMD_TARGETS_COMPILED
-#define OPD_SIMD_TARGETS_COMPILED
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/cpu/simd_targets-inl.hpp"
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-#include "kernels/cpu/simd_targets-inl.hpp"  // the static target's pass
-#endif
-#else
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/cpu/reduce_simd_targets-inl.hpp"
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-#include "kernels/cpu/reduce_simd_targets-inl.hpp"  // the static target's pass
-#endif
+#define OPD_SIMD_FAMILY_TARGETS "kernels/cpu/reduce_simd_targets-inl.hpp"
+#include "kernels/cpu/simd_pass-inl.hpp"
 
 namespace opd::kernels::simd {
 
