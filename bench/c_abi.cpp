@@ -53,8 +53,12 @@ void BM_add1_opd_call(benchmark::State& st) {
 void BM_add1_c_shim(benchmark::State& st) {
   opd_tensor a = opd::c_abi::detail::new_tensor(one()), b = opd::c_abi::detail::new_tensor(one());
   opd_tensor out = opd::c_abi::detail::new_tensor(one());
-  auto* fn = &bench_opd_add_out;
-  benchmark::DoNotOptimize(fn);  // a pointer the caller loaded, as from dlsym
+  // A pointer the caller loaded, as from dlsym: read back through a volatile
+  // so the compiler cannot call the trampoline directly. (Not DoNotOptimize:
+  // with g++ 12 -O2 under ASan its "+m,r" operand skipped the store of the
+  // address, and the loop called a null pointer.)
+  decltype(&bench_opd_add_out) volatile fn_slot = &bench_opd_add_out;
+  const auto fn = fn_slot;
   opd_scalar alpha{};
   alpha.tag = OPD_SCALAR_INT;
   alpha.v.i = 1;
