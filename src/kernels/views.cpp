@@ -1,4 +1,3 @@
-// libopdispatch: the view operators' geometry and kernels, and
-// register_views() (include/kernels/ops_views.hpp).
+// libopdispatch: the view operators' kernels and register_views()
+// (include/kernels/ops_views.hpp); their geometry is view_geometry.cpp.
 #include "kernels/ops_views-inl.hpp"
-#include "kernels/views/geometry-inl.hpp"
