@@ -20,7 +20,7 @@
 // prints it beside the numbers).
 //
 // A case one side refuses (its one trial call throws) is not timed: it is
-// reported with SkipWithError("refused by <side>: <message>"). Registered
+// reported with SkipWithError("<op> refused by <side>: <message>"). Registered
 // functional operators without a case are listed in the JSON context
 // ("no_case") and on stderr, so that none is dropped silently.
 #include <benchmark/benchmark.h>
@@ -321,7 +321,7 @@ std::vector<Case> make_cases() {
       {"squeeze", "", EW, "[r, c]", [](int64_t n) { return std::vector<Value>{MAT}; }},
       {"squeeze", "dim", EW, "[r, c], dim 0", [](int64_t n) { return std::vector<Value>{MAT, I(0)}; }},
       {"expand", "", EW, "[1, n] to [2, n]", [](int64_t n) { return std::vector<Value>{F({1, n}), L({2, n}), B(false)}; }},
-      {"expand_as", "", EW, "[1, n] as [2, n]", [](int64_t n) { return std::vector<Value>{F({1, n}), F({2, 1}, 2)}; }},
+      {"expand_as", "", EW, "[1, n] as [2, n]", [](int64_t n) { return std::vector<Value>{F({1, n}), F({2, n}, 2)}; }},
       {"as_strided", "", EW, "[n] as [r, c]", [](int64_t n) { return std::vector<Value>{X, L(rc(n)), L({cols(n), 1}), None()}; }},
       {"split", "Tensor", EW, "[r, c] in pieces of c/2 along -1 (1 for 1)", [](int64_t n) { return std::vector<Value>{MAT, I(std::max<int64_t>(cols(n) / 2, 1)), I(-1)}; }},
       {"split_with_sizes", "", EW, "[r, c] into [1, c-1] along -1 ([1] for 1)", [](int64_t n) { return std::vector<Value>{MAT, cols(n) > 1 ? L({1, cols(n) - 1}) : L({1}), I(-1)}; }},
@@ -393,11 +393,11 @@ void run_case(benchmark::State& st, const Case& k, const char* side) {
   }
   if (!error.empty()) {
     const std::size_t eol = error.find('\n');
-    st.SkipWithError((std::string("refused by ") + side + ": " + error.substr(0, eol)).c_str());
+    st.SkipWithError((full_name(k) + " refused by " + side + ": " + error.substr(0, eol)).c_str());
     return;
   }
   for (auto _ : st) p->call();
-  st.SetLabel(k.shape);
+  st.SetLabel(full_name(k) + " | " + k.shape);  // read by all_ops_table.py
 }
 
 // Registered functional aten operators (CPU or composite kernels, no written
