@@ -166,9 +166,6 @@ void for_each_written_tensor(const IValue& v, F&& f) {
     f(v.to_tensor());
   } else if (v.is_tensor_list()) {
     for (const Tensor& t : v.to_tensor_list()) f(t);
-  } else if (v.is_optional_tensor_list()) {
-    for (const auto& t : v.to_optional_tensor_list())
-      if (t.has_value()) f(*t);
   }
 }
 
