@@ -578,11 +578,13 @@ TEST(FunctionalizeListTraces, ChunkIsSplitCopyBelowTheLayer) {
       [](std::vector<Tensor>& in) {
         std::vector<Tensor> parts = run("aten::chunk", {in[0], 2, 1}).to_tensor_list();
         run("aten::mul_.Scalar", {parts[0], 3.0});
-        return std::vector<Tensor>{parts[0], parts[1], in[0]};
+        std::vector<Tensor> empty = run("aten::chunk", {in[1], 2, -1}).to_tensor_list();  // 2 pieces of 0
+        return std::vector<Tensor>{parts[0], parts[1], in[0], empty[1]};
       },
-      {arange({2, 5})});
+      {arange({2, 5}), arange({3, 0})});
   expect_functional_trace(ops);
   EXPECT_TRUE(has(ops, "aten::split_copy.Tensor"));
+  EXPECT_TRUE(has(ops, "aten::split_with_sizes_copy"));
   EXPECT_FALSE(has(ops, "aten::chunk"));
 }
 
@@ -609,9 +611,48 @@ TEST(FunctionalizeListTraces, ListInPlaceShapeChangeIsAnErrorAndChangesNothing) 
     EXPECT_NE(std::string(e.what()).find("t_fzl::grow_"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("'self[1]'"), std::string::npos) << e.what();
   }
+  // A functional variant returning fewer new values than the list has elements.
+  auto d3 = opd::declare("t_fzl::drop_(Tensor(a!)[] self) -> ()");
+  auto d4 = opd::declare("t_fzl::drop(Tensor[] self) -> Tensor[]");
+  auto k2 = opd::register_boxed_kernel("t_fzl::drop", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         std::vector<Tensor> xs = s->back().to_tensor_list();
+                                         xs.pop_back();
+                                         s->back() = IValue(std::move(xs));
+                                       });
+  try {
+    run("t_fzl::drop_", {std::vector<Tensor>{a, b}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fzl::drop_"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'self'"), std::string::npos) << e.what();
+  }
   EXPECT_FALSE(opd::functional_impl(a)->functional_storage()->mutated());
   EXPECT_FALSE(opd::functional_impl(b)->functional_storage()->mutated());
   EXPECT_EQ(values(opd::from_functional(a)), before_a);
+}
+
+// An out= list whose element is a view of another size: an error naming the
+// operator and the element, and no out changed (the fresh one included).
+TEST(FunctionalizeListTraces, OutListResizingAViewElementIsAnErrorAndChangesNothing) {
+  (void)list_ops();
+  const Tensor x = opd::to_functional(arange({5}));
+  const Tensor base = opd::to_functional(arange({2, 4}, 3));
+  opd::FunctionalizeGuard on;
+  const Tensor fresh = empty_tensor();
+  const Tensor row = T("aten::select.int", {base, 0, 1});  // 4 elements; piece 1 has 2
+  const std::vector<float> before = values(opd::from_functional(base));
+  try {
+    run("t_fzl::split_copy.Tensor_out", {x, 2, 0, std::vector<Tensor>{fresh, row, empty_tensor()}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fzl::split_copy.Tensor_out"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'out[1]'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(opd::from_functional(fresh).numel(), 0);
+  EXPECT_FALSE(opd::functional_impl(base)->functional_storage()->mutated());
+  opd::sync(base);
+  EXPECT_EQ(values(opd::from_functional(base)), before);
 }
 
 }  // namespace
