@@ -3,6 +3,7 @@
 // (operator, keys, stack).
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -106,9 +107,16 @@ inline void run_view(const OperatorEntry& op, Stack& stack) {
   const ViewReplay replay = parent->functional_storage()->replay();
   const OperatorEntry* callee = replay == ViewReplay::remove_views ? copy_variant(op) : &op;
   if (callee == nullptr) {
-    // A composite view without a *_copy operator: each output from view_forward.
-    // (A composite multi-output view, chunk, has no count to ask for without
-    // calling the view itself: remove_views refuses it.)
+    // A composite multi-output view (chunk) is the view ATen makes it of
+    // (split.Tensor, split_with_sizes): handled as that view, so the backend
+    // sees its *_copy and the aliases record its steps.
+    if (ViewDecomposition d = decompose_view(op, parent->value(), meta.args); d.op != nullptr) {
+      stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(first + 1), stack.end());
+      for (IValue& a : d.args) stack.push_back(std::move(a));
+      run_view(*d.op, stack);
+      return;
+    }
+    // Another composite view without a *_copy operator: its output from view_forward.
     if (op.schema()->returns.size() != 1 || op.schema()->types[static_cast<std::size_t>(op.schema()->returns[0].type)].kind != schema::type_kind::base)
       report_unsupported(op, "it is a multi-output view without a *_copy operator (remove_views mode)");
     const Tensor value = view_forward(meta, parent->value(), replay);
@@ -150,6 +158,70 @@ inline std::vector<std::size_t> torchgen_written_order(const OperatorEntry& op) 
   return order;
 }
 
+// The tensors a written argument holds: one Tensor, or the elements of a
+// Tensor(a!)[] (a None optional writes nothing).
+template <class F>
+void for_each_written_tensor(const IValue& v, F&& f) {
+  if (v.is_tensor()) {
+    f(v.to_tensor());
+  } else if (v.is_tensor_list()) {
+    for (const Tensor& t : v.to_tensor_list()) f(t);
+  }
+}
+
+// Checks one written argument's new value against its wrappers before
+// anything changes: a Tensor for a Tensor, a list of as many for a list;
+// in-place keeps each shape, out= resizes only bases.
+inline void check_update(const OperatorEntry& op, std::string_view arg, const IValue& current, const IValue& next,
+                         bool is_out_op) {
+  auto check_one = [&](const Tensor& wrapper, const Tensor& v, const std::string& which) {
+    const FunctionalTensorImpl& w = *functional_impl(wrapper);
+    if (!is_out_op && !(v.sizes() == w.sizes()))
+      throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
+                                  which, "' from ", w.sizes(), " to ", v.sizes(),
+                                  " (an in-place result must keep its argument's shape)"));
+    if (is_out_op && !(v.sizes() == w.sizes()) && !w.view_metas().empty())
+      throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its out= argument '", which,
+                                  "', a view, from ", w.sizes(), " to ", v.sizes()));
+  };
+  if (current.is_tensor()) {
+    if (!next.is_tensor())
+      throw Error(detail::str_cat("functionalize: the functional variant of '", op.name(), "' returns ", next.tag_kind(),
+                                  " as the new value of the Tensor '", arg, "'"));
+    check_one(current.to_tensor(), next.to_tensor(), std::string(arg));
+    return;
+  }
+  const std::vector<Tensor>& now = current.to_tensor_list();
+  if (!next.is_tensor_list() || next.to_tensor_list().size() != now.size())
+    throw Error(detail::str_cat("functionalize: '", op.name(), "' expected ", now.size(), " new values for its written list '",
+                                arg, "', its functional variant returned ",
+                                next.is_tensor_list() ? std::to_string(next.to_tensor_list().size()) : std::string(next.tag_kind())));
+  const std::vector<Tensor>& nv = next.to_tensor_list();
+  for (std::size_t i = 0; i < now.size(); ++i) check_one(now[i], nv[i], detail::str_cat(arg, "[", i, "]"));
+}
+
+// The new value into the wrapper(s): in-place commits to the alias chain of
+// each element's own base (elements may be views of different bases or of
+// one); out= resizes as out= does.
+inline void apply_update(const IValue& current, IValue next, bool is_out_op) {
+  auto apply_one = [&](const Tensor& wrapper, Tensor v) {
+    FunctionalTensorImpl& w = *functional_impl(wrapper);
+    if (is_out_op) {
+      w.replace_resized(std::move(v));
+    } else {
+      w.replace(std::move(v));
+      w.commit_update();
+    }
+  };
+  if (current.is_tensor()) {
+    apply_one(current.to_tensor(), std::move(next).to_tensor());
+    return;
+  }
+  const std::vector<Tensor>& now = current.to_tensor_list();
+  std::vector<Tensor> nv = std::move(next).to_tensor_list();
+  for (std::size_t i = 0; i < now.size(); ++i) apply_one(now[i], std::move(nv[i]));
+}
+
 inline void run_mutation(const OperatorEntry& op, Stack& stack) {
   const AliasFacts& facts = op.alias_facts();
   const std::size_t n = op.num_arguments();
@@ -157,14 +229,12 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
   IValue* args = stack.data() + first;
   const auto& sargs = op.schema()->arguments;
 
-  // The written tensors and their wrappers.
-  std::size_t functional_written = 0;
+  // The written tensors (list elements too): all functional, or none.
+  std::size_t functional_written = 0, plain_written = 0;
   for (std::size_t p : facts.written) {
-    if (!args[p].is_tensor()) {
-      if (args[p].is_none()) continue;
-      report_unsupported(op, "it writes the tensor list '" + std::string(sargs[p].name) + "'");
-    }
-    if (functional_impl(args[p].to_tensor()) != nullptr) ++functional_written;
+    if (!args[p].is_tensor() && !args[p].is_tensor_list() && !args[p].is_none())
+      report_unsupported(op, "its written argument '" + std::string(sargs[p].name) + "' is neither a Tensor nor a Tensor[]");
+    for_each_written_tensor(args[p], [&](const Tensor& t) { ++(functional_impl(t) != nullptr ? functional_written : plain_written); });
   }
   if (functional_written == 0) {  // only plain tensors are written: not the layer's business
     unwrap_arguments(op, args);
@@ -172,8 +242,7 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
     call_boxed(op, stack);
     return;
   }
-  if (functional_written != facts.written.size())
-    report_unsupported(op, "it writes functional and non-functional tensors in one call");
+  if (plain_written != 0) report_unsupported(op, "it writes functional and non-functional tensors in one call");
 
   const bool is_out_op = !facts.outs.empty() && facts.outs.size() == facts.written.size();
   const bool is_inplace = !is_out_op && is_inplace_name(op.name());
@@ -200,65 +269,38 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
             " arguments, not the ", fstack.size(), " of '", op.name(), "'");
   call_below(*fn, fstack);
 
-  // New value of each written argument, and the returns.
+  // The functional variant returns what torchgen's signature() says, for the
+  // in-place, out= and mutable kinds alike: the operator's own returns (a
+  // written one is that argument's new value), then the new values of the
+  // written arguments it does not return, in torchgen's order
+  // (_foreach_add_.Scalar(Tensor(a!)[] self, ...) -> () gives -> Tensor[]).
   const std::size_t nret = facts.return_written.size();
-  std::vector<std::pair<std::size_t, Tensor>> updates;  // (argument, new value)
+  std::vector<std::pair<std::size_t, IValue>> updates;  // (argument, new value)
   std::vector<IValue> returns(nret);
-  if (is_inplace || is_out_op) {
-    OPD_CHECK(fstack.size() == nret, "functionalize: '", fn->name(), "' returns ", fstack.size(), " values, '",
-              op.name(), "' ", nret);
-    for (std::size_t r = 0; r < nret; ++r) {
-      const std::ptrdiff_t a = facts.return_written[r];
-      if (a >= 0) updates.emplace_back(static_cast<std::size_t>(a), fstack[r].to_tensor());
-      else returns[r] = std::move(fstack[r]);
-    }
-  } else {
-    // _functional: the regular returns, then the new values of the written
-    // arguments the operator does not return.
-    std::size_t k = 0;
-    for (std::size_t r = 0; r < nret; ++r) {
-      const std::ptrdiff_t a = facts.return_written[r];
-      OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' returns too few values");
-      if (a >= 0) updates.emplace_back(static_cast<std::size_t>(a), fstack[k].to_tensor());
-      else returns[r] = std::move(fstack[k]);
-      ++k;
-    }
-    for (std::size_t p : torchgen_written_order(op)) {
-      if (std::find(facts.return_written.begin(), facts.return_written.end(), static_cast<std::ptrdiff_t>(p)) !=
-          facts.return_written.end())
-        continue;
-      OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' does not return the new value of '",
-                sargs[p].name, "'");
-      updates.emplace_back(p, fstack[k++].to_tensor());
-    }
+  std::size_t k = 0;
+  for (std::size_t r = 0; r < nret; ++r) {
+    const std::ptrdiff_t a = facts.return_written[r];
+    OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' returns too few values");
+    if (a >= 0) updates.emplace_back(static_cast<std::size_t>(a), std::move(fstack[k]));
+    else returns[r] = std::move(fstack[k]);
+    ++k;
   }
+  for (std::size_t p : torchgen_written_order(op)) {
+    if (std::find(facts.return_written.begin(), facts.return_written.end(), static_cast<std::ptrdiff_t>(p)) !=
+        facts.return_written.end())
+      continue;
+    OPD_CHECK(k < fstack.size(), "functionalize: '", fn->name(), "' does not return the new value of '",
+              sargs[p].name, "'");
+    updates.emplace_back(p, std::move(fstack[k++]));
+  }
+  OPD_CHECK(k == fstack.size(), "functionalize: '", fn->name(), "' returns ", fstack.size(), " values, '", op.name(),
+            "' and the new values of its written arguments are ", k);
 
   // Every check before any change: a failed call leaves its inputs unchanged.
-  if (!is_out_op) {
-    for (const auto& [p, v] : updates) {
-      const FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
-      if (!(v.sizes() == w.sizes()))
-        throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
-                                    sargs[p].name, "' from ", w.sizes(), " to ", v.sizes(),
-                                    " (an in-place result must keep its argument's shape)"));
-    }
-  } else {
-    for (const auto& [p, v] : updates) {
-      const FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
-      if (!(v.sizes() == w.sizes()) && !w.view_metas().empty())
-        throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its out= argument '", sargs[p].name,
-                                    "', a view, from ", w.sizes(), " to ", v.sizes()));
-    }
-  }
-  for (auto& [p, v] : updates) {
-    FunctionalTensorImpl& w = *functional_impl(args[p].to_tensor());
-    if (is_out_op) {
-      w.replace_resized(std::move(v));
-    } else {
-      w.replace(std::move(v));
-      w.commit_update();
-    }
-  }
+  // A None written optional has no new value to take.
+  std::erase_if(updates, [&](const auto& u) { return args[u.first].is_none(); });
+  for (const auto& [p, v] : updates) check_update(op, sargs[p].name, args[p], v, is_out_op);
+  for (auto& [p, v] : updates) apply_update(args[p], std::move(v), is_out_op);
   for (std::size_t r = 0; r < nret; ++r) {
     const std::ptrdiff_t a = facts.return_written[r];
     if (a >= 0) returns[r] = args[a];

@@ -13,6 +13,8 @@
 //      is computed below, and the result is a new alias of the same
 //      functional storage whose chain is the parent's plus this view;
 //      a multi-output view (split, unbind) gives each output its index;
+//      in remove_views mode chunk is the split ATen makes of it
+//      (decompose_view), so the backend sees split_copy;
 //   3. an operator that writes arguments: its functional variant
 //      (functionalization/variants.hpp) runs below on the synced values;
 //      in-place: each written argument takes its new value (same shape, else
@@ -20,12 +22,16 @@
 //      update is committed to every alias of its base; out=: the out
 //      wrappers take the results, resized as out= resizes; other mutable
 //      operators: their `_functional` variant returns the written arguments'
-//      new values after its own returns. No variant: opd::NotImplementedError
-//      naming the operator and the name looked for;
+//      new values after its own returns (so do in-place and out= variants
+//      for written arguments they do not return: _foreach_add_ -> () gives
+//      _foreach_add -> Tensor[]). A written Tensor(a!)[] takes a list of as
+//      many new values, each element committed to its own alias chain.
+//      No variant: opd::NotImplementedError naming the operator and the
+//      name looked for;
 //   4. anything else runs below on the synced values; tensor results (also in
 //      Tensor[] / Tensor?[]) come back as new functional tensors.
 // A schema the layer cannot express (a view that also writes, a view of a
-// tensor list, written tensor lists) is an opd::NotImplementedError naming the operator.
+// tensor list) is an opd::NotImplementedError naming the operator.
 #include "dispatch/config.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "functionalize/functional_tensor.hpp"

@@ -312,6 +312,30 @@ OPD_FUNC Tensor view_forward(const OperatorEntry& view_op, const Tensor& base, c
   const inverse_detail::view_info& v = inverse_detail::info_of(view_op);
   return inverse_detail::forward(inverse_detail::check_args(v, view_args, output_index), base, mode);
 }
+OPD_FUNC ViewDecomposition decompose_view(const OperatorEntry& view_op, const Tensor& self, const Stack& view_args) {
+  using namespace inverse_detail;
+  for (const view_info& v : table) {
+    if (&v.view() != &view_op) continue;
+    if (v.kind != view_kind::chunk) return {};
+    const call_args a = check_args(v, view_args, 0);
+    OPD_CHECK_VALUE(self.dim() > 0, v.name, ": chunk expects at least a 1-dimensional tensor");
+    const int64_t chunks = a.i(0);
+    OPD_CHECK_VALUE(chunks > 0, v.name, ": chunk expects `chunks` to be greater than 0, got: ", chunks);
+    const int64_t n = self.sizes()[static_cast<std::size_t>(wrapped(v.name, a.i(1), self.dim()))];
+    ViewDecomposition d;
+    if (n == 0) {
+      d.op = &entry_for<ops::split_with_sizes>();
+      d.args.emplace_back(std::vector<int64_t>(static_cast<std::size_t>(chunks), 0));
+    } else {
+      d.op = &entry_for<ops::split>();
+      d.args.emplace_back((n + chunks - 1) / chunks);
+    }
+    d.args.push_back(a.args[1]);
+    return d;
+  }
+  return {};
+}
+
 OPD_FUNC bool has_view_inverse(std::string_view view_op) {
   for (const inverse_detail::view_info& v : inverse_detail::table)
     if (v.name == view_op) return true;

@@ -56,6 +56,18 @@ OPD_API Tensor view_forward(std::string_view view_op, const Tensor& base, const 
 OPD_API Tensor view_forward(const OperatorEntry& view_op, const Tensor& base, const Stack& view_args,
                             int64_t output_index, InverseMode mode);
 
+// The view a composite multi-output view is made of, as ATen's kernel makes
+// it (ATen decomposes it above functionalization, so only the parts reach a
+// backend): chunk -> split.Tensor by ceil(n / chunks) along dim, or, when n
+// is 0, split_with_sizes into `chunks` empty pieces. `self` is the current
+// value of the tensor viewed, `view_args` the call's arguments after self.
+// op is null for a view that is not decomposed (every other one).
+struct ViewDecomposition {
+  const OperatorEntry* op = nullptr;
+  Stack args;  // op's arguments after self
+};
+OPD_API ViewDecomposition decompose_view(const OperatorEntry& view_op, const Tensor& self, const Stack& view_args);
+
 // Whether view_inverse / view_forward know the operator (full name).
 OPD_API bool has_view_inverse(std::string_view view_op);
 

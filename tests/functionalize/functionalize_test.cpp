@@ -5,7 +5,9 @@
 // operator and leave inputs unchanged, operators declared at run time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,8 @@
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
 #include <kernels/ops_views.hpp>
+
+#include "lazy_trace/trace_backend.hpp"
 
 namespace {
 
@@ -321,6 +325,334 @@ TEST(FunctionalizeLayer, TensorListArgumentsAreUnwrapped) {
         return std::vector<Tensor>{T("t_fz::total", {xs, ys})};
       },
       {arange({2, 2}), arange({2, 2}, 1)}, Mode::keep_views);
+}
+
+// ---- written tensor lists, chunk in remove_views ------------------------------------
+
+// A foreach-style in-place list operator declared at compile time; its
+// functional variant's schema is derived from it at compile time, as torchgen
+// derives _foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[].
+struct foreach_add_ : opd::op<"t_fzl::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()"> {};
+struct foreach_add : opd::op<opd::schema::functional_variant_of<foreach_add_>::text> {};
+
+void foreach_add_inplace_cpu(std::span<const Tensor> self, const opd::Scalar& scalar) {
+  for (const Tensor& t : self) run("aten::add_.Scalar", {t, scalar, 1});
+}
+std::vector<Tensor> foreach_add_cpu(std::span<const Tensor> self, const opd::Scalar& scalar) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : self) out.push_back(T("aten::add.Scalar", {t, scalar, 1}));
+  return out;
+}
+
+// The test's list operators: compile-time declared ones with CPU kernels, and
+// (declared at run time, boxed kernels) a list in-place operator with a
+// Tensor?[] argument, an out= operator writing a Tensor(a!)[] (ATen's
+// split_copy.Tensor_out pattern) and a mutable operator writing a list, with
+// their functional variants.
+struct ListOps {
+  opd::RegistrationSet set;
+  ListOps() {
+    (void)kernels();
+    set.add(opd::register_kernel<foreach_add_, &foreach_add_inplace_cpu>(opd::DispatchKey::CPU));
+    set.add(opd::register_kernel<foreach_add, &foreach_add_cpu>(opd::DispatchKey::CPU));
+    // self[i] + alpha * other[i], or self[i] where other[i] is None.
+    auto axpy = [](const std::vector<Tensor>& self, const std::vector<std::optional<Tensor>>& other, const IValue& alpha) {
+      std::vector<Tensor> out;
+      for (std::size_t i = 0; i < self.size(); ++i)
+        out.push_back(other[i] ? T("aten::add.Tensor", {self[i], *other[i], alpha}) : clone(self[i]));
+      return out;
+    };
+    set.add(opd::declare("t_fzl::_foreach_axpy_(Tensor(a!)[] self, Tensor?[] other, Scalar alpha) -> ()"));
+    set.add(opd::declare("t_fzl::_foreach_axpy(Tensor[] self, Tensor?[] other, Scalar alpha) -> Tensor[]"));
+    set.add(opd::register_boxed_kernel("t_fzl::_foreach_axpy_", opd::DispatchKey::CPU,
+                                       [axpy](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         const std::vector<Tensor> self = (*s)[s->size() - 3].to_tensor_list();
+                                         const auto r = axpy(self, (*s)[s->size() - 2].to_optional_tensor_list(), s->back());
+                                         for (std::size_t i = 0; i < self.size(); ++i) run("aten::copy_", {self[i], r[i], false});
+                                         s->resize(s->size() - 3);
+                                       }));
+    set.add(opd::register_boxed_kernel("t_fzl::_foreach_axpy", opd::DispatchKey::CPU,
+                                       [axpy](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         IValue r(axpy((*s)[s->size() - 3].to_tensor_list(),
+                                                       (*s)[s->size() - 2].to_optional_tensor_list(), s->back()));
+                                         s->resize(s->size() - 3);
+                                         s->push_back(std::move(r));
+                                       }));
+    // out=: the pieces of split_copy, each out[i] resized to its piece.
+    set.add(opd::declare("t_fzl::split_copy.Tensor(Tensor self, int split_size, int dim=0) -> Tensor[]"));
+    set.add(opd::declare(
+        "t_fzl::split_copy.Tensor_out(Tensor self, int split_size, int dim=0, *, Tensor(a!)[] out) -> ()"));
+    set.add(opd::register_boxed_kernel("t_fzl::split_copy.Tensor", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         opd::call_boxed("aten::split_copy.Tensor", *s);
+                                       }));
+    set.add(opd::register_boxed_kernel(
+        "t_fzl::split_copy.Tensor_out", opd::DispatchKey::CPU, [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+          const std::vector<Tensor> out = s->back().to_tensor_list();
+          s->pop_back();
+          opd::call_boxed("aten::split_copy.Tensor", *s);
+          const std::vector<Tensor> pieces = s->back().to_tensor_list();
+          s->pop_back();
+          if (pieces.size() != out.size()) throw opd::Error("t_fzl::split_copy.Tensor_out: wrong number of outs");
+          for (std::size_t i = 0; i < out.size(); ++i) {
+            out[i].resize_(pieces[i].sizes());
+            run("aten::copy_", {out[i], pieces[i], false});
+          }
+        }));
+    // Mutable (neither in-place nor out=): scales every xs[i] by w and returns their sum;
+    // its _functional variant's schema is derived at run time, as torchgen derives it.
+    const char* scale_all = "t_fzl::scale_all(Tensor(a!)[] xs, Tensor w) -> Tensor";
+    set.add(opd::declare(scale_all));
+    set.add(opd::declare(opd::schema::functional_variant_text(opd::schema::parse_or_throw(scale_all))));
+    set.add(opd::register_boxed_kernel("t_fzl::scale_all", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         const std::vector<Tensor> xs = (*s)[s->size() - 2].to_tensor_list();
+                                         const Tensor w = s->back().to_tensor();
+                                         Tensor sum = zeros({});
+                                         for (const Tensor& x : xs) {
+                                           run("aten::mul_.Tensor", {x, w});
+                                           sum = T("aten::add.Tensor", {sum, T("aten::sum", {x, IValue()}), 1});
+                                         }
+                                         s->resize(s->size() - 2);
+                                         s->emplace_back(sum);
+                                       }));
+    set.add(opd::register_boxed_kernel("t_fzl::scale_all_functional", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         const std::vector<Tensor> xs = (*s)[s->size() - 2].to_tensor_list();
+                                         const Tensor w = s->back().to_tensor();
+                                         Tensor sum = zeros({});
+                                         std::vector<Tensor> scaled;
+                                         for (const Tensor& x : xs) {
+                                           scaled.push_back(T("aten::mul.Tensor", {x, w}));
+                                           sum = T("aten::add.Tensor", {sum, T("aten::sum", {scaled.back(), IValue()}), 1});
+                                         }
+                                         s->resize(s->size() - 2);
+                                         s->emplace_back(sum);
+                                         s->emplace_back(std::move(scaled));
+                                       }));
+  }
+};
+ListOps& list_ops() {
+  static ListOps k;
+  return k;
+}
+
+Tensor empty_tensor() {
+  return T("aten::empty.memory_format", {std::vector<int64_t>{0}, IValue(), IValue(), IValue(), IValue(), IValue()});
+}
+
+// The program on the tracing backend (remove_views): the values eager
+// computes on the CPU, and the operators the backend received.
+std::vector<std::string> traced(const Program& p, const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> eager_in;
+  for (const Tensor& t : inputs) eager_in.push_back(clone(t));
+  const std::vector<Tensor> eager_out = p(eager_in);
+  lazy::Backend backend;
+  std::vector<Tensor> in;
+  for (const Tensor& t : inputs) in.push_back(lazy::from_cpu(t));
+  std::vector<Tensor> out;
+  {
+    opd::FunctionalizeGuard on(Mode::remove_views);
+    out = p(in);
+  }
+  EXPECT_EQ(out.size(), eager_out.size());
+  for (std::size_t i = 0; i < out.size() && i < eager_out.size(); ++i)
+    EXPECT_EQ(values(lazy::to_cpu(out[i])), values(eager_out[i])) << "output " << i;
+  for (std::size_t i = 0; i < in.size(); ++i) EXPECT_EQ(values(lazy::to_cpu(in[i])), values(eager_in[i])) << "input " << i;
+  std::vector<std::string> ops = backend.ops();
+  ops.erase(std::remove(ops.begin(), ops.end(), "input"), ops.end());
+  return ops;
+}
+
+bool has(const std::vector<std::string>& ops, std::string_view name) {
+  return std::find(ops.begin(), ops.end(), name) != ops.end();
+}
+// No view, in-place or out= operator reached the backend (it refuses them too).
+void expect_functional_trace(const std::vector<std::string>& ops) {
+  EXPECT_FALSE(ops.empty());
+  for (const std::string& name : ops) {
+    const opd::AliasFacts& f = opd::Dispatcher::singleton().find_schema_or_throw(name).alias_facts();
+    EXPECT_FALSE(f.is_view()) << name;
+    EXPECT_TRUE(f.written.empty()) << name;
+  }
+}
+
+// Elements of one list: views of one base (rows 0 and 2 of in[0]), a view of
+// another input (a slice of in[1]) and a base (in[2]); a column of in[0]
+// taken before the call sees the update.
+const Program foreach_add_program = [](std::vector<Tensor>& in) {
+  Tensor col = T("aten::select.int", {in[0], 1, 1});
+  std::vector<Tensor> list{T("aten::select.int", {in[0], 0, 0}), T("aten::select.int", {in[0], 0, 2}),
+                           T("aten::slice.Tensor", {in[1], 0, 1, 4, 1}), in[2]};
+  opd::call<foreach_add_>(std::span<const Tensor>(list), opd::Scalar(2.5));
+  return std::vector<Tensor>{col, list[0], list[2], in[0], in[1], in[2]};
+};
+const std::vector<Tensor> foreach_inputs() { return {arange({3, 4}), arange({6}, 1), arange({2, 2}, 2)}; }
+
+class FunctionalizeLists : public ::testing::TestWithParam<Mode> {
+ protected:
+  void SetUp() override { (void)list_ops(); }
+};
+
+TEST_P(FunctionalizeLists, InPlaceListOperatorCommitsEachElementToItsBase) {
+  expect_same_as_eager(foreach_add_program, foreach_inputs(), GetParam());
+}
+
+TEST_P(FunctionalizeLists, RunTimeDeclaredListOperatorWithNullOptionalTensors) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> self{T("aten::select.int", {in[0], 0, 1}), in[1]};
+        std::vector<std::optional<Tensor>> other{std::nullopt, T("aten::t", {in[2]})};
+        run("t_fzl::_foreach_axpy_", {self, other, -1.5});
+        std::vector<std::optional<Tensor>> other2{T("aten::select.int", {in[0], 0, 0}), std::nullopt};
+        run("t_fzl::_foreach_axpy_", {self, other2, 2.0});
+        return std::vector<Tensor>{in[0], in[1], in[2]};
+      },
+      {arange({2, 3}), arange({3, 2}, 1), arange({2, 3}, -1)}, GetParam());
+}
+
+TEST_P(FunctionalizeLists, OutListOperatorWritesAndResizesEachOut) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        Tensor row = T("aten::select.int", {in[1], 0, 1});  // an out of the right size that is a view
+        std::vector<Tensor> out{empty_tensor(), T("aten::slice.Tensor", {row, 0, 0, 2, 1}), empty_tensor()};
+        run("t_fzl::split_copy.Tensor_out", {in[0], 2, 0, out});
+        run("aten::add_.Scalar", {out[0], 1.0, 1});
+        return std::vector<Tensor>{out[0], out[1], out[2], in[0], in[1]};
+      },
+      {arange({5}), arange({2, 4}, 3)}, GetParam());
+}
+
+TEST_P(FunctionalizeLists, MutableListOperatorUsesItsDerivedFunctionalVariant) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> xs{T("aten::slice.Tensor", {in[0], 0, 0, 2, 1}), in[1]};
+        Tensor sum = T("t_fzl::scale_all", {xs, T("aten::select.int", {in[0], 0, 3})});
+        return std::vector<Tensor>{sum, in[0], in[1]};
+      },
+      {arange({4, 2}), arange({2}, 4)}, GetParam());
+}
+
+TEST_P(FunctionalizeLists, ChunkWithAnInPlaceOperatorOnOneChunk) {
+  expect_same_as_eager(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> parts = run("aten::chunk", {in[0], 3, 0}).to_tensor_list();  // 3, 3, 1 rows
+        run("aten::mul_.Scalar", {parts[1], -2.0});
+        run("aten::add_.Scalar", {parts[2], 1.0, 1});
+        std::vector<Tensor> empty = run("aten::chunk", {in[1], 3, 0}).to_tensor_list();  // 3 empty pieces
+        run("aten::add_.Scalar", {empty[1], 1.0, 1});
+        return std::vector<Tensor>{parts[0], parts[1], parts[2], in[0], empty[0], empty[2]};
+      },
+      {arange({7, 2}), arange({0, 2})}, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FunctionalizeLists, ::testing::Values(Mode::keep_views, Mode::remove_views));
+
+TEST(FunctionalizeListTraces, InPlaceListOperatorReachesTheBackendAsItsFunctionalVariant) {
+  (void)list_ops();
+  const std::vector<std::string> ops = traced(foreach_add_program, foreach_inputs());
+  expect_functional_trace(ops);
+  EXPECT_TRUE(has(ops, "t_fzl::_foreach_add.Scalar"));
+  EXPECT_FALSE(has(ops, "t_fzl::_foreach_add_.Scalar"));
+}
+
+TEST(FunctionalizeListTraces, OutAndMutableListOperatorsReachTheBackendFunctional) {
+  (void)list_ops();
+  const std::vector<std::string> ops = traced(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> out{empty_tensor(), empty_tensor(), empty_tensor()};
+        run("t_fzl::split_copy.Tensor_out", {in[0], 2, 0, out});
+        std::vector<Tensor> xs{T("aten::select.int", {in[1], 0, 0}), out[1]};
+        Tensor sum = T("t_fzl::scale_all", {xs, T("aten::select.int", {in[1], 0, 1})});
+        return std::vector<Tensor>{out[0], out[1], out[2], sum};
+      },
+      {arange({5}), arange({2, 2}, 1)});
+  expect_functional_trace(ops);
+  EXPECT_TRUE(has(ops, "t_fzl::split_copy.Tensor"));
+  EXPECT_TRUE(has(ops, "t_fzl::scale_all_functional"));
+}
+
+TEST(FunctionalizeListTraces, ChunkIsSplitCopyBelowTheLayer) {
+  (void)list_ops();
+  const std::vector<std::string> ops = traced(
+      [](std::vector<Tensor>& in) {
+        std::vector<Tensor> parts = run("aten::chunk", {in[0], 2, 1}).to_tensor_list();
+        run("aten::mul_.Scalar", {parts[0], 3.0});
+        std::vector<Tensor> empty = run("aten::chunk", {in[1], 2, -1}).to_tensor_list();  // 2 pieces of 0
+        return std::vector<Tensor>{parts[0], parts[1], in[0], empty[1]};
+      },
+      {arange({2, 5}), arange({3, 0})});
+  expect_functional_trace(ops);
+  EXPECT_TRUE(has(ops, "aten::split_copy.Tensor"));
+  EXPECT_TRUE(has(ops, "aten::split_with_sizes_copy"));
+  EXPECT_FALSE(has(ops, "aten::chunk"));
+}
+
+// A list whose new values do not keep each element's shape: an error naming
+// the operator and the element, and no element changed.
+TEST(FunctionalizeListTraces, ListInPlaceShapeChangeIsAnErrorAndChangesNothing) {
+  (void)list_ops();
+  auto d1 = opd::declare("t_fzl::grow_(Tensor(a!)[] self) -> ()");
+  auto d2 = opd::declare("t_fzl::grow(Tensor[] self) -> Tensor[]");
+  auto k = opd::register_boxed_kernel("t_fzl::grow", opd::DispatchKey::CPU,
+                                      [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                        std::vector<Tensor> xs = s->back().to_tensor_list();
+                                        xs.back() = T("aten::cat", {xs, 0});
+                                        s->back() = IValue(std::move(xs));
+                                      });
+  const Tensor a = opd::to_functional(arange({2}));
+  const Tensor b = opd::to_functional(arange({3}, 1));
+  opd::FunctionalizeGuard on;
+  const std::vector<float> before_a = values(opd::from_functional(a));
+  try {
+    run("t_fzl::grow_", {std::vector<Tensor>{a, b}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fzl::grow_"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'self[1]'"), std::string::npos) << e.what();
+  }
+  // A functional variant returning fewer new values than the list has elements.
+  auto d3 = opd::declare("t_fzl::drop_(Tensor(a!)[] self) -> ()");
+  auto d4 = opd::declare("t_fzl::drop(Tensor[] self) -> Tensor[]");
+  auto k2 = opd::register_boxed_kernel("t_fzl::drop", opd::DispatchKey::CPU,
+                                       [](const opd::OperatorEntry&, opd::DispatchKeySet, Stack* s) {
+                                         std::vector<Tensor> xs = s->back().to_tensor_list();
+                                         xs.pop_back();
+                                         s->back() = IValue(std::move(xs));
+                                       });
+  try {
+    run("t_fzl::drop_", {std::vector<Tensor>{a, b}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fzl::drop_"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'self'"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(opd::functional_impl(a)->functional_storage()->mutated());
+  EXPECT_FALSE(opd::functional_impl(b)->functional_storage()->mutated());
+  EXPECT_EQ(values(opd::from_functional(a)), before_a);
+}
+
+// An out= list whose element is a view of another size: an error naming the
+// operator and the element, and no out changed (the fresh one included).
+TEST(FunctionalizeListTraces, OutListResizingAViewElementIsAnErrorAndChangesNothing) {
+  (void)list_ops();
+  const Tensor x = opd::to_functional(arange({5}));
+  const Tensor base = opd::to_functional(arange({2, 4}, 3));
+  opd::FunctionalizeGuard on;
+  const Tensor fresh = empty_tensor();
+  const Tensor row = T("aten::select.int", {base, 0, 1});  // 4 elements; piece 1 has 2
+  const std::vector<float> before = values(opd::from_functional(base));
+  try {
+    run("t_fzl::split_copy.Tensor_out", {x, 2, 0, std::vector<Tensor>{fresh, row, empty_tensor()}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_fzl::split_copy.Tensor_out"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'out[1]'"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(opd::from_functional(fresh).numel(), 0);
+  EXPECT_FALSE(opd::functional_impl(base)->functional_storage()->mutated());
+  opd::sync(base);
+  EXPECT_EQ(values(opd::from_functional(base)), before);
 }
 
 }  // namespace
