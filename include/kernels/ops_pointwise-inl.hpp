@@ -22,6 +22,10 @@ OPD_FUNC RegistrationSet register_pointwise() {
   set.add(detail::register_pointwise_unary_other());
   set.add(detail::register_pointwise_compare());
   set.add(detail::register_pointwise_arith());
+  set.add(detail::register_pointwise_unary_trig());
+  set.add(detail::register_pointwise_unary_activation());
+  set.add(detail::register_pointwise_select());
+  set.add(detail::register_pointwise_pow_div());
   return set;
 }
 

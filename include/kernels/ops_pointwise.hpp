@@ -264,6 +264,10 @@ OPD_API RegistrationSet register_pointwise_unary_float();
 OPD_API RegistrationSet register_pointwise_unary_other();
 OPD_API RegistrationSet register_pointwise_compare();
 OPD_API RegistrationSet register_pointwise_arith();
+OPD_API RegistrationSet register_pointwise_unary_trig();
+OPD_API RegistrationSet register_pointwise_unary_activation();
+OPD_API RegistrationSet register_pointwise_select();
+OPD_API RegistrationSet register_pointwise_pow_div();
 }  // namespace detail
 
 }  // namespace opd::kernels
@@ -274,4 +278,8 @@ OPD_API RegistrationSet register_pointwise_arith();
 #include "kernels/ops_pointwise_unary_other-inl.hpp"
 #include "kernels/ops_pointwise_compare-inl.hpp"
 #include "kernels/ops_pointwise_arith-inl.hpp"
+#include "kernels/ops_pointwise_unary_trig-inl.hpp"
+#include "kernels/ops_pointwise_unary_activation-inl.hpp"
+#include "kernels/ops_pointwise_select-inl.hpp"
+#include "kernels/ops_pointwise_pow_div-inl.hpp"
 #endif

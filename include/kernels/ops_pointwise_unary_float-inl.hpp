@@ -1,7 +1,7 @@
 #pragma once
 // Out-of-line part of ops_pointwise.hpp (compiled in
 // src/kernels/register_pointwise_unary_float.cpp): the registration of the
-// floating unary operators (exp ... erfc); register_pointwise() gathers the
+// exponentials, logarithms, sqrt, rsqrt and reciprocal; register_pointwise() gathers the
 // groups.
 #include "kernels/ops_pointwise_kernels-inl.hpp"
 
@@ -19,18 +19,6 @@ OPD_FUNC RegistrationSet register_pointwise_unary_float() {
   set.add(register_structured<ops::sqrt>());
   set.add(register_structured<ops::rsqrt>());
   set.add(register_structured<ops::reciprocal>());
-  set.add(register_structured<ops::sin>());
-  set.add(register_structured<ops::cos>());
-  set.add(register_structured<ops::tan>());
-  set.add(register_structured<ops::asin>());
-  set.add(register_structured<ops::acos>());
-  set.add(register_structured<ops::atan>());
-  set.add(register_structured<ops::sinh>());
-  set.add(register_structured<ops::cosh>());
-  set.add(register_structured<ops::tanh>());
-  set.add(register_structured<ops::sigmoid>());
-  set.add(register_structured<ops::erf>());
-  set.add(register_structured<ops::erfc>());
   return set;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Out-of-line part of ops_pointwise.hpp (compiled in
 // src/kernels/register_pointwise_unary_other.cpp): the registration of the
-// other unary operators (neg ... nan_to_num, relu, isnan, softplus);
+// other unary operators (neg, abs, sign, rounding, bitwise_not,
+// logical_not, isnan, isinf, isfinite);
 // register_pointwise() gathers the groups.
 #include "kernels/ops_pointwise_kernels-inl.hpp"
 
@@ -12,35 +13,22 @@ OPD_FUNC RegistrationSet register_pointwise_unary_other() {
   set.add(register_structured<ops::neg>());
   set.add(register_structured<ops::abs>());
   set.add(register_structured<ops::sign>());
-  set.add(register_structured<ops::silu>());
-  set.add(register_structured<ops::hardswish>());
   set.add(register_structured<ops::floor>());
   set.add(register_structured<ops::ceil>());
   set.add(register_structured<ops::round>());
   set.add(register_structured<ops::trunc>());
-  set.add(register_structured<ops::frac>());
   set.add(register_structured<ops::bitwise_not>());
   set.add(register_structured<ops::logical_not>());
-  set.add(register_structured<ops::gelu>());
-  set.add(register_structured<ops::nan_to_num>());
   constexpr DispatchKey cpu = DispatchKey::CPU;
-  set.add(register_kernel<ops::relu, &detail::relu_kernel>(cpu));
-  set.add(register_kernel<ops::relu_, &detail::relu_inplace_kernel>(cpu));
   set.add(register_kernel<ops::isnan, &detail::isnan_kernel>(cpu));
   set.add(register_kernel<ops::isinf, &detail::isinf_kernel>(cpu));
   set.add(register_kernel<ops::isfinite, &detail::isfinite_kernel>(cpu));
-  set.add(register_kernel<ops::softplus, &detail::softplus_kernel>(cpu));
-  set.add(derive_missing_variants<ops::softplus, void, ops::softplus_out>(cpu, detail::softplus_spec{}));
   // Meta: the same meta functions (masked_fill: the same function, which
   // stops before reading data on Meta tensors); out= derived at Meta too.
   constexpr DispatchKey meta = DispatchKey::Meta;
-  set.add(register_kernel<ops::relu, &detail::unary_meta_kernel<UnaryOp::Relu>>(meta));
-  set.add(register_kernel<ops::relu_, &detail::relu_inplace_meta>(meta));
   set.add(register_kernel<ops::isnan, &detail::unary_meta_kernel<UnaryOp::IsNan>>(meta));
   set.add(register_kernel<ops::isinf, &detail::unary_meta_kernel<UnaryOp::IsInf>>(meta));
   set.add(register_kernel<ops::isfinite, &detail::unary_meta_kernel<UnaryOp::IsFinite>>(meta));
-  set.add(register_kernel<ops::softplus, &detail::softplus_meta_kernel>(meta));
-  set.add(derive_missing_variants<ops::softplus, void, ops::softplus_out>(meta, detail::softplus_spec{}));
   return set;
 }
 

@@ -67,18 +67,17 @@ struct inplace_op_base_of<Schemas, true> {
   using type = op<Schemas::inplace_text>;
 };
 
-}  // namespace structured_detail
 
-// The base of a structured operator family, declared by its out= schema.
-// Overload: the overload name of the functional and in-place variants
-// (add.out goes with add.Tensor: "Tensor"); by default "out" gives no
-// overload name and "<X>_out" gives "<X>".
-template <fixed_string OutSchema, fixed_string Overload = derive_overload_name>
-struct structured {
+// A family's derived schemas, checked. Instantiated where the family is first
+// used (a variant named or called, has_inplace read, register_structured), not
+// where it is declared: a header that declares many families (kernels/ops_*.hpp)
+// costs a file the derivation of only those it uses (measured: about 0.1 s of
+// g++ -O2 for the seven arithmetic families a one-call file leaves unused).
+template <class Schemas>
+struct checked_schemas : Schemas {
  private:
-  using schemas = structured_detail::family_schemas<OutSchema, Overload>;
-  using E = structured_detail::family_error;
-  static constexpr E error = schemas::error;
+  using E = family_error;
+  static constexpr E error = Schemas::error;
   static_assert(error != E::varargs, "opd::structured: schemas with '...' cannot be structured");
   static_assert(error != E::not_out_schema,
                 "opd::structured: the schema must be an out= schema, with a kwarg-only Tensor(a!) out argument");
@@ -98,13 +97,27 @@ struct structured {
   static_assert(error != E::name_clash,
                 "opd::structured: the functional variant's overload name equals the out= one, so both would have "
                 "one operator name");
-  static_assert(schemas::arguments_kept,
+  static_assert(Schemas::arguments_kept,
                 "opd::structured: torchgen's functional variant of this out= schema drops arguments, which the "
                 "derived kernels cannot pass on");
+};
+}  // namespace structured_detail
+
+// The base of a structured operator family, declared by its out= schema.
+// Overload: the overload name of the functional and in-place variants
+// (add.out goes with add.Tensor: "Tensor"); by default "out" gives no
+// overload name and "<X>_out" gives "<X>". The schema is checked where the
+// family is first used (structured_detail::checked_schemas).
+template <fixed_string OutSchema, fixed_string Overload = derive_overload_name>
+struct structured {
+ private:
+  using schemas = structured_detail::checked_schemas<structured_detail::family_schemas<OutSchema, Overload>>;
 
  public:
   // The three operators of the family (usable with opd::call, register_kernel, ...).
-  struct out : op<OutSchema> {};
+  struct out : op<OutSchema> {
+    static_assert(sizeof(schemas) > 0);  // the family's checks, where out= is used
+  };
   struct functional : structured_detail::functional_op_base<schemas> {};
   // Only when has_inplace: the functional schema starts with `Tensor self`.
   struct inplace : structured_detail::inplace_op_base_of<schemas>::type {};

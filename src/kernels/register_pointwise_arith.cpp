@@ -1,5 +1,5 @@
 // libopdispatch: the registration of remainder, fmod, the bitwise ops and
-// shifts, atan2, pow, the divisions, lerp, addcmul and addcdiv (one of
+// shifts (one of
 // register_pointwise()'s groups: each instantiates its operators' derived
 // kernels, which take seconds to compile).
 #include "kernels/ops_pointwise_arith-inl.hpp"

@@ -1,5 +1,5 @@
-// libopdispatch: the registration of the comparisons, logical ops, where,
-// clamp, maximum/minimum and masked_fill (one of register_pointwise()'s groups:
+// libopdispatch: the registration of the comparisons (eq, ne, lt, le, gt,
+// ge) (one of register_pointwise()'s groups:
 // each instantiates its operators' derived kernels, which take seconds to
 // compile).
 #include "kernels/ops_pointwise_compare-inl.hpp"

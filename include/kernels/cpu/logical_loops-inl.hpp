@@ -1,15 +1,17 @@
 #pragma once
-// The loops of the logical ops and maximum/minimum, compiled once in
-// src/kernels/pointwise_logical.cpp.
+// The loops of the logical ops and maximum/minimum, compiled in
+// src/kernels/pointwise_logical.cpp (integral dtypes) and
+// pointwise_logical_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
 
 namespace opd::kernels::detail {
 
-OPD_FUNC void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                            const std::array<OperandRef, 2>& inputs) {
-  dispatch_dtype(compute, pointwise_name(op), [&](auto tag) {
+template <DtypeGroup G>
+void logical_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                      const std::array<OperandRef, 2>& inputs) {
+  dispatch_dtype_group<G>(compute, pointwise_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using P = PointwiseOp;
     const bool done =
@@ -17,5 +19,14 @@ OPD_FUNC void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef
     if (!done) throw_not_implemented_for(pointwise_name(op), compute);
   });
 }
+
+#ifndef OPD_HEADER_ONLY
+// Instantiated once per dtype group, in src/kernels/pointwise_logical.cpp (Integral) and
+// pointwise_logical_floating.cpp (Floating).
+extern template void logical_loops_of<DtypeGroup::Integral>(PointwiseOp, ScalarType, const OperandRef&,
+                                                            const std::array<OperandRef, 2>&);
+extern template void logical_loops_of<DtypeGroup::Floating>(PointwiseOp, ScalarType, const OperandRef&,
+                                                            const std::array<OperandRef, 2>&);
+#endif
 
 }  // namespace opd::kernels::detail

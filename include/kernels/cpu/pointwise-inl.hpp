@@ -60,6 +60,19 @@ OPD_FUNC const char* pointwise_name(PointwiseOp op) noexcept {
 
 namespace detail {
 
+// (Here rather than in arith_loops-inl.hpp, which two sources compile.)
+OPD_FUNC bool has_zero(const OperandRef& t) {
+  bool zero = false;
+  dispatch_dtype(t.dtype, "has_zero", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ElementwiseIter<0> iter(t, {});
+    iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+      for (int64_t j = 0; j < n && !zero; ++j) zero = load<T>(ptrs[0] + j * strides[0]) == T(0);
+    });
+  });
+  return zero;
+}
+
 inline void check_input(const Tensor& t, const char* op, const char* arg) {
   OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
 }

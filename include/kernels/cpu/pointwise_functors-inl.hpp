@@ -383,12 +383,20 @@ struct ClampOneSide {
 
 // Float-kind ops and the floating-only keep-kind ones (gelu, silu,
 // hardswish, softplus, frac); `compute` is Half/Float/Double/BFloat16.
-OPD_API void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
-                               const OperandRef& in);
+template <DtypeGroup G>
+void unary_float_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in);
+inline void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in) {
+  if (compute == ScalarType::Half || compute == ScalarType::BFloat16) unary_float_loops_of<DtypeGroup::ReducedFloating>(op, params, compute, out, in);
+  else unary_float_loops_of<DtypeGroup::WideFloating>(op, params, compute, out, in);
+}
 // The other keep-kind ops (src/kernels/pointwise_unary_other.cpp) and the
 // bool-kind ones (pointwise_unary_bool.cpp), every kernel dtype.
-OPD_API void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
-                               const OperandRef& in);
+template <DtypeGroup G>
+void unary_other_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in);
+inline void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in) {
+  if (is_floating_type(compute)) unary_other_loops_of<DtypeGroup::Floating>(op, params, compute, out, in);
+  else unary_other_loops_of<DtypeGroup::Integral>(op, params, compute, out, in);
+}
 OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
 // A Bool-valued op (comparison, logical op) on inputs already of dtype T
 // (not Half/BFloat16), contiguous with out's sizes, the last one possibly a
@@ -461,14 +469,30 @@ bool run_binary_of(PointwiseOp op, const OperandRef& out, const std::array<Opera
 // product compiled apart.
 OPD_API void equality_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                             const std::array<OperandRef, 2>& inputs);
-OPD_API void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                           const std::array<OperandRef, 2>& inputs);
-OPD_API void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                           const std::array<OperandRef, 2>& inputs);
-OPD_API void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                         const std::array<OperandRef, 2>& inputs);
-OPD_API void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                           const std::array<OperandRef, 2>& inputs);
+template <DtypeGroup G>
+void compare_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
+inline void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
+  if (is_floating_type(compute)) compare_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
+  else compare_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+}
+template <DtypeGroup G>
+void logical_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
+inline void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
+  if (is_floating_type(compute)) logical_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
+  else logical_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+}
+template <DtypeGroup G>
+void arith_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
+inline void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
+  if (is_floating_type(compute)) arith_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
+  else arith_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+}
+template <DtypeGroup G>
+void bitwise_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
+inline void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
+  if (is_floating_type(compute)) bitwise_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
+  else bitwise_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+}
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
   if (op <= PointwiseOp::Ne) {
@@ -488,8 +512,12 @@ inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const Ope
 // inputs[2] is ignored by the one-sided clamps.
 // value: addcmul/addcdiv's value, lerp's Scalar weight (converted as
 // Scalar::to, checked), null otherwise.
-OPD_API void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
-                               const std::array<OperandRef, 3>& inputs);
+template <DtypeGroup G>
+void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs);
+inline void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
+  if (is_floating_type(compute)) where_clamp_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
+  else where_clamp_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+}
 OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
                                 const std::array<OperandRef, 3>& inputs, const Scalar* value);
 inline void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,

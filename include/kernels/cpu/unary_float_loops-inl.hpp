@@ -1,7 +1,8 @@
 #pragma once
 // The loops of the floating unary ops (exp, sin, gelu, softplus, frac, ...)
 // for Half, Float, Double, BFloat16; compiled in
-// src/kernels/pointwise_unary_float.cpp.
+// src/kernels/pointwise_unary_float.cpp (Float, Double) and
+// pointwise_unary_float_reduced.cpp (Half, BFloat16): one source per dtype group.
 #include "kernels/cpu/unary_loops-inl.hpp"
 #include "kernels/cpu/unary_simd.hpp"
 
@@ -17,9 +18,8 @@ bool try_unary_simd_of(UnaryOp op, const OperandRef& out, const OperandRef& in) 
   if (!simd::unary_row(op, x, y, 0)) return false;
   int64_t n = 1;
   for (int64_t s : out.sizes) n *= s;
-  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
-    (void)simd::unary_row(op, x + begin, y + begin, end - begin);
-  });
+  parallel_for(0, n, grain_size,
+               [&](int64_t begin, int64_t end) { (void)simd::unary_row(op, x + begin, y + begin, end - begin); });
   return true;
 }
 inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in) {
@@ -29,11 +29,12 @@ inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out
   return compute == ScalarType::Double ? try_unary_simd_of<double>(op, out, in) : try_unary_simd_of<float>(op, out, in);
 }
 
-OPD_FUNC void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
-                                const OperandRef& in) {
+template <DtypeGroup G>
+void unary_float_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                          const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
   if (try_unary_simd(op, compute, out, in)) return;
-  dispatch_floating_dtype(compute, unary_name(op), [&](auto tag) {
+  dispatch_dtype_group<G>(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     if (op == UnaryOp::Softplus) {
@@ -45,9 +46,18 @@ OPD_FUNC void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarTyp
         run_unary_of<T, FloatUnary, U::Exp, U::Exp2, U::Expm1, U::Log, U::Log2, U::Log10, U::Log1p, U::Sqrt, U::Rsqrt,
                      U::Reciprocal, U::Sin, U::Cos, U::Tan, U::Asin, U::Acos, U::Atan, U::Sinh, U::Cosh, U::Tanh,
                      U::Sigmoid, U::Erf, U::Erfc, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Frac>(op, out,
-                                                                                                         inputs);
+                                                                                                        inputs);
     OPD_CHECK(done, unary_name(op), ": not a floating unary op");
   });
 }
+
+#ifndef OPD_HEADER_ONLY
+// Instantiated once per dtype group, in src/kernels/pointwise_unary_float.cpp (WideFloating) and
+// pointwise_unary_float_reduced.cpp (ReducedFloating).
+extern template void unary_float_loops_of<DtypeGroup::WideFloating>(UnaryOp, const UnaryParams&, ScalarType,
+                                                                    const OperandRef&, const OperandRef&);
+extern template void unary_float_loops_of<DtypeGroup::ReducedFloating>(UnaryOp, const UnaryParams&, ScalarType,
+                                                                       const OperandRef&, const OperandRef&);
+#endif
 
 }  // namespace opd::kernels::detail

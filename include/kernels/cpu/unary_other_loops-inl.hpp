@@ -1,15 +1,17 @@
 #pragma once
 // The loops of the other keep-kind unary ops (neg, abs, sign, rounding,
 // bitwise_not, nan_to_num), every kernel dtype; compiled in
-// src/kernels/pointwise_unary_other.cpp.
+// src/kernels/pointwise_unary_other.cpp (integral dtypes) and
+// pointwise_unary_other_floating.cpp (floating dtypes): one source per dtype group.
 #include "kernels/cpu/unary_loops-inl.hpp"
 
 namespace opd::kernels::detail {
 
-OPD_FUNC void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
-                                const OperandRef& in) {
+template <DtypeGroup G>
+void unary_other_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
+                          const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
-  dispatch_dtype(compute, unary_name(op), [&](auto tag) {
+  dispatch_dtype_group<G>(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
     using U = UnaryOp;
@@ -37,5 +39,14 @@ OPD_FUNC void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarTyp
     if (!done) throw_not_implemented_for(unary_name(op), compute);
   });
 }
+
+#ifndef OPD_HEADER_ONLY
+// Instantiated once per dtype group, in src/kernels/pointwise_unary_other.cpp (Integral) and
+// pointwise_unary_other_floating.cpp (Floating).
+extern template void unary_other_loops_of<DtypeGroup::Integral>(UnaryOp, const UnaryParams&, ScalarType,
+                                                                const OperandRef&, const OperandRef&);
+extern template void unary_other_loops_of<DtypeGroup::Floating>(UnaryOp, const UnaryParams&, ScalarType,
+                                                                const OperandRef&, const OperandRef&);
+#endif
 
 }  // namespace opd::kernels::detail
