@@ -232,3 +232,32 @@ TEST(PointwiseTorchDiff, TernaryOps) {
   cases.push_back({"aten::addcdiv", "", {T(f32, {3}), T(i64, {3}), T(i64, {3}), I(1)}});  // both throw
   check_all(cases);
 }
+
+// The overloads the tables above do not reach (found with diff/coverage.py):
+// out= roots and Scalar-first forms, one computed case each, plus a case each
+// for two overloads whose only cases were refused by both sides.
+TEST(PointwiseTorchDiff, RemainingOutAndScalarFirstOverloads) {
+  const Value a = T(i32, {2, 3}, Layout::transposed);
+  const Value b = T(i32, {3}, Layout::contiguous, Fill::standard, 4);
+  const Value shift = T(i32, {3}, Layout::contiguous, Fill::positive, 5);
+  const Value positive = T(f32, {2, 3}, Layout::contiguous, Fill::positive, 6);
+  check_all({
+      {"aten::bitwise_and", "Tensor_out", {a, b, T(i32, {0})}},
+      {"aten::bitwise_xor", "Tensor_out", {a, b, T(i32, {2, 3})}},
+      {"aten::bitwise_or", "Scalar_out", {a, I(6), T(i32, {0})}},
+      {"aten::bitwise_xor", "Scalar_out", {T(b8, {4}), B(true), T(b8, {0})}},
+      {"aten::bitwise_and", "Scalar_Tensor", {I(5), b}},
+      {"aten::bitwise_or", "Scalar_Tensor", {I(9), a}},
+      {"aten::bitwise_left_shift", "Tensor_out", {a, shift, T(i32, {0})}},
+      {"aten::bitwise_right_shift", "Tensor_out", {a, shift, T(i32, {0})}},
+      {"aten::bitwise_left_shift", "Tensor_Scalar_out", {T(i64, {4}), I(3), T(i64, {0})}},
+      {"aten::bitwise_left_shift", "Scalar_Tensor", {I(3), shift}},
+      {"aten::bitwise_not", "out", {a, T(i32, {0})}},
+      {"aten::remainder", "Tensor_out", {T(f32, {2, 3}), positive, T(f32, {0})}},
+      {"aten::remainder", "Scalar_out", {T(i64, {5}), I(-3), T(i64, {0})}},
+      {"aten::fmod", "Scalar_out", {T(f64, {5}, Layout::sliced), D(1.5), T(f64, {0})}},
+      {"aten::lerp", "Scalar_out", {T(f32, {4}), T(f32, {4}, Layout::contiguous, Fill::standard, 2), D(0.25), T(f32, {0})}, {.ulp = 8}},
+      {"aten::addcmul", "out", {T(f64, {3}), T(f64, {2, 3}), T(f64, {3}), D(0.5), T(f64, {0})}},
+      {"aten::masked_fill_", "Tensor", {T(f32, {2, 3}), T(b8, {3}), T(f64, {})}},
+  });
+}

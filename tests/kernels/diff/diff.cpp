@@ -3,6 +3,8 @@
 #include "diff.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -406,10 +408,23 @@ std::string describe(const Case& c) {
   return s + ")";
 }
 
+// OPD_DIFF_LOG=<file>: each case appends "<op>\t<overload>\t<computed|refused>\n"
+// (refused: both sides threw), for counting which operators the tables reach
+// (tests/kernels/diff/coverage.py).
+static void log_case(const Case& c, bool refused) {
+  static const char* const path = std::getenv("OPD_DIFF_LOG");
+  if (path == nullptr || *path == '\0') return;
+  if (std::FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "%s\t%s\t%s\n", c.op.c_str(), c.overload.c_str(), refused ? "refused" : "computed");
+    std::fclose(f);
+  }
+}
+
 ::testing::AssertionResult same_as_torch(const Case& c) {
   ensure_kernels_registered();
   const Outcome ours = call_opd(c.op, c.overload, c.args);
   const Outcome theirs = c.torch_in_float ? call_torch_in_float(c) : call_torch(c.op, c.overload, c.args);
+  log_case(c, ours.error && theirs.error);
   if (ours.error || theirs.error) {
     if (ours.error && theirs.error) return ::testing::AssertionSuccess();
     if (ours.error) return ::testing::AssertionFailure() << describe(c) << ": opd throws \"" << *ours.error << "\", libtorch does not";

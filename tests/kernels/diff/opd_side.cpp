@@ -3,6 +3,7 @@
 #include "opd_side.hpp"
 
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "dispatch/dispatcher.hpp"
@@ -122,6 +123,37 @@ Outcome call_opd(const std::string& op, const std::string& overload, const std::
     o.error = e.what();
   }
   return o;
+}
+
+struct PreparedOpd::State {
+  const opd::OperatorEntry* entry = nullptr;
+  opd::Stack stack;
+};
+
+PreparedOpd::PreparedOpd(const std::string& op, const std::string& overload, const std::vector<Value>& args)
+    : state_(std::make_unique<State>()) {
+  try {
+    state_->entry = &opd::Dispatcher::singleton().find_schema_or_throw(overload.empty() ? op : op + "." + overload);
+    for (const Value& v : args) state_->stack.push_back(to_ivalue(v));
+  } catch (const opd::Error& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+PreparedOpd::~PreparedOpd() = default;
+
+void PreparedOpd::call() const {
+  opd::Stack stack = state_->stack;
+  opd::call_boxed(*state_->entry, stack);
+}
+
+std::string PreparedOpd::try_call() const {
+  try {
+    call();
+  } catch (const opd::Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace diff

@@ -9,6 +9,8 @@
 #include <torch/csrc/api/include/torch/version.h>  // TORCH_VERSION
 
 #include <cstring>
+#include <stdexcept>
+#include <utility>
 
 namespace diff {
 namespace {
@@ -141,6 +143,40 @@ Outcome call_torch(const std::string& op, const std::string& overload, const std
     o.error = e.what();
   }
   return o;
+}
+
+struct PreparedTorch::State {
+  c10::OperatorHandle handle;
+  std::vector<at::Tensor> keep;
+  torch::jit::Stack stack;
+  explicit State(c10::OperatorHandle h) : handle(std::move(h)) {}
+};
+
+PreparedTorch::PreparedTorch(const std::string& op, const std::string& overload, const std::vector<Value>& args) {
+  try {
+    state_ = std::make_unique<State>(c10::Dispatcher::singleton().findSchemaOrThrow(op.c_str(), overload.c_str()));
+    for (const Value& v : args) state_->stack.push_back(to_ivalue(v, state_->keep));
+  } catch (const c10::Error& e) {
+    throw std::runtime_error(message_of(e));
+  }
+}
+
+PreparedTorch::~PreparedTorch() = default;
+
+void PreparedTorch::call() const {
+  torch::jit::Stack stack = state_->stack;
+  state_->handle.callBoxed(&stack);
+}
+
+std::string PreparedTorch::try_call() const {
+  try {
+    call();
+  } catch (const c10::Error& e) {
+    return message_of(e);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
 }
 
 void torch_set_num_threads(int n) { at::set_num_threads(n); }
