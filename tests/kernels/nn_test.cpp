@@ -112,6 +112,9 @@ TEST(Nn, Conv2dEqualsTheDirectConvolution) {
       {{2, 4, 6, 7}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 2}, 2, true},
       {{1, 3, 4, 4}, {5, 3, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, true},   // 1x1: the input is the col
       {{2, 4, 5, 5}, {4, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 4, false},  // depthwise
+      // stride 1, float/double: the shifted-GEMM path, with bias (added while
+      // copying out), padding and dilation differing by dimension, groups
+      {{2, 4, 6, 7}, {6, 2, 3, 3}, {1, 1}, {2, 1}, {2, 1}, 2, true},
   };
   for (ScalarType dt : {ScalarType::Double, ScalarType::Float, ScalarType::Long}) {
     for (const Case& c : cases) {

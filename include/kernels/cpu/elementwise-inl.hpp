@@ -12,7 +12,7 @@ OPD_FUNC void copy_elements(const OperandRef& out, const OperandRef& in) {
   ElementwiseIter<1> iter(out, {in});
   if (iter.numel() == 0) return;
   const detail::ConvertRow row = detail::convert_row_for(out.dtype, in.dtype, "copy_");
-  iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+  iter.for_each_row_parallel([&](const auto& ptrs, const auto& strides, int64_t n) {
     row(ptrs[0], strides[0], ptrs[1], strides[1], n);
   });
 }

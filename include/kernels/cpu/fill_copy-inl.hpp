@@ -14,6 +14,7 @@
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/loops-inl.hpp"
 #include "kernels/cpu/overlap.hpp"
+#include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
 
@@ -24,7 +25,10 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
   dispatch_dtype(self.dtype(), "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = checked_scalar_to<T>(value);
-    if (self.numel() > 0) fill_elements<T>(OperandRef::of(self), v);
+    // fill_ takes outputs whose elements overlap (ATen does not check):
+    // those are filled on one thread, so that no two threads write one element.
+    const int64_t n = self.numel();
+    if (n > 0) fill_elements<T>(OperandRef::of(self), v, n <= grain_size || is_non_overlapping_and_dense(self));
   });
   return self;
 }

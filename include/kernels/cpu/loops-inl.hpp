@@ -24,10 +24,17 @@
 //                       copy loops (copy_elements, elementwise.hpp, runs the
 //                       latter).
 //
+// Threads: cpu_kernel, fill_elements and copy_elements split work of more
+// than grain_size elements across threads (parallel.hpp) by ranges of the
+// iterator's outermost dimension, so each thread writes its own part of the
+// output; smaller work runs on the calling thread.
+//
 // Overlap between the output and inputs is the caller's business (see
-// overlap.hpp): the loops read each input block before writing the
-// corresponding output block, so an input that is exactly the output
-// (in-place) is fine; anything else aliasing the output is not.
+// overlap.hpp): the loops read each input element before writing the
+// corresponding output element, so an input that is exactly the output
+// (in-place) is fine, in any order and on any thread; anything else
+// aliasing the output is not. An output whose elements overlap (a stride 0
+// over a size > 1) is walked on one thread.
 #pragma once
 
 #include <algorithm>
@@ -50,6 +57,7 @@
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/parallel.hpp"
 
 // Tells the compiler a loop has no loop-carried memory dependence.
 #if defined(__clang__)
@@ -238,37 +246,68 @@ class ElementwiseIter {
   // op and dtype has its own): one indirect call per row.
   template <class F>
   void for_each_row(F&& f) const {
-    using Fn = std::remove_reference_t<F>;
-    walk_rows(const_cast<void*>(static_cast<const void*>(std::addressof(f))),
-              [](void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n) {
-                (*static_cast<Fn*>(fn))(ptrs, strides, n);
-              });
+    walk_rows(erase(f), &call_row<std::remove_reference_t<F>>, /*parallel=*/false);
+  }
+  // for_each_row, with f called from several threads at once on disjoint
+  // parts of the output when there are more than grain_size elements (f
+  // must then not share mutable state between calls).
+  template <class F>
+  void for_each_row_parallel(F&& f) const {
+    walk_rows(erase(f), &call_row<std::remove_reference_t<F>>, /*parallel=*/true);
   }
 
  private:
   using RowFn = void (*)(void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n);
 
-  void walk_rows(void* fn, RowFn row) const {
+  template <class F>
+  static void* erase(F& f) noexcept {
+    return const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+  }
+  template <class Fn>
+  static void call_row(void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n) {
+    (*static_cast<Fn*>(fn))(ptrs, strides, n);
+  }
+
+  // Splits the outermost dimension into ranges of about grain_size
+  // elements each (ATen's TensorIterator splits likewise).
+  void walk_rows(void* fn, RowFn row, bool parallel) const {
     if (numel_ == 0) return;
+    const std::size_t last = shape_.size() - 1;
+    const int64_t outer = shape_[last];
+    bool split = parallel && numel_ > grain_size && outer > 1;
+    for (std::size_t d = 0; d < shape_.size() && split; ++d) split = strides_[0][d] != 0;
+    if (!split) {
+      walk_range(fn, row, 0, outer);
+      return;
+    }
+    const int64_t inner = numel_ / outer;
+    parallel_for(0, outer, std::max<int64_t>(1, grain_size / inner),
+                 [&](int64_t b, int64_t e) { walk_range(fn, row, b, e); });
+  }
+
+  // The rows whose index in the outermost dimension is in [begin, end).
+  void walk_range(void* fn, RowFn row, int64_t begin, int64_t end) const {
     const std::size_t nd = shape_.size();
     Strides inner{};
     for (std::size_t k = 0; k < kNumOperands; ++k) inner[k] = strides_[k][0];
     Ptrs ptrs = base_;
-    const int64_t n = shape_[0];
+    for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] += begin * strides_[k][nd - 1];
     if (nd == 1) {
-      row(fn, ptrs, inner, n);
+      row(fn, ptrs, inner, end - begin);
       return;
     }
+    const int64_t n = shape_[0];
+    auto size = [&](std::size_t d) { return d == nd - 1 ? end - begin : shape_[d]; };
     SmallVector<int64_t, 6> index(nd, 0);
     while (true) {
       row(fn, ptrs, inner, n);
       std::size_t d = 1;
       for (; d < nd; ++d) {
-        if (++index[d] < shape_[d]) {
+        if (++index[d] < size(d)) {
           for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] += strides_[k][d];
           break;
         }
-        for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] -= strides_[k][d] * (shape_[d] - 1);
+        for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] -= strides_[k][d] * (size(d) - 1);
         index[d] = 0;
       }
       if (d == nd) return;
@@ -408,7 +447,7 @@ void converting_rows(const ElementwiseIter<NIn>& iter, const void* op, ApplyChun
   std::array<ConvertRow, NIn + 1> convert_rows{};  // [0]: T -> output, [k + 1]: input k -> T
   for (std::size_t k = 0; k != NIn; ++k) convert_rows[k + 1] = convert_row_for(common, iter.dtype(k + 1), "elementwise load");
   convert_rows[0] = convert_row_for(iter.dtype(0), common, "elementwise store");
-  iter.for_each_row([&](const auto& ptrs, const auto& s, int64_t n) {
+  iter.for_each_row_parallel([&](const auto& ptrs, const auto& s, int64_t n) {
     for (int64_t base = 0; base < n; base += kChunk) {
       const int64_t m = std::min(kChunk, n - base);
       C in[NIn > 0 ? NIn : 1][kChunk];
@@ -487,7 +526,7 @@ void cpu_kernel(const ElementwiseIter<NIn>& iter, const Op& op) {
     return;
   }
   if constexpr (std::is_same_v<C, T>) {
-    iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+    iter.for_each_row_parallel([&](const auto& ptrs, const auto& strides, int64_t n) {
       detail::typed_row<T, NIn>(ptrs, strides, n, op);
     });
   }
@@ -525,15 +564,18 @@ bool as_one_row(const OperandRef& out, const std::array<OperandRef, NIn>& inputs
 }  // namespace detail
 
 // cpu_kernel on operands instead of an iterator: the commonest call (see
-// as_one_row; T not Half/BFloat16) goes straight to the row loop, without
-// building an ElementwiseIter; anything else goes through one.
+// as_one_row; T not Half/BFloat16) of at most grain_size elements goes
+// straight to the row loop, without building an ElementwiseIter; anything
+// else (larger work too, which the iterator splits across threads) goes
+// through one.
 template <class T, std::size_t NIn, class Op>
 void cpu_kernel(const OperandRef& out, const std::array<OperandRef, NIn>& inputs, const Op& op) {
   if constexpr (std::is_same_v<opmath_t<T>, T>) {
     std::array<char*, NIn + 1> ptrs{};
     std::array<int64_t, NIn + 1> strides{};
     int64_t n = 0;
-    if (detail::as_one_row(out, inputs, scalar_type_of_v<T>, static_cast<int64_t>(sizeof(T)), ptrs, strides, n)) {
+    if (detail::as_one_row(out, inputs, scalar_type_of_v<T>, static_cast<int64_t>(sizeof(T)), ptrs, strides, n) &&
+        n <= grain_size) {
       detail::typed_row<T, NIn>(ptrs, strides, n, op);
       return;
     }
@@ -543,19 +585,26 @@ void cpu_kernel(const OperandRef& out, const std::array<OperandRef, NIn>& inputs
 
 // -------------------------------------------------------------------- fill ---
 
-// Every element of `out` (which must have dtype T) set to value.
+// Every element of `out` (which must have dtype T) set to value, split
+// across threads above grain_size when `parallel` (pass false for an out
+// whose elements may overlap).
 template <class T>
-void fill_elements(const OperandRef& out, T value) {
+void fill_elements(const OperandRef& out, T value, bool parallel = true) {
   OPD_CHECK(out.dtype == scalar_type_of_v<T>, "fill_elements: dtype mismatch");
   ElementwiseIter<0> iter(out, {});
-  iter.for_each_row([&](const auto& ptrs, const auto& strides, int64_t n) {
+  auto row = [&](const auto& ptrs, const auto& strides, int64_t n) {
     if (strides[0] == static_cast<int64_t>(sizeof(T))) {
       T* d = reinterpret_cast<T*>(ptrs[0]);
       std::fill_n(d, n, value);
     } else {
       for (int64_t j = 0; j < n; ++j) detail::store<T>(ptrs[0] + j * strides[0], value);
     }
-  });
+  };
+  if (parallel) {
+    iter.for_each_row_parallel(row);
+  } else {
+    iter.for_each_row(row);
+  }
 }
 
 }  // namespace opd::kernels

@@ -256,7 +256,17 @@ void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor
     return opd::from_blob(base + byte_offset, size, stride, dt);
   };
   const Tensor xp = view(0, xp_n);
-  std::memset(xp.data_ptr(), 0, static_cast<std::size_t>(xp_n) * sizeof(T));  // the padding
+  T* pxp = xp.data_ptr<T>();
+  // Only the padding is zeroed (the image rows are overwritten per image):
+  // the top and bottom ph rows, the pw columns either side of each image
+  // row (the right ones run into the next row's left ones), and the tail.
+  for (int64_t c = 0; c < cin; ++c) {
+    T* p = pxp + c * plane;
+    std::fill(p, p + ph * wp + pw, T(0));
+    for (int64_t y = 0; y + 1 < ih; ++y) std::fill(p + (y + ph) * wp + pw + iw, p + (y + ph + 1) * wp + pw, T(0));
+    std::fill(p + (ih - 1 + ph) * wp + pw + iw, p + plane, T(0));
+  }
+  std::fill(pxp + cin * plane, pxp + xp_n, T(0));
   // The weights by kernel offset: wk[kk][o][c] = w[o][c][kk].
   const Tensor wk = view(rounded(xp_n), wk_n);
   const T* wsrc = w.data_ptr<T>();
@@ -266,19 +276,15 @@ void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor
       for (int64_t kk = 0; kk < kh * kw; ++kk) wdst[(kk * cout + o) * cg + c] = wsrc[(o * cg + c) * kh * kw + kk];
   const Tensor acc = view(rounded(xp_n) + rounded(wk_n), acc_n);
   T* pacc = acc.data_ptr<T>();
-  T* pxp = xp.data_ptr<T>();
+  // The copies in and out stay on this thread: an OpenMP region between the
+  // BLAS calls leaves OpenMP's workers spinning while OpenBLAS's own threads
+  // want the cores (measured: the mt row 8x slower with them split).
   for (int64_t n = 0; n < batch; ++n) {
     const T* src = x.data_ptr<T>() + n * cin * ih * iw;
     for (int64_t c = 0; c < cin; ++c)
       for (int64_t y = 0; y < ih; ++y)
         std::copy(src + (c * ih + y) * iw, src + (c * ih + y + 1) * iw, pxp + c * plane + (y + ph) * wp + pw);
     for (int64_t g = 0; g < groups; ++g) {
-      bool first = true;
-      if (bias) {
-        const T* pb = bias->data_ptr<T>();
-        for (int64_t o = 0; o < og; ++o) std::fill(pacc + o * cols, pacc + (o + 1) * cols, pb[(g * og + o) * bias->stride(0)]);
-        first = false;
-      }
       const int64_t c_sizes[] = {1, og, cols}, c_strides[] = {0, cols, 1};
       const Tensor c3 = acc.as_strided(c_sizes, c_strides, acc.storage_offset());
       for (int64_t kk = 0; kk < kh * kw; ++kk) {
@@ -286,14 +292,24 @@ void conv2d_shifted(const Tensor& x, const Tensor& w, const std::optional<Tensor
         const int64_t a_sizes[] = {1, og, cg}, a_strides[] = {0, cg, 1};
         const int64_t b_sizes[] = {1, cg, cols}, b_strides[] = {0, plane, 1};
         batched_gemm("conv2d", wk.as_strided(a_sizes, a_strides, (kk * cout + g * og) * cg),
-                     xp.as_strided(b_sizes, b_strides, g * cg * plane + ki * dh * wp + kj * dw), Scalar(first ? 0 : 1),
+                     xp.as_strided(b_sizes, b_strides, g * cg * plane + ki * dh * wp + kj * dw), Scalar(kk == 0 ? 0 : 1),
                      Scalar(1), c3);
-        first = false;
       }
+      // The valid columns of each row into out, plus the bias (added here
+      // rather than as the GEMMs' starting value: one pass over acc less).
       T* dst = out.data_ptr<T>() + (n * cout + g * og) * oh * ow;
-      for (int64_t o = 0; o < og; ++o)
-        for (int64_t y = 0; y < oh; ++y)
-          std::copy(pacc + o * cols + y * wp, pacc + o * cols + y * wp + ow, dst + (o * oh + y) * ow);
+      for (int64_t o = 0; o < og; ++o) {
+        const T b = bias ? bias->data_ptr<T>()[(g * og + o) * bias->stride(0)] : T(0);
+        for (int64_t y = 0; y < oh; ++y) {
+          const T* row = pacc + o * cols + y * wp;
+          T* d = dst + (o * oh + y) * ow;
+          if (bias) {
+            for (int64_t i = 0; i < ow; ++i) d[i] = row[i] + b;
+          } else {
+            std::copy(row, row + ow, d);
+          }
+        }
+      }
     }
   }
 }

@@ -24,34 +24,11 @@ namespace opd::kernels::detail {
 
 // ------------------------------------------------------------ the runner ---
 
-// cpu_kernel<T>, split across threads when every operand is contiguous
-// (or a 0-dim input) and there are more than grain_size elements; smaller or
-// strided work runs on the calling thread.
+// cpu_kernel<T>, which splits work of more than grain_size elements across
+// threads (loops-inl.hpp); smaller work runs on the calling thread.
 template <class T, std::size_t N, class Op>
 void run_pointwise(const OperandRef& out, const std::array<OperandRef, N>& inputs, const Op& op) {
-  int64_t n = 1;
-  for (int64_t s : out.sizes) n *= s;
-  bool flat = n > grain_size && is_plain_contiguous(out.sizes, out.strides);
-  for (std::size_t k = 0; k != N && flat; ++k) {
-    flat = inputs[k].sizes.empty() ||
-           (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k].sizes, inputs[k].strides));
-  }
-  if (!flat) {
-    cpu_kernel<T>(out, inputs, op);
-    return;
-  }
-  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
-    const int64_t len = end - begin;
-    const int64_t one = 1;
-    auto slice = [&](const OperandRef& r) {
-      if (r.sizes.empty()) return r;  // a broadcast 0-dim input
-      return OperandRef{r.data + begin * static_cast<int64_t>(element_size(r.dtype)), r.dtype, IntArrayRef(&len, 1),
-                        IntArrayRef(&one, 1)};
-    };
-    std::array<OperandRef, N> part{};
-    for (std::size_t k = 0; k != N; ++k) part[k] = slice(inputs[k]);
-    cpu_kernel<T>(slice(out), part, op);
-  });
+  cpu_kernel<T>(out, inputs, op);
 }
 
 // Integer arithmetic that wraps (two's complement) without UB.

@@ -15,11 +15,15 @@ template <class T>
 bool try_unary_simd_of(UnaryOp op, const OperandRef& out, const OperandRef& in) {
   const T* x = reinterpret_cast<const T*>(in.data);
   T* y = reinterpret_cast<T*>(out.data);
-  if (!simd::unary_row(op, x, y, 0)) return false;
   int64_t n = 1;
   for (int64_t s : out.sizes) n *= s;
-  parallel_for(0, n, grain_size,
-               [&](int64_t begin, int64_t end) { (void)simd::unary_row(op, x + begin, y + begin, end - begin); });
+  // One thread's work: one call through Highway's dispatch, which answers
+  // false (nothing written) for an op without a vector row.
+  if (n <= grain_size) return simd::unary_row(op, x, y, n);
+  if (!simd::unary_row(op, x, y, 0)) return false;  // asks, writes nothing
+  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+    (void)simd::unary_row(op, x + begin, y + begin, end - begin);
+  });
   return true;
 }
 inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in) {
