@@ -9,6 +9,7 @@ namespace opd::kernels::detail {
 OPD_FUNC void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                                 const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
+  if (try_unary_simd(op, params, compute, out, in)) return;  // floor, ceil, round, trunc on Float/Double
   dispatch_dtype(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
