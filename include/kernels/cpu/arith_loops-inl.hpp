@@ -8,6 +8,10 @@
 
 namespace opd::kernels::detail {
 
+// Below this many elements the scalar loops are cheaper than the vector
+// rows' run-time dispatch (two indirect calls) and thread split.
+inline constexpr int64_t kMinSimdElements = 16;
+
 // The vector rows (arith_simd.hpp) for Float/Double when out is contiguous
 // and each input is contiguous with out's sizes or a 0-dim value, all of the
 // compute dtype; split across threads above grain_size. False (nothing
@@ -32,6 +36,9 @@ inline bool try_arith_simd(PointwiseOp op, ScalarType compute, const OperandRef&
                            const std::array<OperandRef, 2>& inputs) {
   if (compute != ScalarType::Float && compute != ScalarType::Double) return false;
   if (out.dtype != compute || !is_plain_contiguous(out.sizes, out.strides)) return false;
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  if (n < kMinSimdElements) return false;  // a few elements: the scalar loop, without the dispatch calls
   unsigned broadcast = 0;
   for (std::size_t k = 0; k != 2; ++k) {
     const OperandRef& in = inputs[k];

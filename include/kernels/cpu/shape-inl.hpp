@@ -112,13 +112,18 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
     // read consecutive elements): one run when it is plain, a few long ones
     // for repeat and roll. Long runs are copied with memcpy, short ones (an
     // index table) element by element.
-    SizesVector starts{0};
-    for (int64_t j = 1; j < n_inner; ++j) {
-      if (inner[j] != inner[j - 1] + 1) starts.push_back(j);
-    }
-    starts.push_back(n_inner);
-    const int64_t n_runs = static_cast<int64_t>(starts.size()) - 1;
+    // (Counted first, listed only when long: an index table has ~n_inner.)
+    int64_t n_runs = 1;
+    for (int64_t j = 1; j < n_inner; ++j) n_runs += inner[j] != inner[j - 1] + 1 ? 1 : 0;
     const bool by_runs = n_runs * 16 <= n_inner;  // runs of 16 elements or more on average
+    SizesVector starts;
+    if (by_runs) {
+      starts.push_back(0);
+      for (int64_t j = 1; j < n_inner; ++j) {
+        if (inner[j] != inner[j - 1] + 1) starts.push_back(j);
+      }
+      starts.push_back(n_inner);
+    }
     const int64_t* in = inner.data();
     auto row = [&](int64_t base, U* d, int64_t jb, int64_t je) {
       if (by_runs) {
@@ -755,7 +760,9 @@ OPD_FUNC Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     const int64_t n = d < lead ? 1 : self.size(static_cast<int64_t>(d - lead));
     const int64_t st = d < lead ? 0 : self.stride(static_cast<int64_t>(d - lead));
     Table t(static_cast<std::size_t>(sizes[d]));
-    for (int64_t i = 0; i < sizes[d]; ++i) t[static_cast<std::size_t>(i)] = (i % n) * st;
+    for (int64_t r = 0, i = 0; r < repeats[d]; ++r) {  // repeats[d] copies of 0, st, ..., (n - 1) st: no modulo
+      for (int64_t k = 0; k < n; ++k, ++i) t[static_cast<std::size_t>(i)] = k * st;
+    }
     tables.push_back(std::move(t));
   }
   gather_tables(op, out, static_cast<const char*>(self.data_ptr()), tables);

@@ -39,6 +39,11 @@ inline bool try_unary_simd(UnaryOp op, const UnaryParams& params, ScalarType com
                            const OperandRef& in) {
   if (compute != ScalarType::Float && compute != ScalarType::Double) return false;
   if (in.dtype != compute || out.dtype != compute || !(in.sizes == out.sizes)) return false;
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  // A few elements: the scalar loop, cheaper than the run-time dispatch
+  // (the ops that were vectorized before floor & co. keep their path).
+  if (n < 16 && unary_kind(op) != UnaryKind::Float && op != UnaryOp::Silu) return false;
   if (!is_plain_contiguous(out.sizes, out.strides) || !is_plain_contiguous(in.sizes, in.strides)) return false;
   return compute == ScalarType::Double ? try_unary_simd_of<double>(op, params, out, in)
                                         : try_unary_simd_of<float>(op, params, out, in);
