@@ -223,7 +223,9 @@ std::vector<Case> make_cases() {
       {"lerp", "Tensor", EW, "[n], [n], [n]", [](int64_t n) { return std::vector<Value>{X, Y, F({n}, 3)}; }},
       {"addcmul", "", EW, "[n], [n], [n], value 1", [](int64_t n) { return std::vector<Value>{X, Y, F({n}, 3), I(1)}; }},
       {"addcdiv", "", EW, "[n], [n], [n], value 1", [](int64_t n) { return std::vector<Value>{X, Y, F({n}, 3), I(1)}; }},
-      {"copy", "", EW, "[n] into [n]", [](int64_t n) { return std::vector<Value>{X, Y, B(false)}; }},
+      // src of another dtype: ATen 1.13's copy is src.to(self's dtype), which
+      // returns src itself, copying nothing, when the dtypes already match.
+      {"copy", "", EW, "[n] int32 into [n]", [](int64_t n) { return std::vector<Value>{X, Int32({n}), B(false)}; }},
       {"fill", "Scalar", EW, "[n], 1.5", [](int64_t n) { return std::vector<Value>{X, D(1.5)}; }},
       {"dropout", "", EW, "[n], p 0.5, train=False", [](int64_t n) { return std::vector<Value>{X, D(0.5), B(false)}; }},
       {"_to_copy", "", EW, "[n] to float64", [](int64_t n) { return std::vector<Value>{X, I(diff::f64), None(), None(), None(), B(false), None()}; }},

@@ -6,6 +6,13 @@
     python3 bench/kernels/all_ops_table.py all_ops.json              # Markdown table on stdout
     python3 bench/kernels/all_ops_table.py all_ops.json --docs docs/kernels.md
 
+A partial re-run (--benchmark_filter over some operators) is merged into a
+full one with --merge: its benchmarks replace the full run's of the same
+operator and n (opd and aten both, so a ratio never mixes two runs), and the
+generated section names the re-run (its date and load):
+
+    python3 bench/kernels/all_ops_table.py all_ops.json --merge rerun.json --docs docs/kernels.md
+
 Times are CPU ns per call: the median of the repetitions when there are
 some, else the single run. --docs rewrites, in that file,
 
@@ -33,9 +40,9 @@ NO_CASE_REASONS = {
 
 # Rows whose ratio compares different work, and why (printed under the table).
 NOTES = {
-    "aten::copy": "ATen 1.13's functional `copy` is `src.to(self)` (expanded to self's sizes when they differ): "
-                  "src itself, nothing copied, when dtype and device already match, so its time does not grow "
-                  "with n; opd's clones self and copies src into it",
+    "aten::copy": "ATen 1.13's functional `copy` is `src.to(self)` (expanded to self's sizes when they differ), "
+                  "which copies nothing when the dtypes match; the case's src is int32 into a float self, so that "
+                  "both sides convert every element",
 }
 
 # The issue's targets (issue 15): opd's time at most this fraction of ATen's.
@@ -52,6 +59,35 @@ def load(path):
         # A run still in progress: close the benchmark list after the last complete entry.
         cut = text.rfind("\n    },")
         return json.loads(text[:cut] + "\n    }\n  ]\n}\n")
+
+
+def run_key(b):
+    """("BM_add_Tensor_1t", 1) for "BM_add_Tensor_1t/opd/1" (and its aggregates)."""
+    parts = b.get("run_name", b["name"]).split("/")
+    return (parts[0], parts[2]) if len(parts) == 3 else None
+
+
+def merge(data, part):
+    """data's benchmarks with every (operator, n) that `part` measured replaced by part's."""
+    by_key = {}
+    for b in part["benchmarks"]:
+        by_key.setdefault(run_key(b), []).append(b)
+    keys = set(by_key) - {None}
+    merged, placed = [], set()
+    for b in data["benchmarks"]:  # the full run's order kept: part's rows where the old ones were
+        k = run_key(b)
+        if k not in keys:
+            merged.append(b)
+        elif k not in placed:
+            merged += by_key[k]
+            placed.add(k)
+    merged += [b for k in by_key if k in keys and k not in placed for b in by_key[k]]
+    data["benchmarks"] = merged
+    ctx = part.get("context", {})
+    note = "%d rows re-run at %s, load %s" % (len(keys), ctx.get("date", "?"),
+                                             ", ".join("%.2f" % x for x in ctx.get("load_avg", [])) or "?")
+    prev = data.setdefault("context", {}).get("rerun")
+    data["context"]["rerun"] = prev + "; " + note if prev else note
 
 
 def collect(data):
@@ -221,9 +257,12 @@ def rewrite_docs(path, data, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("json")
+    ap.add_argument("--merge", action="append", help="a partial run whose operators replace the full run's")
     ap.add_argument("--docs", help="rewrite this file's generated section and ratio cells (docs/kernels.md)")
     args = ap.parse_args()
     data = load(args.json)
+    for path in args.merge or []:
+        merge(data, load(path))
     rows = collect(data)
     if args.docs:
         rewrite_docs(args.docs, data, rows)

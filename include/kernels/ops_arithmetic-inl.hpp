@@ -39,18 +39,24 @@ inline Tensor& fill_kernel(Tensor& self, const Scalar& value) { return kernels::
 // zero_ and the functional variants, through the dispatcher (any backend with
 // fill_, copy_ and clone has them): ATen's composites.
 inline Tensor& zero_kernel(Tensor& self) { return call<ops::fill_>(self, Scalar(int64_t{0})); }
+// The in-place op overwrites every element of its fresh output, so that
+// output starts as empty_like(self) (as ATen's fill does), not a clone:
+// copying self first cost a full extra pass over memory.
+inline Tensor empty_like_self(std::string_view op, const Tensor& self) {
+  return views_detail::empty_like_for_copy(op, self, self.dtype(), self.device(), MemoryFormat::Preserve);
+}
 inline Tensor zero_functional(const Tensor& self) {
-  Tensor out = call<ops::clone>(self);
+  Tensor out = empty_like_self("aten::zero", self);
   call<ops::zero_>(out);
   return out;
 }
 inline Tensor fill_functional(const Tensor& self, const Scalar& value) {
-  Tensor out = call<ops::clone>(self);
+  Tensor out = empty_like_self("aten::fill", self);
   call<ops::fill_>(out, value);
   return out;
 }
 inline Tensor copy_functional(const Tensor& self, const Tensor& src, bool non_blocking) {
-  Tensor out = call<ops::clone>(self);
+  Tensor out = empty_like_self("aten::copy", self);
   call<ops::copy_>(out, src, non_blocking);
   return out;
 }

@@ -19,7 +19,12 @@
 // Argument errors read like PyTorch's, prefixed with the operator's name
 // (kernels/views/geometry.hpp).
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
+
+#include <string_view>
+
 #include "dispatch/dispatcher.hpp"
+#include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/tensor.hpp"
 
 namespace opd::kernels {
 
@@ -67,6 +72,14 @@ struct to_device : op<"aten::to.device(Tensor(a) self, Device device, ScalarType
 // empty_strided for CPU and Meta). register_cpu() calls it. Compiled once, in
 // libopdispatch (src/kernels/views.cpp).
 OPD_API RegistrationSet register_views();
+
+namespace views_detail {
+// An uninitialised tensor like `self` (empty_like): self's strides under
+// MemoryFormat::Preserve when self is dense, else `format`'s layout; through
+// the dispatcher (empty_strided / empty). op: named in the layout error.
+OPD_API Tensor empty_like_for_copy(std::string_view op, const Tensor& self, ScalarType dtype, Device device,
+                                   MemoryFormat format);
+}  // namespace views_detail
 
 }  // namespace opd::kernels
 

@@ -145,6 +145,87 @@ TEST(KernelsPointwise, VectorRowsKeepSpecialValues) {
   }
 }
 
+// The vector paths (Highway rows for the rounding family, gelu, hardswish,
+// softplus, remainder, fmod, atan2 and the rounding divisions; the engine's
+// loop over buffered broadcast inputs for clamp's bounds and Scalar-first
+// forms) against the scalar loops a strided view of the same values takes:
+// bit for bit where both are exact IEEE arithmetic, within a few ULP where
+// Sleef and libm compute a transcendental function. 1001 elements: whole
+// vectors, a tail, and more than one 256-element chunk.
+TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
+  const int64_t n = 1001;
+  std::vector<double> xs, ys;
+  const double specials[] = {kNaN, kInf, -kInf, -0.0, 0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e30, -1e-30, 7.0, -7.0};
+  for (int64_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    xs.push_back(k < std::size(specials) ? specials[k] : -12.0 + 24.0 * static_cast<double>((i * 37) % n) / n);
+    ys.push_back(i % 17 == 0 ? 0.0 : (i % 23 == 0 ? kNaN : -3.0 + 6.5 * static_cast<double>((i * 53) % n) / n));
+  }
+  // The same values at every other element of a buffer twice as long.
+  auto strided = [&](const std::vector<double>& v, ST dtype) {
+    std::vector<double> wide;
+    for (double x : v) {
+      wide.push_back(x);
+      wide.push_back(0);
+    }
+    return tensor_of(wide, shape({2 * n}), dtype).as_strided(shape({n}), shape({2}));
+  };
+  // |got - want| <= tol * max(|want|, 1): relative, absolute near zero.
+  auto near = [](const std::vector<double>& got, const std::vector<double>& want, double tol) {
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const double g = got[i], w = want[i];
+      if ((std::isnan(w) && std::isnan(g)) || g == w) continue;
+      if (std::abs(g - w) <= tol * std::max(std::abs(w), 1.0)) continue;
+      return ::testing::AssertionFailure() << "element " << i << ": got " << g << ", want " << w;
+    }
+    return ::testing::AssertionSuccess();
+  };
+  for (ST dtype : {ST::Float, ST::Double}) {
+    const double ulps = dtype == ST::Float ? 1e-6 : 1e-14;
+    const Tensor x = tensor_of(xs, shape({n}), dtype), xs2 = strided(xs, dtype);
+    const Tensor y = tensor_of(ys, shape({n}), dtype), ys2 = strided(ys, dtype);
+    ASSERT_FALSE(xs2.is_contiguous());
+    for (UnaryOp op : {UnaryOp::Floor, UnaryOp::Ceil, UnaryOp::Round, UnaryOp::Trunc, UnaryOp::Frac,
+                       UnaryOp::Hardswish}) {
+      const std::vector<double> got = values(unary(op, x)), want = values(unary(op, xs2));
+      EXPECT_TRUE(near(got, want, 0)) << unary_name(op) << " " << dtype;
+      for (std::size_t i = 0; i < got.size(); ++i) {  // -0.0 kept where the scalar loop keeps it
+        if (want[i] == 0) {
+          EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << unary_name(op) << " " << i;
+        }
+      }
+    }
+    for (UnaryOp op : {UnaryOp::Gelu, UnaryOp::GeluTanh}) {
+      EXPECT_TRUE(near(values(unary(op, x)), values(unary(op, xs2)), 4 * ulps)) << unary_name(op) << " " << dtype;
+    }
+    UnaryParams sp;
+    sp.a = 1.5;   // beta
+    sp.b = 10.0;  // threshold
+    EXPECT_TRUE(near(values(unary(UnaryOp::Softplus, x, sp)), values(unary(UnaryOp::Softplus, xs2, sp)), 4 * ulps))
+        << dtype;
+    const Scalar s(0.3), t(-2.0);
+    for (PointwiseOp op : {PointwiseOp::Remainder, PointwiseOp::Fmod, PointwiseOp::DivTrunc, PointwiseOp::DivFloor,
+                           PointwiseOp::FloorDivide, PointwiseOp::Atan2}) {
+      const double tol = op == PointwiseOp::Atan2 ? 4 * ulps : 0;
+      EXPECT_TRUE(near(values(binary(op, x, y)), values(binary(op, xs2, ys2)), tol)) << pointwise_name(op) << dtype;
+      EXPECT_TRUE(near(values(binary(op, x, s)), values(binary(op, xs2, s)), tol)) << pointwise_name(op) << dtype;
+      EXPECT_TRUE(near(values(binary(op, t, y)), values(binary(op, t, ys2)), tol)) << pointwise_name(op) << dtype;
+    }
+    auto clamp = [](const Tensor& self, std::optional<Scalar> lo, std::optional<Scalar> hi) {
+      Tensor out = empty_from_meta(clamp_meta(self, lo, hi));
+      clamp_impl(self, lo, hi, out);
+      return values(out);
+    };
+    EXPECT_TRUE(near(clamp(x, Scalar(-1.0), Scalar(2.0)), clamp(xs2, Scalar(-1.0), Scalar(2.0)), 0)) << dtype;
+  }
+  // A broadcast first input on an integral dtype (bitwise_and.Scalar_Tensor).
+  std::vector<double> is;
+  for (int64_t i = 0; i < n; ++i) is.push_back(static_cast<double>((i * 7919) % 1000 - 500));
+  const Scalar mask(int64_t{0x5a});
+  EXPECT_EQ(values(binary(PointwiseOp::BitwiseAnd, mask, tensor_of(is, shape({n}), ST::Int))),
+            values(binary(PointwiseOp::BitwiseAnd, mask, strided(is, ST::Int))));
+}
+
 TEST(KernelsPointwise, KeepDtypeOps) {
   const Tensor i8 = tensor_of({-128, -3, 0, 5, 127}, shape({5}), ST::Char);
   EXPECT_EQ(values(unary(UnaryOp::Neg, i8)), (std::vector<double>{-128, 3, 0, -5, -127}));  // wraps

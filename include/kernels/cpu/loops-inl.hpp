@@ -506,6 +506,27 @@ template <class T, std::size_t NIn, class Op>
       contiguous_row<T, 1u << (NIn - 1)>(ptrs, n, op, seq);
       return;
     }
+    // Other broadcast inputs (Scalar op Tensor, clamp's two bounds): each
+    // one repeated in a stack buffer, then the all-contiguous loop chunk
+    // by chunk, so these layouts vectorize without a loop of their own.
+    if (fast && n >= kChunk) {
+      T rep[NIn][kChunk];
+      std::array<char*, NIn + 1> p = ptrs;
+      for (std::size_t k = 0; k < NIn; ++k) {
+        if ((mask >> k) & 1u) {
+          std::fill_n(rep[k], kChunk, load<T>(ptrs[k + 1]));
+          p[k + 1] = reinterpret_cast<char*>(rep[k]);
+        }
+      }
+      for (int64_t base = 0; base < n; base += kChunk) {
+        p[0] = ptrs[0] + base * item;
+        for (std::size_t k = 0; k < NIn; ++k) {
+          if (!((mask >> k) & 1u)) p[k + 1] = ptrs[k + 1] + base * item;
+        }
+        contiguous_row<T, 0u>(p, std::min(kChunk, n - base), op, seq);
+      }
+      return;
+    }
   }
   strided_row<T>(ptrs, strides, n, op, seq);
 }

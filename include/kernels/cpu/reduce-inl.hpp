@@ -112,9 +112,18 @@ T extreme_row(const T* x, int64_t n) {
 
 template <bool kMax, class T>
 int64_t arg_extreme_row(const T* x, int64_t n) {
+  // The best value kept in a register (not reloaded through its index), and
+  // once it is NaN nothing beats it: stop there.
   int64_t best = 0;
-  for (int64_t i = 1; i < n; ++i)
-    if (beats<kMax>(x[i], x[best])) best = i;
+  T best_v = x[0];
+  if (is_nan_value(best_v)) return 0;
+  for (int64_t i = 1; i < n; ++i) {
+    if (beats<kMax>(x[i], best_v)) {
+      best_v = x[i];
+      best = i;
+      if (is_nan_value(best_v)) return best;
+    }
+  }
   return best;
 }
 

@@ -191,8 +191,26 @@ A prod_row(const A* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) p *= static_cast<uint64_t>(x[i]);
     return static_cast<A>(p);
   } else {
-    A p = 1;
-    for (int64_t i = 0; i < n; ++i) p *= x[i];
+    // Long rows: interleaved partial products (as ATen's vectorized
+    // reduction keeps one per lane), combined as a tree: one running product
+    // is a chain of dependent multiplies the compiler may not reorder, so it
+    // neither vectorizes nor pipelines. Short rows (where ATen's CPU loop
+    // does not vectorize either): left to right, ATen's order and result.
+    constexpr int kAcc = 16;
+    if (n < 8 * kAcc) {
+      A p = 1;
+      for (int64_t i = 0; i < n; ++i) p *= x[i];
+      return p;
+    }
+    A acc[kAcc];
+    for (int j = 0; j < kAcc; ++j) acc[j] = A(1);
+    int64_t i = 0;
+    for (; i + kAcc <= n; i += kAcc)
+      for (int j = 0; j < kAcc; ++j) acc[j] *= x[i + j];
+    for (int width = kAcc / 2; width > 0; width /= 2)
+      for (int j = 0; j < width; ++j) acc[j] *= acc[j + width];
+    A p = acc[0];
+    for (; i < n; ++i) p *= x[i];
     return p;
   }
 }

@@ -108,12 +108,32 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
     const std::size_t nd = tables.size();
     const Table& inner = tables.back();
     const int64_t n_inner = static_cast<int64_t>(inner.size());
-    bool unit = true;  // the innermost table reads a contiguous run
-    for (int64_t j = 1; j < n_inner && unit; ++j) unit = inner[j] == inner[0] + j;
+    // The innermost table as contiguous runs (starts[r] .. starts[r + 1]
+    // read consecutive elements): one run when it is plain, a few long ones
+    // for repeat and roll. Long runs are copied with memcpy, short ones (an
+    // index table) element by element.
+    // (Counted first, listed only when long: an index table has ~n_inner.)
+    int64_t n_runs = 1;
+    for (int64_t j = 1; j < n_inner; ++j) n_runs += inner[j] != inner[j - 1] + 1 ? 1 : 0;
+    const bool by_runs = n_runs * 16 <= n_inner;  // runs of 16 elements or more on average
+    SizesVector starts;
+    if (by_runs) {
+      starts.push_back(0);
+      for (int64_t j = 1; j < n_inner; ++j) {
+        if (inner[j] != inner[j - 1] + 1) starts.push_back(j);
+      }
+      starts.push_back(n_inner);
+    }
     const int64_t* in = inner.data();
     auto row = [&](int64_t base, U* d, int64_t jb, int64_t je) {
-      if (unit) {
-        std::memcpy(d + jb, s + base + in[0] + jb, static_cast<std::size_t>(je - jb) * sizeof(U));
+      if (by_runs) {
+        // the run holding jb, then run by run up to je
+        int64_t r = static_cast<int64_t>(std::upper_bound(starts.begin(), starts.end(), jb) - starts.begin()) - 1;
+        for (int64_t j = jb; j < je; ++r) {
+          const int64_t end = std::min(je, starts[static_cast<std::size_t>(r + 1)]);
+          std::memcpy(d + j, s + base + in[j], static_cast<std::size_t>(end - j) * sizeof(U));
+          j = end;
+        }
       } else {
         for (int64_t j = jb; j < je; ++j) d[j] = s[base + in[j]];
       }
@@ -505,8 +525,65 @@ OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   if (any_meta({&self, &index})) return meta_like_sizes(index.sizes(), self.dtype());
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
-  const Table offs = target_offsets(op, self, dim, index);
-  gather_tables(op, out, static_cast<const char*>(self.data_ptr()), Tables{offs});
+  const Tensor idx = as_long(index);
+  const int64_t* iv = idx.data_ptr<int64_t>();
+  const int64_t numel = idx.numel();
+  const int64_t size = nonempty_size(self, dim);
+  // Every index checked first (out is fresh, but an error must come before
+  // any work), with a loop the compiler vectorizes: the smallest and the
+  // largest, then the first bad one for the message.
+  int64_t lo = iv[0], hi = iv[0];
+  for (int64_t i = 0; i < numel; ++i) {
+    lo = std::min(lo, iv[i]);
+    hi = std::max(hi, iv[i]);
+  }
+  if (lo < 0 || hi >= size) {
+    for (int64_t i = 0; i < numel; ++i) {
+      OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
+                " with size ", size);
+    }
+  }
+  // Row by row over index's last dimension (an odometer over the others):
+  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim], no table of
+  // offsets and no division per element.
+  const int64_t nd = nonempty_dim(index);
+  const int64_t last = nd - 1;
+  const int64_t n_inner = nonempty_size(index, last);
+  const int64_t sdim = nonempty_stride(self, dim);
+  const int64_t step = last == dim ? 0 : nonempty_stride(self, last);
+  const int64_t rows = numel / n_inner;
+  const SizesVector isizes = nonempty_sizes(index);
+  dispatch_size(self.itemsize(), op, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* src = static_cast<const U*>(self.data_ptr());
+    U* dst = static_cast<U*>(out.data_ptr());
+    parallel_for(0, rows, std::max<int64_t>(1, grain_size / n_inner), [&](int64_t rb, int64_t re) {
+      SizesVector coord(static_cast<std::size_t>(last), 0);
+      int64_t rem = rb;
+      int64_t base = 0;
+      for (int64_t d = last; d-- > 0;) {
+        const auto du = static_cast<std::size_t>(d);
+        coord[du] = rem % isizes[du];
+        rem /= isizes[du];
+        if (d != dim) base += coord[du] * self.stride(d);
+      }
+      for (int64_t r = rb; r < re; ++r) {
+        const int64_t* ir = iv + r * n_inner;
+        U* o = dst + r * n_inner;
+        for (int64_t j = 0; j < n_inner; ++j) o[j] = src[base + j * step + ir[j] * sdim];
+        for (int64_t d = last; d-- > 0;) {
+          const auto du = static_cast<std::size_t>(d);
+          const int64_t st = d == dim ? 0 : self.stride(d);
+          if (++coord[du] < isizes[du]) {
+            base += st;
+            break;
+          }
+          base -= st * (isizes[du] - 1);
+          coord[du] = 0;
+        }
+      }
+    });
+  });
   return out;
 }
 
@@ -683,7 +760,9 @@ OPD_FUNC Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     const int64_t n = d < lead ? 1 : self.size(static_cast<int64_t>(d - lead));
     const int64_t st = d < lead ? 0 : self.stride(static_cast<int64_t>(d - lead));
     Table t(static_cast<std::size_t>(sizes[d]));
-    for (int64_t i = 0; i < sizes[d]; ++i) t[static_cast<std::size_t>(i)] = (i % n) * st;
+    for (int64_t r = 0, i = 0; r < repeats[d]; ++r) {  // repeats[d] copies of 0, st, ..., (n - 1) st: no modulo
+      for (int64_t k = 0; k < n; ++k, ++i) t[static_cast<std::size_t>(i)] = k * st;
+    }
     tables.push_back(std::move(t));
   }
   gather_tables(op, out, static_cast<const char*>(self.data_ptr()), tables);
@@ -778,6 +857,27 @@ namespace shape_detail {
 // The flat (row-major) positions of the nonzero elements of t.
 OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tensor& t) {
   std::vector<int64_t> pos;
+  if (t.is_contiguous()) {
+    // Contiguous: count first (a loop the compiler vectorizes), then write
+    // every position and advance by the element's truth, without a branch
+    // or a table of offsets.
+    dispatch_dtype(t.dtype(), "nonzero_cpu", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* p = static_cast<const T*>(t.data_ptr());
+      const int64_t n = t.numel();
+      int64_t count = 0;
+      for (int64_t i = 0; i < n; ++i) count += convert<bool>(p[i]) ? 1 : 0;
+      pos.resize(static_cast<std::size_t>(count) + 1);
+      int64_t k = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        pos[static_cast<std::size_t>(k)] = i;
+        k += convert<bool>(p[i]) ? 1 : 0;
+      }
+      pos.resize(static_cast<std::size_t>(count));
+    });
+    (void)op;
+    return pos;
+  }
   const Table offs = strided_offsets(t.sizes(), t.strides());
   dispatch_dtype(t.dtype(), "nonzero_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -806,10 +906,11 @@ OPD_FUNC Tensor nonzero(const Tensor& self) {
   int64_t* o = out.data_ptr<int64_t>();
   for (int64_t i = 0; i < count; ++i) {
     int64_t rem = pos[static_cast<std::size_t>(i)];
-    for (int64_t d = nd; d-- > 0;) {
+    for (int64_t d = nd; d-- > 1;) {
       o[i * nd + d] = rem % self.size(d);
       rem /= self.size(d);
     }
+    if (nd > 0) o[i * nd] = rem;  // the outermost coordinate needs no division
   }
   return out;
 }

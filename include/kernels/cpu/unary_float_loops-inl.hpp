@@ -4,40 +4,14 @@
 // src/kernels/pointwise_unary_float.cpp (Float, Double) and
 // pointwise_unary_float_reduced.cpp (Half, BFloat16): one source per dtype group.
 #include "kernels/cpu/unary_loops-inl.hpp"
-#include "kernels/cpu/unary_simd.hpp"
 
 namespace opd::kernels::detail {
-
-// The vector rows (unary_simd.hpp: Highway + Sleef) for Float/Double when
-// out and in are contiguous and of the compute dtype, split across threads
-// above grain_size; false if that path does not apply (nothing written).
-template <class T>
-bool try_unary_simd_of(UnaryOp op, const OperandRef& out, const OperandRef& in) {
-  const T* x = reinterpret_cast<const T*>(in.data);
-  T* y = reinterpret_cast<T*>(out.data);
-  int64_t n = 1;
-  for (int64_t s : out.sizes) n *= s;
-  // One thread's work: one call through Highway's dispatch, which answers
-  // false (nothing written) for an op without a vector row.
-  if (n <= grain_size) return simd::unary_row(op, x, y, n);
-  if (!simd::unary_row(op, x, y, 0)) return false;  // asks, writes nothing
-  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
-    (void)simd::unary_row(op, x + begin, y + begin, end - begin);
-  });
-  return true;
-}
-inline bool try_unary_simd(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in) {
-  if (compute != ScalarType::Float && compute != ScalarType::Double) return false;
-  if (in.dtype != compute || out.dtype != compute || !(in.sizes == out.sizes)) return false;
-  if (!is_plain_contiguous(out.sizes, out.strides) || !is_plain_contiguous(in.sizes, in.strides)) return false;
-  return compute == ScalarType::Double ? try_unary_simd_of<double>(op, out, in) : try_unary_simd_of<float>(op, out, in);
-}
 
 template <DtypeGroup G>
 void unary_float_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                           const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
-  if (try_unary_simd(op, compute, out, in)) return;
+  if (try_unary_simd(op, params, compute, out, in)) return;
   dispatch_dtype_group<G>(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;

@@ -11,6 +11,7 @@ template <DtypeGroup G>
 void unary_other_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                           const OperandRef& in) {
   const std::array<OperandRef, 1> inputs{in};
+  if (try_unary_simd(op, params, compute, out, in)) return;  // floor, ceil, round, trunc on Float/Double
   dispatch_dtype_group<G>(compute, unary_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;

@@ -15,9 +15,11 @@ namespace opd::kernels::simd {
 
 // out[i] = op(in[i]) for i < n, out may be in; false (nothing written) when
 // `op` has no vector row or the CPU has none of the vector instruction sets
-// (unary_row(op, x, y, 0) asks without writing).
-OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n);
-OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n);
+// (unary_row(op, x, y, 0) asks without writing). a, b: softplus's beta and
+// threshold; the other ops ignore them. Besides the float-kind ops: floor,
+// ceil, round, trunc, frac, gelu (both forms), hardswish, softplus.
+OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a = 0, double b = 0);
+OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a = 0, double b = 0);
 
 }  // namespace opd::kernels::simd
 

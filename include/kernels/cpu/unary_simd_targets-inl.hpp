@@ -101,6 +101,82 @@ struct Silu {
   }
 };
 
+// The rounding family: one instruction each from SSE4 on (the default build's
+// SSE2 has none, so its scalar loops call libm per element). Round is half
+// to even, as std::nearbyint in the default rounding mode.
+struct Floor {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Floor(v); }
+};
+struct Ceil {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Ceil(v); }
+};
+struct Round {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Round(v); }
+};
+struct Trunc {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Trunc(v); }
+};
+struct Frac {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Sub(v, hn::Trunc(v)); }
+};
+
+// std::max(a, b) and std::min(a, b) exactly, NaN included (the x86 max/min
+// instructions return the second operand when either is NaN; std::max
+// returns a).
+template <class V>
+HWY_INLINE V StdMax(V a, V b) { return hn::IfThenElse(hn::Lt(a, b), b, a); }
+template <class V>
+HWY_INLINE V StdMin(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
+
+// The scalar functors' formulas (pointwise_functors-inl.hpp), same order of
+// operations: gelu x * 0.5 * (1 + erf(x / sqrt(2))), its tanh form, and
+// hardswish x * min(max(x + 3, 0), 6) / 6.
+struct Gelu {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V half = hn::Set(d, 0.5);
+    const V k = hn::Set(d, 0.5 * 1.41421356237309504880);  // 1 / sqrt(2)
+    return hn::Mul(hn::Mul(v, half), hn::Add(hn::Set(d, 1), Erf()(hn::Mul(v, k))));
+  }
+};
+struct GeluTanh {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V beta = hn::Set(d, 1.41421356237309504880 * 0.56418958354775628695);  // sqrt(2 / pi)
+    const V cube = hn::Mul(hn::Mul(hn::Mul(hn::Set(d, 0.044715), v), v), v);
+    const V inner = hn::Mul(beta, hn::Add(v, cube));
+    return hn::Mul(hn::Mul(hn::Set(d, 0.5), v), hn::Add(hn::Set(d, 1), Tanh()(inner)));
+  }
+};
+struct Hardswish {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V clamped = StdMin(StdMax(hn::Add(v, hn::Set(d, 3)), hn::Zero(d)), hn::Set(d, 6));
+    return hn::Div(hn::Mul(v, clamped), hn::Set(d, 6));
+  }
+};
+// softplus: x * beta > threshold ? x : log1p(exp(x * beta)) / beta.
+template <class T>
+struct Softplus {
+  T beta, threshold;
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V b = hn::Set(d, beta);
+    const V xb = hn::Mul(v, b);
+    const V soft = hn::Div(Log1p()(Exp()(xb)), b);
+    return hn::IfThenElse(hn::Gt(xb, hn::Set(d, threshold)), v, soft);
+  }
+};
+
 // Whole vectors, then the tail through a padded vector, so that every
 // element goes through the same function.
 template <class T, class F>
@@ -117,8 +193,9 @@ HWY_INLINE void Rows(const T* in, T* out, int64_t n, F f) {
   }
 }
 
+// a, b: softplus's beta and threshold (unused by the other ops).
 template <class T>
-HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n) {
+HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, double b) {
   switch (op) {
     case UnaryOp::Exp: Rows(in, out, n, Exp()); return true;
     case UnaryOp::Exp2: Rows(in, out, n, Exp2()); return true;
@@ -143,21 +220,30 @@ HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n) {
     case UnaryOp::Erf: Rows(in, out, n, Erf()); return true;
     case UnaryOp::Erfc: Rows(in, out, n, Erfc()); return true;
     case UnaryOp::Silu: Rows(in, out, n, Silu()); return true;
+    case UnaryOp::Floor: Rows(in, out, n, Floor()); return true;
+    case UnaryOp::Ceil: Rows(in, out, n, Ceil()); return true;
+    case UnaryOp::Round: Rows(in, out, n, Round()); return true;
+    case UnaryOp::Trunc: Rows(in, out, n, Trunc()); return true;
+    case UnaryOp::Frac: Rows(in, out, n, Frac()); return true;
+    case UnaryOp::Gelu: Rows(in, out, n, Gelu()); return true;
+    case UnaryOp::GeluTanh: Rows(in, out, n, GeluTanh()); return true;
+    case UnaryOp::Hardswish: Rows(in, out, n, Hardswish()); return true;
+    case UnaryOp::Softplus: Rows(in, out, n, Softplus<T>{static_cast<T>(a), static_cast<T>(b)}); return true;
     default: return false;
   }
 }
 
-OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp op, const float* in, float* out, int64_t n) {
-  return Unary(op, in, out, n);
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp op, const float* in, float* out, int64_t n, double a, double b) {
+  return Unary(op, in, out, n, a, b);
 }
-OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, int64_t n) {
-  return Unary(op, in, out, n);
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, int64_t n, double a, double b) {
+  return Unary(op, in, out, n, a, b);
 }
 
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
 
-OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t) { return false; }
-OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t) { return false; }
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
 
 #endif  // OPD_SLEEF_F
 
