@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <string>
@@ -44,7 +45,15 @@
 
 namespace {
 
+using diff::B;
+using diff::D;
+using diff::I;
+using diff::L;
+using diff::None;
 using diff::RawTensor;
+using diff::S;
+using diff::T;
+using diff::TL;
 using diff::Value;
 
 // ---- argument builders (values.hpp's descriptions) ------------------------
@@ -88,33 +97,11 @@ RawTensor indices(std::vector<int64_t> sizes, int64_t bound, uint64_t seed = 3) 
   return r;
 }
 
-Value T(RawTensor t) {
-  Value v;
-  v.kind = Value::Kind::Tensor;
-  v.tensors.emplace_back(std::move(t));
-  return v;
-}
 Value F(std::vector<int64_t> sizes, uint64_t seed = 1) { return T(raw(diff::f32, std::move(sizes), Fill::unit, seed)); }
 Value M(std::vector<int64_t> sizes) { return T(raw(diff::b8, std::move(sizes), Fill::mask)); }
 Value Int32(std::vector<int64_t> sizes, uint64_t seed = 1) { return T(raw(diff::i32, std::move(sizes), Fill::small, seed)); }
 Value Idx(std::vector<int64_t> sizes, int64_t bound) { return T(indices(std::move(sizes), bound)); }
-Value TL(std::vector<RawTensor> ts) {
-  Value v;
-  v.kind = Value::Kind::TensorList;
-  for (auto& t : ts) v.tensors.emplace_back(std::move(t));
-  return v;
-}
-Value OTL(std::vector<RawTensor> ts) {
-  Value v = TL(std::move(ts));
-  v.kind = Value::Kind::OptTensorList;
-  return v;
-}
-Value I(int64_t i) { Value v; v.kind = Value::Kind::Int; v.i = i; return v; }
-Value D(double d) { Value v; v.kind = Value::Kind::Double; v.d = d; return v; }
-Value B(bool b) { Value v; v.kind = Value::Kind::Bool; v.b = b; return v; }
-Value S(std::string s) { Value v; v.kind = Value::Kind::String; v.s = std::move(s); return v; }
-Value L(std::vector<int64_t> l) { Value v; v.kind = Value::Kind::IntList; v.ints = std::move(l); return v; }
-Value None() { return Value{}; }
+Value OTL(std::vector<RawTensor> ts) { return diff::OTL({std::make_move_iterator(ts.begin()), std::make_move_iterator(ts.end())}); }
 Value F32() { return I(diff::f32); }  // a ScalarType argument
 
 // [rows, cols] holding n elements: [1, 1] for 1, [1000, 1000] for 1e6.

@@ -342,65 +342,9 @@ RawTensor make_tensor(int dtype, std::vector<int64_t> sizes, Layout layout, Fill
   return t;
 }
 
-Value T(RawTensor t) {
-  Value v;
-  v.kind = Value::Kind::Tensor;
-  v.tensors.emplace_back(std::move(t));
-  return v;
-}
 Value T(int dtype, std::vector<int64_t> sizes, Layout layout, Fill fill, uint64_t seed) {
   return T(make_tensor(dtype, std::move(sizes), layout, fill, seed));
 }
-Value TL(std::vector<RawTensor> ts) {
-  Value v;
-  v.kind = Value::Kind::TensorList;
-  for (RawTensor& t : ts) v.tensors.emplace_back(std::move(t));
-  return v;
-}
-Value OTL(std::vector<std::optional<RawTensor>> ts) {
-  Value v;
-  v.kind = Value::Kind::OptTensorList;
-  v.tensors = std::move(ts);
-  return v;
-}
-Value I(int64_t i) {
-  Value v;
-  v.kind = Value::Kind::Int;
-  v.i = i;
-  return v;
-}
-Value D(double d) {
-  Value v;
-  v.kind = Value::Kind::Double;
-  v.d = d;
-  return v;
-}
-Value B(bool b) {
-  Value v;
-  v.kind = Value::Kind::Bool;
-  v.b = b;
-  return v;
-}
-Value S(std::string s) {
-  Value v;
-  v.kind = Value::Kind::String;
-  v.s = std::move(s);
-  return v;
-}
-Value L(std::vector<int64_t> ints) {
-  Value v;
-  v.kind = Value::Kind::IntList;
-  v.ints = std::move(ints);
-  return v;
-}
-Value DL(std::vector<double> ds) {
-  Value v;
-  v.kind = Value::Kind::DoubleList;
-  v.doubles = std::move(ds);
-  return v;
-}
-Value None() { return Value{}; }
-Value ScalarT(int dtype) { return I(dtype); }
 
 std::string describe(const Case& c) {
   std::string s = c.op + (c.overload.empty() ? "" : "." + c.overload) + "(";

@@ -37,21 +37,9 @@ enum class Fill {
 RawTensor make_tensor(int dtype, std::vector<int64_t> sizes, Layout layout = Layout::contiguous,
                       Fill fill = Fill::standard, uint64_t seed = 1);
 
-// Arguments, as a boxed stack holds them (a Scalar is an Int, Double or Bool;
-// a ScalarType an Int: ScalarT(f32)).
+// A tensor argument made by make_tensor (the other builders: values.hpp).
 Value T(int dtype, std::vector<int64_t> sizes, Layout layout = Layout::contiguous, Fill fill = Fill::standard,
         uint64_t seed = 1);
-Value T(RawTensor t);
-Value TL(std::vector<RawTensor> ts);
-Value OTL(std::vector<std::optional<RawTensor>> ts);
-Value I(int64_t i);
-Value D(double d);
-Value B(bool b);
-Value S(std::string s);
-Value L(std::vector<int64_t> ints);
-Value DL(std::vector<double> ds);
-Value None();
-Value ScalarT(int dtype);
 
 // Float results match when equal (NaN = NaN, same-signed infinities), within
 // `ulp` units in the last place of their dtype, or within `atol`.

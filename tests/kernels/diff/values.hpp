@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace diff {
@@ -43,6 +44,62 @@ struct Value {
   std::vector<bool> bools;
   std::vector<std::optional<RawTensor>> tensors;  // Tensor: one; TensorList: all set; OptTensorList: maybe empty
 };
+
+// Arguments, as a boxed stack holds them (a Scalar is an Int, Double or Bool;
+// a ScalarType an Int: ScalarT(f32)). Shared by the harness and the
+// every-operator benchmark (bench/kernels/all_ops.cpp).
+inline Value value_of(Value::Kind kind) {
+  Value v;
+  v.kind = kind;
+  return v;
+}
+inline Value T(RawTensor t) {
+  Value v = value_of(Value::Kind::Tensor);
+  v.tensors.emplace_back(std::move(t));
+  return v;
+}
+inline Value TL(std::vector<RawTensor> ts) {
+  Value v = value_of(Value::Kind::TensorList);
+  for (RawTensor& t : ts) v.tensors.emplace_back(std::move(t));
+  return v;
+}
+inline Value OTL(std::vector<std::optional<RawTensor>> ts) {
+  Value v = value_of(Value::Kind::OptTensorList);
+  v.tensors = std::move(ts);
+  return v;
+}
+inline Value I(int64_t i) {
+  Value v = value_of(Value::Kind::Int);
+  v.i = i;
+  return v;
+}
+inline Value D(double d) {
+  Value v = value_of(Value::Kind::Double);
+  v.d = d;
+  return v;
+}
+inline Value B(bool b) {
+  Value v = value_of(Value::Kind::Bool);
+  v.b = b;
+  return v;
+}
+inline Value S(std::string s) {
+  Value v = value_of(Value::Kind::String);
+  v.s = std::move(s);
+  return v;
+}
+inline Value L(std::vector<int64_t> ints) {
+  Value v = value_of(Value::Kind::IntList);
+  v.ints = std::move(ints);
+  return v;
+}
+inline Value DL(std::vector<double> ds) {
+  Value v = value_of(Value::Kind::DoubleList);
+  v.doubles = std::move(ds);
+  return v;
+}
+inline Value None() { return Value{}; }
+inline Value ScalarT(int dtype) { return I(dtype); }
 
 // What one side did: its error (message only), or the returned values (the
 // whole stack after the call) and every argument after it (mutations).
