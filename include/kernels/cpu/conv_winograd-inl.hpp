@@ -21,6 +21,7 @@
 // times the direct one's (docs/benchmarks.md section 22 measures it).
 #include <algorithm>
 #include <cblas.h>
+#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -35,6 +36,10 @@ namespace opd::kernels::detail {
 // (each transformed value is reused over cg or og products); below this the
 // shifted-GEMM path is faster (measured in docs/benchmarks.md section 22).
 inline constexpr int64_t winograd_min_channels = 16;
+// Tiles in a block (a multiple of 16 columns suits OpenBLAS's kernels; 64 x
+// 64 channels x 128 tiles is under OpenBLAS's "small matrix" size, which it
+// runs on the calling thread).
+inline constexpr int64_t winograd_block_tiles = 128;
 
 inline bool winograd_applies(int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t cg,
                              int64_t og) {
@@ -84,28 +89,28 @@ void winograd_weights(const T* __restrict w, int64_t cout, int64_t cg, T* __rest
 }
 
 // One row of tiles of one channel: V = B^T d B, B^T = [[1,0,-1,0],[0,1,1,0],[0,-1,1,0],[0,1,0,-1]].
-// eo: the tile row's 4 input rows (zero padded), even and odd columns apart
-// (input row i, column 2k at eo[(2i)*rs + k], column 2k+1 at eo[(2i+1)*rs + k]),
-// so that every loop below is contiguous over the tiles k; t: 8*rs scratch.
-// Writes v[xi*vs + k] for the n tiles (rs = n + 1).
+// d: the tile row's 4 input rows, zero padded, 2 (n + 1) long, ds apart;
+// t: 8 (n + 1) scratch. Writes v[xi*vs + k] for the n tiles k.
 template <class T>
-void winograd_input_row(const T* __restrict eo, int64_t rs, int64_t n, T* __restrict t, T* __restrict v,
+void winograd_input_row(const T* __restrict d, int64_t ds, int64_t n, T* __restrict t, T* __restrict v,
                         int64_t vs) {
-  // B^T d (rows): t[(2r + parity)*rs + k].
+  // B^T d, the even and odd columns apart (t[(2r + parity)*rs + k]), so that
+  // the column pass below reads contiguously over the tiles.
+  const int64_t rs = n + 1;
   for (int p = 0; p < 2; ++p) {
-    const T* d0 = eo + p * rs;
-    const T* d1 = eo + (2 + p) * rs;
-    const T* d2 = eo + (4 + p) * rs;
-    const T* d3 = eo + (6 + p) * rs;
+    const T* d0 = d + p;
+    const T* d1 = d + ds + p;
+    const T* d2 = d + 2 * ds + p;
+    const T* d3 = d + 3 * ds + p;
     T* t0 = t + p * rs;
     T* t1 = t + (2 + p) * rs;
     T* t2 = t + (4 + p) * rs;
     T* t3 = t + (6 + p) * rs;
     for (int64_t k = 0; k < rs; ++k) {
-      t0[k] = d0[k] - d2[k];
-      t1[k] = d1[k] + d2[k];
-      t2[k] = d2[k] - d1[k];
-      t3[k] = d1[k] - d3[k];
+      t0[k] = d0[2 * k] - d2[2 * k];
+      t1[k] = d1[2 * k] + d2[2 * k];
+      t2[k] = d2[2 * k] - d1[2 * k];
+      t3[k] = d1[2 * k] - d3[2 * k];
     }
   }
   // (B^T d) B (columns 2k..2k+3: even k, odd k, even k+1, odd k+1).
@@ -125,13 +130,11 @@ void winograd_input_row(const T* __restrict eo, int64_t rs, int64_t n, T* __rest
   }
 }
 
-// One row of tiles of one output channel: Y = A^T M A + bias,
-// A^T = [[1,1,1,0],[0,1,-1,-1]]; m[xi*ms + k] for the n tiles; the 2x2
-// results go to y as 4 rows of n: top even, top odd, bottom even, bottom odd
-// columns. s: 8*n scratch.
+// The first half of the output transform for n tiles of one output channel:
+// s = A^T M, A^T = [[1,1,1,0],[0,1,-1,-1]], from m[xi*ms + k]; s[(a*4 + j)*n + k].
 template <class T>
-void winograd_output_row(const T* __restrict m, int64_t ms, int64_t n, T bias, T* __restrict s, T* __restrict y) {
-  for (int j = 0; j < 4; ++j) {  // A^T M: s[(a*4 + j)*n + k]
+void winograd_output_rows(const T* __restrict m, int64_t ms, int64_t n, T* __restrict s) {
+  for (int j = 0; j < 4; ++j) {
     const T* m0 = m + j * ms;
     const T* m1 = m + (4 + j) * ms;
     const T* m2 = m + (8 + j) * ms;
@@ -143,17 +146,24 @@ void winograd_output_row(const T* __restrict m, int64_t ms, int64_t n, T bias, T
       s1[k] = m1[k] - m2[k] - m3[k];
     }
   }
-  for (int a = 0; a < 2; ++a) {  // (A^T M) A
-    const T* s0 = s + a * 4 * n;
-    const T* s1 = s0 + n;
-    const T* s2 = s1 + n;
-    const T* s3 = s2 + n;
-    T* ye = y + 2 * a * n;
-    T* yo = ye + n;
-    for (int64_t k = 0; k < n; ++k) {
-      ye[k] = s0[k] + s1[k] + s2[k] + bias;
-      yo[k] = s1[k] - s2[k] - s3[k] + bias;
-    }
+}
+
+// The second half for one output row: y[x] = (s A)[x] + bias for the
+// 2 * tiles columns x < w (w odd: the last tile's right column dropped);
+// s: 4 rows (columns j = 0..3 of A^T M), sn apart, from the tile row's start.
+template <class T>
+void winograd_output_cols(const T* __restrict s, int64_t sn, int64_t w, T bias, T* __restrict y) {
+  const T* s0 = s;
+  const T* s1 = s + sn;
+  const T* s2 = s + 2 * sn;
+  const T* s3 = s + 3 * sn;
+  for (int64_t k = 0; k < w / 2; ++k) {
+    y[2 * k] = s0[k] + s1[k] + s2[k] + bias;
+    y[2 * k + 1] = s1[k] - s2[k] - s3[k] + bias;
+  }
+  if (w % 2) {
+    const int64_t k = w / 2;
+    y[w - 1] = s0[k] + s1[k] + s2[k] + bias;
   }
 }
 
@@ -166,19 +176,25 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
   const int64_t cout = w.size(0), cg = w.size(1), og = cout / groups;
   const int64_t oh = out.size(2), ow = out.size(3);
   const int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;  // tiles per column / row
-  // A block: `rows` tile rows (of any images) = rows * tw tiles.
-  const int64_t rows = std::max<int64_t>(1, 64 / tw), nb = rows * tw, all_rows = batch * th;
-  const int64_t blocks = (all_rows + rows - 1) / rows;
-  const int64_t tasks = std::min<int64_t>(blocks, get_num_threads());
+  // Blocks of whole tile rows (of any images), about winograd_block_tiles
+  // tiles each, as many blocks per thread on every thread: block b has tile
+  // rows [b * all_rows / blocks, (b + 1) * all_rows / blocks).
+  const int64_t all_rows = batch * th, threads = get_num_threads();
+  const int64_t target = getenv("OPD_WINO_NB") ? atoi(getenv("OPD_WINO_NB")) : winograd_block_tiles;
+  int64_t blocks = std::max<int64_t>(1, all_rows * tw / target);
+  if (threads > 1) blocks = (blocks + threads - 1) / threads * threads;
+  blocks = std::min(blocks, all_rows);
+  const int64_t nb = (all_rows + blocks - 1) / blocks * tw;  // the most tiles in a block
+  const int64_t tasks = std::min(blocks, threads);
   // Scratch: U (16 x cout x cg) and the weights by tap (9 x cout x cg), then
-  // per task: V (16 x cg x nb), M (16 x og x nb), a padded input row (2 rs),
-  // its even/odd columns (8 rs), B^T d (8 rs), A^T M (8 tw), Y (4 tw).
+  // per task: V (16 x cg x nb), M (16 x og x nb), 4 padded input rows
+  // (4 x 2 rs), B^T d (8 rs), A^T M (8 nb).
   const int64_t rs = tw + 1;
   const auto rounded = [](int64_t n) { return (n * static_cast<int64_t>(sizeof(T)) + 63) / 64 * 64; };
   const int64_t us = winograd_u_stride(cout, cg), u_bytes = rounded(16 * us) + rounded(9 * us);
   // V's and M's 16 matrices are padded apart too (see winograd_u_stride).
   const int64_t vs = cg * nb + 16, ms = og * nb + 16, v_n = 16 * vs, m_n = 16 * ms;
-  const int64_t task_bytes = rounded(v_n) + rounded(m_n) + rounded(18 * rs) + rounded(12 * tw);
+  const int64_t task_bytes = rounded(v_n) + rounded(m_n) + rounded(16 * rs) + rounded(8 * nb);
   const Scratch scratch(static_cast<std::size_t>(u_bytes + tasks * task_bytes));
   char* base = static_cast<char*>(scratch.data());
   T* u = reinterpret_cast<T*>(base);
@@ -187,21 +203,17 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
   T* py = out.data_ptr<T>();
   const T* pb = bias ? bias->data_ptr<T>() : nullptr;
   const int64_t b_stride = bias ? bias->stride(0) : 0;
-  // Input columns [c0, c1) land inside the padded row [0, 2 rs).
-  const int64_t c0 = std::min<int64_t>(pw, 2 * rs), c1 = std::min<int64_t>(pw + iw, 2 * rs);
 
   const auto run_block = [&](int64_t block, char* mem) {
     T* v = reinterpret_cast<T*>(mem);
     T* m = reinterpret_cast<T*>(mem + rounded(v_n));
-    T* row = reinterpret_cast<T*>(mem + rounded(v_n) + rounded(m_n));
-    T* eo = row + 2 * rs;
-    T* tmp = eo + 8 * rs;
-    T* s = reinterpret_cast<T*>(mem + rounded(v_n) + rounded(m_n) + rounded(18 * rs));
-    T* y = s + 8 * tw;
-    const int64_t r0 = block * rows, r1 = std::min(all_rows, r0 + rows), n_tiles = (r1 - r0) * tw;
-    // The padding columns of the padded row stay zero.
-    std::fill(row, row + c0, T(0));
-    std::fill(row + c1, row + 2 * rs, T(0));
+    T* d = reinterpret_cast<T*>(mem + rounded(v_n) + rounded(m_n));  // 4 rows of 2 rs
+    T* tmp = d + 8 * rs;
+    T* s = reinterpret_cast<T*>(mem + rounded(v_n) + rounded(m_n) + rounded(16 * rs));
+    const int64_t r0 = block * all_rows / blocks, r1 = (block + 1) * all_rows / blocks, n_tiles = (r1 - r0) * tw;
+    // Padded column j holds input column j - pw; the columns outside the
+    // image stay zero (only [pw, pw + iw) is ever written).
+    std::fill(d, d + 8 * rs, T(0));
     for (int64_t g = 0; g < groups; ++g) {
       // V for this block's tiles and the group's channels.
       for (int64_t c = 0; c < cg; ++c) {
@@ -210,19 +222,14 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
           const T* plane = px + (n * cin + g * cg + c) * ih * iw;
           for (int64_t i = 0; i < 4; ++i) {
             const int64_t iy = 2 * ty - ph + i;
-            T* e = eo + 2 * i * rs;
-            T* o = e + rs;
+            T* row = d + i * 2 * rs + pw;
             if (iy < 0 || iy >= ih) {
-              std::fill(e, e + 2 * rs, T(0));
-              continue;
-            }
-            std::copy(plane + iy * iw, plane + iy * iw + (c1 - c0), row + c0);
-            for (int64_t k = 0; k < rs; ++k) {
-              e[k] = row[2 * k];
-              o[k] = row[2 * k + 1];
+              std::fill(row, row + iw, T(0));
+            } else {
+              std::copy(plane + iy * iw, plane + (iy + 1) * iw, row);
             }
           }
-          winograd_input_row<T>(eo, rs, tw, tmp, v + c * nb + (r - r0) * tw, vs);
+          winograd_input_row<T>(d, 2 * rs, tw, tmp, v + c * nb + (r - r0) * tw, vs);
         }
       }
       for (int64_t xi = 0; xi < 16; ++xi) {
@@ -230,23 +237,15 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
                          u + xi * us + g * og * cg, static_cast<int>(cg), v + xi * vs, static_cast<int>(nb),
                          m + xi * ms, static_cast<int>(nb));
       }
-      // Y into out, clipped at the bottom and right edges.
+      // Y = (A^T M) A + bias into out, clipped at the bottom and right edges.
       for (int64_t oc = 0; oc < og; ++oc) {
         const T b = pb ? pb[(g * og + oc) * b_stride] : T(0);
+        winograd_output_rows<T>(m + oc * nb, ms, n_tiles, s);
         for (int64_t r = r0; r < r1; ++r) {
-          const int64_t n = r / th, ty = r % th;
-          winograd_output_row<T>(m + oc * nb + (r - r0) * tw, ms, tw, b, s, y);
+          const int64_t n = r / th, ty = r % th, k0 = (r - r0) * tw;
           T* dst = py + ((n * cout + g * og + oc) * oh + 2 * ty) * ow;
-          for (int64_t a = 0; a < 2 && 2 * ty + a < oh; ++a) {
-            const T* ye = y + 2 * a * tw;
-            const T* yo = ye + tw;
-            T* d = dst + a * ow;
-            for (int64_t k = 0; k < ow / 2; ++k) {
-              d[2 * k] = ye[k];
-              d[2 * k + 1] = yo[k];
-            }
-            if (ow % 2) d[ow - 1] = ye[tw - 1];
-          }
+          winograd_output_cols<T>(s + k0, n_tiles, ow, b, dst);
+          if (2 * ty + 1 < oh) winograd_output_cols<T>(s + 4 * n_tiles + k0, n_tiles, ow, b, dst + ow);
         }
       }
     }
