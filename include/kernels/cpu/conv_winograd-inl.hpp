@@ -21,7 +21,6 @@
 // times the direct one's (docs/benchmarks.md section 22 measures it).
 #include <algorithm>
 #include <cblas.h>
-#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -33,18 +32,22 @@
 namespace opd::kernels::detail {
 
 // Winograd pays its transforms back only with enough channels on both sides
-// (each transformed value is reused over cg or og products); below this the
-// shifted-GEMM path is faster (measured in docs/benchmarks.md section 22).
-inline constexpr int64_t winograd_min_channels = 16;
+// (each transformed input is reused by og products, each transformed output
+// sums cg) and enough tiles (the weight transform is paid once per call).
+// Measured against the shifted-GEMM path on one thread (docs/benchmarks.md
+// section 22): faster from 8 channels at 56x56 and at 28x28, slower at 16 or
+// 256 channels on 14x14 and at 7x7.
+inline constexpr int64_t winograd_min_channels = 8;
+inline constexpr int64_t winograd_min_outputs = 512;  // batch * oh * ow
 // Tiles in a block (a multiple of 16 columns suits OpenBLAS's kernels; 64 x
 // 64 channels x 128 tiles is under OpenBLAS's "small matrix" size, which it
 // runs on the calling thread).
 inline constexpr int64_t winograd_block_tiles = 128;
 
 inline bool winograd_applies(int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t cg,
-                             int64_t og) {
+                             int64_t og, int64_t outputs) {
   return kh == 3 && kw == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 && cg >= winograd_min_channels &&
-         og >= winograd_min_channels;
+         og >= winograd_min_channels && outputs >= winograd_min_outputs;
 }
 
 template <class T>
@@ -180,8 +183,7 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
   // tiles each, as many blocks per thread on every thread: block b has tile
   // rows [b * all_rows / blocks, (b + 1) * all_rows / blocks).
   const int64_t all_rows = batch * th, threads = get_num_threads();
-  const int64_t target = getenv("OPD_WINO_NB") ? atoi(getenv("OPD_WINO_NB")) : winograd_block_tiles;
-  int64_t blocks = std::max<int64_t>(1, all_rows * tw / target);
+  int64_t blocks = std::max<int64_t>(1, all_rows * tw / winograd_block_tiles);
   if (threads > 1) blocks = (blocks + threads - 1) / threads * threads;
   blocks = std::min(blocks, all_rows);
   const int64_t nb = (all_rows + blocks - 1) / blocks * tw;  // the most tiles in a block

@@ -378,7 +378,7 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
                          (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
     if (shifted) {
       const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
-      if (detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1], cg, og)) {
+      if (detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1], cg, og, batch * spatial)) {
         if (input.dtype() == ScalarType::Float) {
           detail::conv2d_winograd<float>(x, w, bias, out, groups, padding[0], padding[1]);
         } else {
