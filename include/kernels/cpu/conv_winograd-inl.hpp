@@ -65,15 +65,16 @@ void winograd_gemm(int m, int n, int k, const T* a, int lda, const T* b, int ldb
 inline int64_t winograd_u_stride(int64_t cout, int64_t cg) { return cout * cg + 16; }
 
 // U_xi[o][c] (u: 16 matrices of cout x cg, xi-major, winograd_u_stride apart) = (G g G^T)[xi] for
-// every 3x3 kernel g = w[o][c], with G = [[1,0,0],[1/2,1/2,1/2],[1/2,-1/2,1/2],[0,0,1]].
+// the 3x3 kernels g = w[o][c] with o * cg + c in [begin, end), G = [[1,0,0],[1/2,1/2,1/2],[1/2,-1/2,1/2],[0,0,1]].
 // w9 (9 x cout*cg) is scratch: the kernels' 9 taps apart, so that every
 // loop below runs contiguously over (o, c).
 template <class T>
-void winograd_weights(const T* __restrict w, int64_t cout, int64_t cg, T* __restrict w9, T* __restrict u) {
-  const int64_t n = cout * cg, us = winograd_u_stride(cout, cg);
-  for (int64_t oc = 0; oc < n; ++oc)
+void winograd_weights(const T* __restrict w, int64_t cout, int64_t cg, int64_t begin, int64_t end,
+                      T* __restrict w9, T* __restrict u) {
+  const int64_t us = winograd_u_stride(cout, cg);
+  for (int64_t oc = begin; oc < end; ++oc)
     for (int64_t j = 0; j < 9; ++j) w9[j * us + oc] = w[oc * 9 + j];
-  for (int64_t oc = 0; oc < n; ++oc) {
+  for (int64_t oc = begin; oc < end; ++oc) {
     T t[4][3];  // G g: 4 rows x 3 columns
     for (int j = 0; j < 3; ++j) {
       const T g0 = w9[j * us + oc], g1 = w9[(3 + j) * us + oc], g2 = w9[(6 + j) * us + oc];
@@ -200,7 +201,11 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
   const Scratch scratch(static_cast<std::size_t>(u_bytes + tasks * task_bytes));
   char* base = static_cast<char*>(scratch.data());
   T* u = reinterpret_cast<T*>(base);
-  winograd_weights<T>(w.data_ptr<T>(), cout, cg, reinterpret_cast<T*>(base + rounded(16 * us)), u);
+  // The weight transform across threads (no BLAS call between this OpenMP
+  // region and the next, so no OpenBLAS thread waits for these cores).
+  parallel_for(0, cout * cg, 1024, [&](int64_t b, int64_t e) {
+    winograd_weights<T>(w.data_ptr<T>(), cout, cg, b, e, reinterpret_cast<T*>(base + rounded(16 * us)), u);
+  });
   const T* px = x.data_ptr<T>();
   T* py = out.data_ptr<T>();
   const T* pb = bias ? bias->data_ptr<T>() : nullptr;
