@@ -194,6 +194,13 @@ TEST(NnTorchDiff, Conv2d) {
       {{3, 5, 5}, {2, 3, 3, 3}, false, {2, 2}, {2, 2}, {2, 2}, 1},
       {{0, 4, 5, 5}, {6, 4, 3, 3}, true, {1, 1}, {0, 0}, {1, 1}, 1},
       {{1, 2, 5, 5}, {3, 2, 5, 5}, true, {1}, {0}, {1}, 1},
+      // Winograd F(2x2, 3x3) (3x3, stride 1, >= 8 channels a group, >= 512
+      // outputs): odd
+      // sizes (partial tiles), padding 0/1/2, groups 2, batch 2, several
+      // blocks of tile rows.
+      {{2, 16, 17, 19}, {16, 16, 3, 3}, true, {1, 1}, {1, 1}, {1, 1}, 1},
+      {{2, 32, 14, 21}, {32, 16, 3, 3}, false, {1, 1}, {0, 2}, {1, 1}, 2},
+      {{1, 8, 15, 41}, {8, 8, 3, 3}, false, {1, 1}, {2, 1}, {1, 1}, 1},
   };
   std::vector<Case> cases;
   for (const Conv& c : convs) {

@@ -115,6 +115,13 @@ TEST(Nn, Conv2dEqualsTheDirectConvolution) {
       // stride 1, float/double: the shifted-GEMM path, with bias (added while
       // copying out), padding and dilation differing by dimension, groups
       {{2, 4, 6, 7}, {6, 2, 3, 3}, {1, 1}, {2, 1}, {2, 1}, 2, true},
+      // 3x3, stride 1, >= 8 channels a group, >= 512 outputs, float/double: Winograd
+      // F(2x2, 3x3) (conv_winograd-inl.hpp). Exact on these small integers
+      // (its transforms only add and halve). Odd output sizes (partial tiles
+      // at the right and bottom), batch 2 with several blocks of tile rows,
+      // one spanning both images; groups 2 with unequal padding.
+      {{2, 16, 9, 40}, {16, 16, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},
+      {{1, 32, 20, 30}, {32, 16, 3, 3}, {1, 1}, {0, 2}, {1, 1}, 2, false},
   };
   for (ScalarType dt : {ScalarType::Double, ScalarType::Float, ScalarType::Long}) {
     for (const Case& c : cases) {

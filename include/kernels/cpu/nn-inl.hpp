@@ -1,6 +1,7 @@
 #pragma once
 // Out-of-line part of nn.hpp (compiled in src/kernels/nn.cpp): embedding,
-// dropout, conv2d (im2col + detail::batched_gemm of linalg.hpp), max_pool2d,
+// dropout, conv2d (im2col + detail::batched_gemm of linalg.hpp, shifted GEMMs
+// for stride 1, Winograd for 3x3 stride 1 in conv_winograd-inl.hpp), max_pool2d,
 // avg_pool2d, adaptive_avg_pool2d.
 #include <algorithm>
 #include <cmath>
@@ -14,6 +15,7 @@
 
 #include "dispatch/core/error.hpp"
 #include "kernels/cpu/binary_ops.hpp"
+#include "kernels/cpu/conv_winograd-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
@@ -376,7 +378,13 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
                          (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
     if (shifted) {
       const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
-      if (input.dtype() == ScalarType::Float) {
+      if (detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1], cg, og, batch * spatial)) {
+        if (input.dtype() == ScalarType::Float) {
+          detail::conv2d_winograd<float>(x, w, bias, out, groups, padding[0], padding[1]);
+        } else {
+          detail::conv2d_winograd<double>(x, w, bias, out, groups, padding[0], padding[1]);
+        }
+      } else if (input.dtype() == ScalarType::Float) {
         detail::conv2d_shifted<float>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
       } else {
         detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
