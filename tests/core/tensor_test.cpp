@@ -160,6 +160,22 @@ TEST(Error, CheckMessageParts) {
   EXPECT_THROW(opd::check(false, "x"), opd::Error);
 }
 
+// The run-time code's messages: one call over string pieces, the error type
+// chosen by throw_concat's argument.
+TEST(Error, ConcatJoinsPiecesAndThrowConcatThrowsTheNamedType) {
+  const std::string name = "myops::f";
+  EXPECT_EQ(opd::detail::concat({}), "");
+  EXPECT_EQ(opd::detail::concat({"operator '", name, "': return ", std::to_string(2), ""}),
+            "operator 'myops::f': return 2");
+  try {
+    opd::detail::throw_concat<opd::NotImplementedError>({"no kernel for ", std::string_view("CPU")});
+    FAIL();
+  } catch (const opd::NotImplementedError& e) {
+    EXPECT_STREQ(e.what(), "no kernel for CPU");
+  }
+  EXPECT_THROW(opd::detail::throw_concat({"x"}), opd::Error);
+}
+
 TEST(Tensor, PrintingSummary) {
   std::ostringstream os;
   opd::print_tensor_summary(os, opd::empty({2, 3})) << " ";

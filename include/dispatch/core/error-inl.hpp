@@ -17,6 +17,15 @@ OPD_FUNC NotImplementedError::~NotImplementedError() = default;
 
 namespace opd::detail {
 
+OPD_FUNC std::string concat(std::initializer_list<std::string_view> pieces) {
+  std::size_t n = 0;
+  for (std::string_view p : pieces) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : pieces) out += p;
+  return out;
+}
+
 OPD_FUNC void append_to(std::string& out, std::string_view s) { out += s; }
 OPD_FUNC void append_to(std::string& out, const char* s) { out += s != nullptr ? s : "(null)"; }
 OPD_FUNC void append_to(std::string& out, char c) { out += c; }

@@ -93,6 +93,18 @@ void append_to(std::string& out, const T& v) {
   append_streamed(out, &put_to_stream<T>, &v);
 }
 
+// One text from pieces, by one non-template function: the run-time code's
+// messages are one call each, not a chain of std::string temporaries (each
+// `a + b` an inline call with its own clean-up code in every function that
+// reports an error).
+OPD_API std::string concat(std::initializer_list<std::string_view> pieces);
+
+// Throws E with the concatenated pieces; out of line, one copy per error type.
+template <class E = Error>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_concat(std::initializer_list<std::string_view> pieces) {
+  throw E(concat(pieces));
+}
+
 // Concatenate anything streamable. Zero arguments gives "". Cold: messages
 // are built on error paths, so the compiler optimises them for size (less
 // code, and less time spent compiling it in every file that reports errors).

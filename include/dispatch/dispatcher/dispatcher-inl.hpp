@@ -19,7 +19,7 @@ namespace opd {
 OPD_FUNC std::string where_text(const source_location& where) {
   std::string_view file = where.file_name();
   if (const auto slash = file.find_last_of('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
-  return std::string(file) + ":" + std::to_string(where.line());
+  return detail::concat({file, ":", std::to_string(where.line())});
 }
 
 OPD_FUNC Dispatcher& Dispatcher::singleton() {
@@ -32,7 +32,6 @@ OPD_FUNC Dispatcher& Dispatcher::singleton() {
 struct Dispatcher::state {
   std::mutex mutex;
   std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> entries;
-  std::unordered_map<std::string, bool> permanent;
   FallbackTable fallbacks{};
   FallbackProvenance fallback_where{};
   std::vector<std::unique_ptr<KernelFunction>> fallback_storage;  // kept alive for in-flight calls
@@ -59,13 +58,12 @@ OPD_FUNC OperatorEntry& Dispatcher::find_schema_or_throw(std::string_view name) 
   auto it = s_->entries.find(std::string(name));
   if (it != s_->entries.end() && it->second->has_schema()) return *it->second;
   if (it != s_->entries.end() && it->second->has_registrations())
-    throw Error("operator '" + std::string(name) + "' has kernels (" + it->second->registered_keys() +
-                ") but no schema was declared");
+    detail::throw_concat({"operator '", name, "' has kernels (", it->second->registered_keys(),
+                          ") but no schema was declared"});
   std::vector<std::string> declared;  // (under the lock already: not operator_names(), which takes it)
   for (auto& [n, e] : s_->entries)
     if (e->has_schema()) declared.push_back(n);
-  throw Error("no operator named '" + std::string(name) + "' has been declared" +
-              suggest_names(name, std::move(declared)));
+  detail::throw_concat({"no operator named '", name, "' has been declared", suggest_names(name, std::move(declared))});
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bool permanent) {
@@ -80,31 +78,30 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool p
   // operator type's facts were checked by the compiler (entry_for's static_assert).
   if (const std::size_t r = facts != nullptr ? schema::no_position : schema::unmatched_mutable_return(s.value());
       r != schema::no_position)
-    throw Error("operator '" + name + "': return " + std::to_string(r) + " of '" + s.text() +
-                "' is annotated as written, but no argument is written in its alias set; a written return must be "
-                "one of the written arguments");
+    detail::throw_concat({"operator '", name, "': return ", std::to_string(r), " of '", s.text(),
+                          "' is annotated as written, but no argument is written in its alias set; a written return "
+                          "must be one of the written arguments"});
   std::lock_guard lock(s_->mutex);
   OperatorEntry& e = entry_locked(name);
   if (e.has_schema()) {
-    const std::string old = e.schema().text(), now = s.text();
     if (!schema::same_schema(e.schema().value(), *s))
-      throw Error("operator '" + name + "' is already declared with schema '" + old + "', which conflicts with '" + now +
-                  "'");
-    if (permanent || s_->permanent.count(name)) {
-      if (permanent) s_->permanent[name] = true;
+      detail::throw_concat({"operator '", name, "' is already declared with schema '", e.schema().text(),
+                            "', which conflicts with '", s.text(), "'"});
+    if (permanent || e.permanent_schema()) {
+      if (permanent) e.mark_schema_permanent();
       return {};
     }
-    throw Error("operator '" + name + "' is already declared with schema '" + old + "'");
+    detail::throw_concat({"operator '", name, "' is already declared with schema '", e.schema().text(), "'"});
   }
   e.set_schema(std::move(s), facts);
   e.update_table(s_->fallbacks);
   if (permanent) {
-    s_->permanent[name] = true;
+    e.mark_schema_permanent();
     return {};
   }
-  return RegistrationHandle([this, &e, name] {
+  return RegistrationHandle([this, &e] {
     std::lock_guard l(s_->mutex);
-    if (!s_->permanent.count(name)) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
+    if (!e.permanent_schema()) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
   });
 }
 
@@ -145,12 +142,13 @@ OPD_FUNC RegistrationHandle Dispatcher::register_kernel_impl(OperatorEntry& e, D
     std::lock_guard lock(s_->mutex);
     if (e.registered(key) != nullptr) {
       if (strict || s_->duplicate_policy == DuplicateKernel::error)
-        throw Error("operator '" + e.name() + "' already has a kernel for dispatch key " + std::string(to_string(key)) +
-                    " (registered at " + e.registered_at(key) + "; this one at " + at + ")");
+        detail::throw_concat({"operator '", e.name(), "' already has a kernel for dispatch key ", to_string(key),
+                              " (registered at ", e.registered_at(key), "; this one at ", at, ")"});
       // c10's text, in substance: which operator, which key, both provenances.
-      warning = "overriding a previously registered kernel for the same operator and the same dispatch key\n"
-                "  operator: " + e.name() + "\n  dispatch key: " + std::string(to_string(key)) +
-                "\n  previous kernel: registered at " + e.registered_at(key) + "\n       new kernel: registered at " + at;
+      warning = detail::concat({"overriding a previously registered kernel for the same operator and the same "
+                                "dispatch key\n  operator: ", e.name(), "\n  dispatch key: ", to_string(key),
+                                "\n  previous kernel: registered at ", e.registered_at(key),
+                                "\n       new kernel: registered at ", at});
       handler = s_->warning_handler;
     }
     id = e.push_registered(key, std::move(kernel), std::move(at));
@@ -179,8 +177,8 @@ OPD_FUNC RegistrationHandle Dispatcher::register_fallback(DispatchKey key, Kerne
   std::lock_guard lock(s_->mutex);
   const auto i = static_cast<std::size_t>(key);
   if (s_->fallbacks[i] != nullptr)
-    throw Error("dispatch key " + std::string(to_string(key)) + " already has a fallback (registered at " +
-                s_->fallback_where[i] + "; this one at " + at + ")");
+    detail::throw_concat({"dispatch key ", to_string(key), " already has a fallback (registered at ",
+                          s_->fallback_where[i], "; this one at ", at, ")"});
   s_->fallback_storage.push_back(std::make_unique<KernelFunction>(std::move(kernel)));
   s_->fallbacks[i] = s_->fallback_storage.back().get();
   s_->fallback_where[i] = std::move(at);
@@ -214,7 +212,7 @@ OPD_FUNC std::vector<std::string> Dispatcher::dangling_registrations() {
     for (std::uint8_t i = 1; i < kNumDispatchKeys; ++i) {
       const auto k = static_cast<DispatchKey>(i);
       for (const std::string& where : e->registrations_at(k))
-        out.push_back(n + ": " + std::string(to_string(k)) + " [registered at " + where + "]");
+        out.push_back(detail::concat({n, ": ", to_string(k), " [registered at ", where, "]"}));
     }
   }
   std::sort(out.begin(), out.end());
@@ -224,7 +222,7 @@ OPD_FUNC std::vector<std::string> Dispatcher::dangling_registrations() {
 OPD_FUNC std::string Dispatcher::dump_computed_table(std::string_view op_name, bool all) {
   std::lock_guard lock(s_->mutex);
   auto it = s_->entries.find(std::string(op_name));
-  if (it == s_->entries.end()) throw Error("no operator named '" + std::string(op_name) + "' has been declared");
+  if (it == s_->entries.end()) detail::throw_concat({"no operator named '", op_name, "' has been declared"});
   return it->second->dump_computed_table(s_->fallback_where, all);
 }
 

@@ -18,14 +18,14 @@ OPD_FUNC void throw_boxed_argument_error(const OperatorEntry& op, std::size_t po
                                                     const std::string& detail) {
   const auto& s = op.schema().value();
   const auto& arg = s.arguments[position];
-  throw TypeError(op.name() + ": argument '" + std::string(arg.name) + "' (position " + std::to_string(position) +
-                  ") expected " + schema_type_text(s, arg.type) + " but got " + std::string(tag_name(got.tag())) +
-                  " (" + detail + ")");
+  throw_concat<TypeError>({op.name(), ": argument '", arg.name, "' (position ", std::to_string(position),
+                           ") expected ", schema_type_text(s, arg.type), " but got ", tag_name(got.tag()), " (", detail,
+                           ")"});
 }
 
 OPD_FUNC void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
                                                                         std::size_t n) {
-  throw TypeError(op.name() + ": expected " + std::to_string(n) + " arguments on the stack but it holds " +
-                  std::to_string(stack.size()));
+  throw_concat<TypeError>({op.name(), ": expected ", std::to_string(n), " arguments on the stack but it holds ",
+                           std::to_string(stack.size())});
 }
 }  // namespace opd::detail

@@ -45,7 +45,7 @@ OPD_FUNC OperatorEntry::OperatorEntry(std::string name) : name_(std::move(name))
 OPD_FUNC OperatorEntry::~OperatorEntry() = default;
 
 OPD_FUNC void OperatorEntry::report_missing_schema() const {
-  throw Error("operator '" + name_ + "' has kernels but no schema was declared");
+  detail::throw_concat({"operator '", name_, "' has kernels but no schema was declared"});
 }
 
 OPD_FUNC bool OperatorEntry::has_registrations() const {
@@ -143,8 +143,9 @@ OPD_FUNC const KernelFunction& OperatorEntry::missing_kernel() {
 
 OPD_FUNC void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
   const DispatchKey k = (ks & non_fallthrough_keys()).highest_priority_key();
-  throw NotImplementedError("operator '" + name_ + "' has no kernel for dispatch key " + std::string(to_string(k)) +
-                            " (dispatch key set " + ks.str() + "); it has kernels for: " + registered_keys());
+  detail::throw_concat<NotImplementedError>({"operator '", name_, "' has no kernel for dispatch key ", to_string(k),
+                                             " (dispatch key set ", ks.str(), "); it has kernels for: ",
+                                             registered_keys()});
 }
 
 OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_undefined_entry() const {
@@ -199,19 +200,18 @@ OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance
     out += ": ";
     switch (e.source) {
       case TableEntrySource::kernel:
-        out += "kernel [registered at " + registered_at(k) + "]";
+        out += detail::concat({"kernel [registered at ", registered_at(k), "]"});
         break;
       case TableEntrySource::alias:
-        out += "kernel from " + std::string(to_string(e.from)) + " [registered at " +
-               registered_at(e.from) + "]";
+        out += detail::concat({"kernel from ", to_string(e.from), " [registered at ", registered_at(e.from), "]"});
         break;
       case TableEntrySource::fallback:
-        out += "backend fallback [registered at " + fallbacks_at[i] + "]";
+        out += detail::concat({"backend fallback [registered at ", fallbacks_at[i], "]"});
         break;
       case TableEntrySource::fallthrough:
         if (e.from == DispatchKey::Undefined) out += "fallthrough (no kernel at this layer)";
-        else if (registered(k) != nullptr) out += "fallthrough [registered at " + registered_at(k) + "]";
-        else out += "fallthrough (backend fallback) [registered at " + fallbacks_at[i] + "]";
+        else if (registered(k) != nullptr) out += detail::concat({"fallthrough [registered at ", registered_at(k), "]"});
+        else out += detail::concat({"fallthrough (backend fallback) [registered at ", fallbacks_at[i], "]"});
         break;
       case TableEntrySource::missing:
         out += "missing";

@@ -136,6 +136,10 @@ class OPD_API OperatorEntry {
   // type's), copied rather than computed again; null: computed here.
   void set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts* facts = nullptr);
   void clear_schema();
+  // A permanent declaration (an operator type's, or declare(..., permanent))
+  // is never undone: a handle of an earlier non-permanent one leaves it.
+  bool permanent_schema() const { return permanent_schema_; }
+  void mark_schema_permanent() { permanent_schema_ = true; }
   // Registrations are atomic too: the "no kernel" error lists them without
   // the Dispatcher's mutex, while a writer may be changing them.
   const KernelFunction* registered(DispatchKey k) const {
@@ -171,6 +175,7 @@ class OPD_API OperatorEntry {
   std::vector<std::size_t> tensor_positions_;
   std::ptrdiff_t factory_device_ = -1;
   std::size_t num_arguments_ = 0;
+  bool permanent_schema_ = false;  // guarded by the Dispatcher's mutex
   AliasFacts alias_facts_;
   std::array<std::atomic<const KernelFunction*>, kNumDispatchKeys> registered_{};
   struct stacked_kernel {

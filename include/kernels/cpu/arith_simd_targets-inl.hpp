@@ -16,47 +16,16 @@
 #include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
 #include "kernels/cpu/pointwise_ops.hpp"
 
-// Sleef's two-argument functions of one instruction set: fn, accuracy (empty
-// for the exact fmod), lanes (declared here with
-// Highway's raw vector types, as unary_simd_targets-inl.hpp explains).
-#if HWY_TARGET == HWY_AVX3
-#define OPD_ARITH_SLEEF_F(fn, acc) Sleef_##fn##f16_##acc##avx512f
-#define OPD_ARITH_SLEEF_D(fn, acc) Sleef_##fn##d8_##acc##avx512f
-#elif HWY_TARGET == HWY_AVX2
-#define OPD_ARITH_SLEEF_F(fn, acc) Sleef_##fn##f8_##acc##avx2
-#define OPD_ARITH_SLEEF_D(fn, acc) Sleef_##fn##d4_##acc##avx2
-#elif HWY_TARGET == HWY_SSE4
-#define OPD_ARITH_SLEEF_F(fn, acc) Sleef_##fn##f4_##acc##sse4
-#define OPD_ARITH_SLEEF_D(fn, acc) Sleef_##fn##d2_##acc##sse4
-#endif
-
 HWY_BEFORE_NAMESPACE();
 namespace opd::kernels::simd::arith_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#ifdef OPD_ARITH_SLEEF_F
-using DF = hn::ScalableTag<float>;
-using DD = hn::ScalableTag<double>;
-using VF = hn::Vec<DF>;
-using VD = hn::Vec<DD>;
-using RawF = decltype(VF().raw);
-using RawD = decltype(VD().raw);
+#include "kernels/cpu/sleef_targets-inl.hpp"  // OPD_SLEEF_F/D, VF, VD, OPD_SLEEF_BINARY for this target
 
-extern "C" RawF OPD_ARITH_SLEEF_F(fmod, )(RawF, RawF);
-extern "C" RawD OPD_ARITH_SLEEF_D(fmod, )(RawD, RawD);
-extern "C" RawF OPD_ARITH_SLEEF_F(atan2, u10)(RawF, RawF);
-extern "C" RawD OPD_ARITH_SLEEF_D(atan2, u10)(RawD, RawD);
-
-// Functors, not lambdas: clang does not give lambdas the target attributes.
-struct Fmod {
-  HWY_INLINE VF operator()(VF a, VF b) const { return VF{OPD_ARITH_SLEEF_F(fmod, )(a.raw, b.raw)}; }
-  HWY_INLINE VD operator()(VD a, VD b) const { return VD{OPD_ARITH_SLEEF_D(fmod, )(a.raw, b.raw)}; }
-};
-struct Atan2 {
-  HWY_INLINE VF operator()(VF a, VF b) const { return VF{OPD_ARITH_SLEEF_F(atan2, u10)(a.raw, b.raw)}; }
-  HWY_INLINE VD operator()(VD a, VD b) const { return VD{OPD_ARITH_SLEEF_D(atan2, u10)(a.raw, b.raw)}; }
-};
+#ifdef OPD_SLEEF_F
+OPD_SLEEF_BINARY(Fmod, fmod, )  // exact
+OPD_SLEEF_BINARY(Atan2, atan2, u10)
 
 // The scalar functors' formulas (BinaryPointwise::floating_op), lane by lane:
 // remainder: mod = fmod(a, b), plus b when mod != 0 and its sign differs
@@ -170,13 +139,13 @@ OPD_FUNC HWY_NOINLINE bool ArithF64(PointwiseOp, const double*, const double*, d
   return false;
 }
 
-#endif  // OPD_ARITH_SLEEF_F
+#endif  // OPD_SLEEF_F
 
 }  // namespace HWY_NAMESPACE
 }  // namespace opd::kernels::simd::arith_detail
 HWY_AFTER_NAMESPACE();
 
-#undef OPD_ARITH_SLEEF_F
-#undef OPD_ARITH_SLEEF_D
+#undef OPD_SLEEF_F
+#undef OPD_SLEEF_D
 
 #endif  // per-target include guard

@@ -358,6 +358,15 @@ struct ClampOneSide {
 // Compiled once each in src/kernels/pointwise_*.cpp (declared OPD_API so
 // that pointwise-inl.hpp, compiled elsewhere, can call them).
 
+// Families split by DtypeGroup::Integral / Floating (one instantiation per
+// source) are entered through this one router: the floating instantiation for
+// a floating compute dtype, the integral one otherwise.
+template <auto IntegralLoops, auto FloatingLoops, class... Args>
+void route_by_dtype_group(ScalarType compute, const Args&... args) {
+  if (is_floating_type(compute)) FloatingLoops(args...);
+  else IntegralLoops(args...);
+}
+
 // Float-kind ops and the floating-only keep-kind ones (gelu, silu,
 // hardswish, softplus, frac); `compute` is Half/Float/Double/BFloat16.
 template <DtypeGroup G>
@@ -371,8 +380,7 @@ inline void unary_float_loops(UnaryOp op, const UnaryParams& params, ScalarType 
 template <DtypeGroup G>
 void unary_other_loops_of(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in);
 inline void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out, const OperandRef& in) {
-  if (is_floating_type(compute)) unary_other_loops_of<DtypeGroup::Floating>(op, params, compute, out, in);
-  else unary_other_loops_of<DtypeGroup::Integral>(op, params, compute, out, in);
+  route_by_dtype_group<&unary_other_loops_of<DtypeGroup::Integral>, &unary_other_loops_of<DtypeGroup::Floating>>(compute, op, params, compute, out, in);
 }
 OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
 // A Bool-valued op (comparison, logical op) on inputs already of dtype T
@@ -449,26 +457,22 @@ OPD_API void equality_loops(PointwiseOp op, ScalarType compute, const OperandRef
 template <DtypeGroup G>
 void compare_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
 inline void compare_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
-  if (is_floating_type(compute)) compare_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
-  else compare_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+  route_by_dtype_group<&compare_loops_of<DtypeGroup::Integral>, &compare_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 template <DtypeGroup G>
 void logical_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
 inline void logical_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
-  if (is_floating_type(compute)) logical_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
-  else logical_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+  route_by_dtype_group<&logical_loops_of<DtypeGroup::Integral>, &logical_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 template <DtypeGroup G>
 void arith_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
 inline void arith_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
-  if (is_floating_type(compute)) arith_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
-  else arith_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+  route_by_dtype_group<&arith_loops_of<DtypeGroup::Integral>, &arith_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 template <DtypeGroup G>
 void bitwise_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs);
 inline void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
-  if (is_floating_type(compute)) bitwise_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
-  else bitwise_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+  route_by_dtype_group<&bitwise_loops_of<DtypeGroup::Integral>, &bitwise_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
@@ -492,8 +496,7 @@ inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const Ope
 template <DtypeGroup G>
 void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs);
 inline void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
-  if (is_floating_type(compute)) where_clamp_loops_of<DtypeGroup::Floating>(op, compute, out, inputs);
-  else where_clamp_loops_of<DtypeGroup::Integral>(op, compute, out, inputs);
+  route_by_dtype_group<&where_clamp_loops_of<DtypeGroup::Integral>, &where_clamp_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
                                 const std::array<OperandRef, 3>& inputs, const Scalar* value);

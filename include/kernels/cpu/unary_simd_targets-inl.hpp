@@ -16,62 +16,32 @@
 #include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
 #include "kernels/cpu/pointwise_ops.hpp"
 
-// Sleef's function of one instruction set: fn, accuracy (u10 = 1.0 ULP),
-// lanes. Sleef's own header declares the AVX and AVX-512 ones only when the
-// whole file is compiled for them, so they are declared below with
-// Highway's raw vector types instead.
-#if HWY_TARGET == HWY_AVX3
-#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f16_##acc##avx512f
-#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d8_##acc##avx512f
-#elif HWY_TARGET == HWY_AVX2
-#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f8_##acc##avx2
-#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d4_##acc##avx2
-#elif HWY_TARGET == HWY_SSE4
-#define OPD_SLEEF_F(fn, acc) Sleef_##fn##f4_##acc##sse4
-#define OPD_SLEEF_D(fn, acc) Sleef_##fn##d2_##acc##sse4
-#endif
-
 HWY_BEFORE_NAMESPACE();
 namespace opd::kernels::simd::unary_detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-#ifdef OPD_SLEEF_F
-using DF = hn::ScalableTag<float>;
-using DD = hn::ScalableTag<double>;
-using VF = hn::Vec<DF>;
-using VD = hn::Vec<DD>;
-using RawF = decltype(VF().raw);
-using RawD = decltype(VD().raw);
+#include "kernels/cpu/sleef_targets-inl.hpp"  // OPD_SLEEF_F/D, VF, VD, OPD_SLEEF_UNARY for this target
 
-// A functor applying Sleef's `fn` to a float or a double vector (functors,
-// not lambdas: clang does not give lambdas the target attributes).
-#define OPD_SLEEF_OP(Name, fn, acc)                                                       \
-  extern "C" RawF OPD_SLEEF_F(fn, acc)(RawF);                                              \
-  extern "C" RawD OPD_SLEEF_D(fn, acc)(RawD);                                              \
-  struct Name {                                                                            \
-    HWY_INLINE VF operator()(VF v) const { return VF{OPD_SLEEF_F(fn, acc)(v.raw)}; }       \
-    HWY_INLINE VD operator()(VD v) const { return VD{OPD_SLEEF_D(fn, acc)(v.raw)}; }       \
-  };
-OPD_SLEEF_OP(Exp, exp, u10)
-OPD_SLEEF_OP(Exp2, exp2, u10)
-OPD_SLEEF_OP(Expm1, expm1, u10)
-OPD_SLEEF_OP(Log, log, u10)
-OPD_SLEEF_OP(Log2, log2, u10)
-OPD_SLEEF_OP(Log10, log10, u10)
-OPD_SLEEF_OP(Log1p, log1p, u10)
-OPD_SLEEF_OP(Sin, sin, u10)
-OPD_SLEEF_OP(Cos, cos, u10)
-OPD_SLEEF_OP(Tan, tan, u10)
-OPD_SLEEF_OP(Asin, asin, u10)
-OPD_SLEEF_OP(Acos, acos, u10)
-OPD_SLEEF_OP(Atan, atan, u10)
-OPD_SLEEF_OP(Sinh, sinh, u10)
-OPD_SLEEF_OP(Cosh, cosh, u10)
-OPD_SLEEF_OP(Tanh, tanh, u10)
-OPD_SLEEF_OP(Erf, erf, u10)
-OPD_SLEEF_OP(Erfc, erfc, u15)
-#undef OPD_SLEEF_OP
+#ifdef OPD_SLEEF_F
+OPD_SLEEF_UNARY(Exp, exp, u10)
+OPD_SLEEF_UNARY(Exp2, exp2, u10)
+OPD_SLEEF_UNARY(Expm1, expm1, u10)
+OPD_SLEEF_UNARY(Log, log, u10)
+OPD_SLEEF_UNARY(Log2, log2, u10)
+OPD_SLEEF_UNARY(Log10, log10, u10)
+OPD_SLEEF_UNARY(Log1p, log1p, u10)
+OPD_SLEEF_UNARY(Sin, sin, u10)
+OPD_SLEEF_UNARY(Cos, cos, u10)
+OPD_SLEEF_UNARY(Tan, tan, u10)
+OPD_SLEEF_UNARY(Asin, asin, u10)
+OPD_SLEEF_UNARY(Acos, acos, u10)
+OPD_SLEEF_UNARY(Atan, atan, u10)
+OPD_SLEEF_UNARY(Sinh, sinh, u10)
+OPD_SLEEF_UNARY(Cosh, cosh, u10)
+OPD_SLEEF_UNARY(Tanh, tanh, u10)
+OPD_SLEEF_UNARY(Erf, erf, u10)
+OPD_SLEEF_UNARY(Erfc, erfc, u15)
 
 // The ops that are exact IEEE arithmetic, and the two built on exp, with the
 // scalar functors' formulas: 1 / (1 + exp(-x)) and x / (1 + exp(-x)).
