@@ -102,14 +102,6 @@ HWY_INLINE void RowsAny(const T* a, const T* b, T* out, int64_t n, unsigned broa
 
 template <class T>
 HWY_INLINE bool Arith(PointwiseOp op, const T* a, const T* b, T* out, int64_t n, unsigned broadcast) {
-#if defined(__clang__)
-  // Built with clang 14 (header-only test build), the rows calling Sleef's
-  // two-argument functions gave wrong results (fmod(-0, y) NaN, as if the
-  // arguments were misplaced); not yet understood, so clang builds keep
-  // the scalar loops for them. g++ builds are checked by
-  // pointwise_test.cpp's VectorPathsMatchTheScalarLoops.
-  if (op != PointwiseOp::DivTrunc) return false;
-#endif
   switch (op) {
     case PointwiseOp::Remainder: RowsAny(a, b, out, n, broadcast, Remainder()); return true;
     case PointwiseOp::Fmod: RowsAny(a, b, out, n, broadcast, Fmod()); return true;
