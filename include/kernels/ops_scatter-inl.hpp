@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dispatch/core/small_vector.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/ops_arithmetic.hpp"
@@ -70,26 +71,55 @@ OPD_FUNC Tensor as_strided_scatter(const Tensor& self, const Tensor& src, ints s
 OPD_FUNC void accumulate_into(const Tensor& dst, const Tensor& src, const char* name) {
   const int64_t n = dst.numel();
   if (n == 0) return;
-  const int64_t nd = dst.dim();
+  // Size-1 dimensions dropped and neighbours that step as one merged, so
+  // that the innermost loop is as long as it can be; the element order
+  // (row-major over dst's sizes) is unchanged, which keeps the sums of an
+  // overlapping dst in the same order.
+  SmallVector<int64_t, 6> sizes, ds, ss;
+  for (int64_t i = 0; i < dst.dim(); ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const int64_t sz = dst.sizes()[u];
+    if (sz == 1) continue;
+    const int64_t a = dst.strides()[u], b = src.strides()[u];
+    if (!sizes.empty() && ds.back() == a * sz && ss.back() == b * sz) {
+      sizes.back() *= sz;
+      ds.back() = a;
+      ss.back() = b;
+    } else {
+      sizes.push_back(sz);
+      ds.push_back(a);
+      ss.push_back(b);
+    }
+  }
+  if (sizes.empty()) {  // a single element
+    sizes.push_back(1);
+    ds.push_back(0);
+    ss.push_back(0);
+  }
+  const std::size_t nd = sizes.size();
+  const int64_t inner = sizes[nd - 1], di = ds[nd - 1], si = ss[nd - 1];
   dispatch_dtype(dst.dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* d = dst.data_ptr<T>();
     const T* s = src.data_ptr<T>();
-    std::vector<int64_t> index(static_cast<std::size_t>(nd), 0);
+    SmallVector<int64_t, 6> index(nd, 0);
     int64_t od = 0, os = 0;
-    for (int64_t k = 0; k < n; ++k) {
-      if constexpr (std::is_same_v<T, bool>) {
-        d[od] = d[od] || s[os];
-      } else {
-        d[od] = static_cast<T>(static_cast<opmath_t<T>>(d[od]) + static_cast<opmath_t<T>>(s[os]));
+    for (int64_t done = 0; done < n; done += inner) {
+      T* dr = d + od;
+      const T* sr = s + os;
+      for (int64_t j = 0; j < inner; ++j) {
+        if constexpr (std::is_same_v<T, bool>) {
+          dr[j * di] = dr[j * di] || sr[j * si];
+        } else {
+          dr[j * di] = static_cast<T>(static_cast<opmath_t<T>>(dr[j * di]) + static_cast<opmath_t<T>>(sr[j * si]));
+        }
       }
-      for (int64_t i = nd - 1; i >= 0; --i) {  // next index, row-major
-        const auto u = static_cast<std::size_t>(i);
-        od += dst.strides()[u];
-        os += src.strides()[u];
-        if (++index[u] < dst.sizes()[u]) break;
-        od -= dst.strides()[u] * index[u];
-        os -= src.strides()[u] * index[u];
+      for (std::size_t u = nd - 1; u-- > 0;) {  // next row, row-major
+        od += ds[u];
+        os += ss[u];
+        if (++index[u] < sizes[u]) break;
+        od -= ds[u] * index[u];
+        os -= ss[u] * index[u];
         index[u] = 0;
       }
     }

@@ -209,6 +209,8 @@ TEST(Nn, AvgPool2d) {
 TEST(Nn, AdaptiveAvgPool2d) {
   const Tensor x = ramp({1, 1, 4, 4});
   EXPECT_EQ(values(k::adaptive_avg_pool2d(x, V{2, 2})), (std::vector<double>{2.5, 4.5, 10.5, 12.5}));
+  // Global pooling (1x1, the row-sum path): the mean of each plane.
+  EXPECT_EQ(values(k::adaptive_avg_pool2d(ramp({1, 2, 4, 4}), V{1, 1})), (std::vector<double>{7.5, 23.5}));
   const std::vector<double> r = values(k::adaptive_avg_pool2d(x, V{3, 3}));  // overlapping 2x2 windows
   EXPECT_EQ(r[0], 2.5);
   EXPECT_EQ(r[4], 7.5);

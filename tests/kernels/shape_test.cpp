@@ -193,6 +193,12 @@ TEST_F(ShapeOps, FlipRollRepeat) {
   const Tensor r = opd::call<ops::repeat>(make<int16_t>({1, 2}, {2}), ints{2, 2});
   EXPECT_EQ(sizes_of(r), (ints{2, 4}));
   EXPECT_EQ(opd::to_vector<int16_t>(r), (std::vector<int16_t>{1, 2, 1, 2, 1, 2, 1, 2}));
+  // Contiguous input, repeats in an outer and the inner dimension, none in the middle one.
+  const Tensor r3 = opd::call<ops::repeat>(make<int16_t>({1, 2, 3, 4}, {2, 2}), ints{2, 1, 2});
+  EXPECT_EQ(sizes_of(r3), (ints{2, 2, 4}));
+  EXPECT_EQ(opd::to_vector<int16_t>(r3), (std::vector<int16_t>{1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4}));
+  const Tensor r0 = opd::call<ops::repeat>(make<int16_t>({7}, {}), ints{});  // 0-dim, no repeats
+  EXPECT_EQ(opd::to_vector<int16_t>(r0), (std::vector<int16_t>{7}));
   EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::repeat>(x, ints{2}); }),
                        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"));
   EXPECT_EQ(sizes_of(opd::call<ops::repeat>(x, ints{0, 1})), (ints{0, 3}));

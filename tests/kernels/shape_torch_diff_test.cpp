@@ -339,6 +339,7 @@ TEST(ShapeTorchDiff, CopiesConversionsAndFactories) {
   cases.push_back({"aten::unfold_backward", "", {T(f32, {3, 2}), L({6}), I(0), I(2), I(2)}});
   cases.push_back({"aten::unfold_backward", "", {T(f64, {2, 4, 2}), L({2, 5}), I(1), I(2), I(1)}});  // overlapping windows
   cases.push_back({"aten::unfold_backward", "", {T(f32, {2, 2}), L({7}), I(0), I(2), I(3)}});         // gaps
+  cases.push_back({"aten::unfold_backward", "", {T(i32, {3, 4, 1}), L({3, 4}), I(-1), I(1), I(1)}});    // dims merge to one row
   check_all(cases);
 }
 

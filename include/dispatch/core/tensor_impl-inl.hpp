@@ -116,9 +116,21 @@ OPD_FUNC void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef s
 
 OPD_FUNC void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, MemoryFormat format) {
     detail::check_sizes(sizes);
-    detail::checked_numel(sizes);
+    const int64_t numel = detail::checked_numel(sizes);
     const SizesVector strides = detail::strides_for_memory_format(sizes, format);
-    set_sizes_and_strides(sizes, strides, storage_offset_);
+    // Dense strides span exactly numel elements from the offset, so the
+    // storage test is one product; set_sizes_and_strides's general checks
+    // (stride signs, the extent sum) cannot fail here. Every factory call
+    // comes through this path.
+    int64_t needed = 0;
+    const bool fits = numel == 0 ||
+                      (!__builtin_add_overflow(storage_offset_, numel, &needed) &&
+                       !__builtin_mul_overflow(needed, static_cast<int64_t>(itemsize()), &needed) &&
+                       static_cast<uint64_t>(needed) <= storage_.nbytes());
+    if (!fits) check_fits_storage(sizes, strides, storage_offset_);  // throws, with its message
+    sizes_.assign(sizes);
+    strides_.assign(strides);
+    refresh_numel_and_contiguity();
   }
 
 OPD_FUNC void TensorImpl::resize(IntArrayRef sizes, MemoryFormat format) {
@@ -155,7 +167,10 @@ OPD_FUNC void TensorImpl::check_fits_storage(IntArrayRef sizes, IntArrayRef stri
   }
 
 OPD_FUNC void TensorImpl::refresh_numel_and_contiguity() {
-    numel_ = detail::checked_numel(sizes_);
+    // Every caller has checked the product for overflow already.
+    int64_t numel = 1;
+    for (int64_t s : sizes_) numel *= s;
+    numel_ = numel;
     is_contiguous_ = detail::compute_contiguous(sizes_, strides_);
     static constexpr std::size_t cl2d[] = {1, 3, 2, 0};
     static constexpr std::size_t cl3d[] = {1, 4, 3, 2, 0};

@@ -132,8 +132,17 @@ inline void check_cpu(const Tensor& t, BinaryKind k, const char* arg) {
   OPD_CHECK(t.device().is_cpu(), binary_name(k), ": the CPU kernel got argument '", arg, "' on device ", t.device());
 }
 
+// The common case of the overlap rules in a few loads: `out` contiguous
+// (no internal overlap) and every input either `out` itself or in another
+// storage (no partial overlap, nothing to copy). False: run the full tests.
+inline bool plainly_separate(const Tensor& self, BinaryOther other, const Tensor& out) noexcept {
+  auto separate = [&](const Tensor& in) { return in.is_same(out) || !in.is_alias_of(out); };
+  return out.is_contiguous() && separate(self) && (!other.tensor || separate(*other.tensor));
+}
+
 // TensorIterator's overlap rules between the output and the inputs.
 inline void check_overlap(const Tensor& self, BinaryOther other, const Tensor& out) {
+  if (plainly_separate(self, other, out)) return;
   assert_no_internal_overlap(out);
   if (!self.is_same(out)) assert_no_partial_overlap(out, self);
   if (other.tensor && !other.tensor->is_same(out)) assert_no_partial_overlap(out, *other.tensor);
@@ -145,19 +154,24 @@ inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, 
                            const Tensor& out) {
   // An input sharing memory with out other than as out itself is read
   // from a copy (PyTorch rejects the detectable cases in check_overlap).
-  const Tensor a = is_safe_elementwise_alias(out, self) ? self : contiguous_clone(self);
-  Tensor b;
+  // (Pointers, not Tensor copies: no reference counting when no copy is made.)
+  const bool separate = plainly_separate(self, other, out);
+  Tensor a_copy;
+  const Tensor* a = &self;
+  if (!separate && !is_safe_elementwise_alias(out, self)) a = &(a_copy = contiguous_clone(self));
+  Tensor b_copy;
   std::optional<ScalarOperand> scalar;
   OperandRef b_ref;
   if (other.tensor) {
-    b = is_safe_elementwise_alias(out, *other.tensor) ? *other.tensor : contiguous_clone(*other.tensor);
-    b_ref = OperandRef::of(b);
+    const Tensor* b = other.tensor;
+    if (!separate && !is_safe_elementwise_alias(out, *b)) b = &(b_copy = contiguous_clone(*b));
+    b_ref = OperandRef::of(*b);
   } else {
     scalar.emplace(*other.scalar, common);
     b_ref = scalar->ref();
   }
   const OperandRef out_ref = OperandRef::of(out);
-  const std::array<OperandRef, 2> inputs{OperandRef::of(a), b_ref};
+  const std::array<OperandRef, 2> inputs{OperandRef::of(*a), b_ref};
   switch (k) {
     case BinaryKind::Add:
       binary_loops<BinaryFamily::AddSub>(binary_name(k), alpha, common, out_ref, inputs);

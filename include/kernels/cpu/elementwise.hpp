@@ -25,9 +25,12 @@ struct OperandRef {
   ScalarType dtype = ScalarType::Undefined;
   IntArrayRef sizes;    // empty for a 0-dim operand
   IntArrayRef strides;  // in elements
+  // True when known row-major contiguous (a tensor's cached flag), so that
+  // the engine's per-call layout test is one load; false: test the strides.
+  bool contiguous = false;
 
   static OperandRef of(const Tensor& t) {
-    return OperandRef{static_cast<char*>(t.data_ptr()), t.dtype(), t.sizes(), t.strides()};
+    return OperandRef{static_cast<char*>(t.data_ptr()), t.dtype(), t.sizes(), t.strides(), t.is_contiguous()};
   }
 };
 

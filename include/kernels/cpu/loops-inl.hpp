@@ -87,7 +87,7 @@ class ScalarOperand {
   ScalarOperand(const ScalarOperand&) = delete;
   ScalarOperand& operator=(const ScalarOperand&) = delete;
 
-  OperandRef ref() const noexcept { return OperandRef{const_cast<char*>(buf_), dtype_, {}, {}}; }
+  OperandRef ref() const noexcept { return OperandRef{const_cast<char*>(buf_), dtype_, {}, {}, true}; }
   ScalarType dtype() const noexcept { return dtype_; }
 
   template <class T>
@@ -113,6 +113,9 @@ inline bool is_plain_contiguous(IntArrayRef sizes, IntArrayRef strides) noexcept
     expected *= sizes[d];
   }
   return true;
+}
+inline bool is_plain_contiguous(const OperandRef& r) noexcept {
+  return r.contiguous || is_plain_contiguous(r.sizes, r.strides);
 }
 
 template <std::size_t NIn>
@@ -140,11 +143,10 @@ class ElementwiseIter {
 
     // Fast path: every operand contiguous with the output's sizes (or a
     // 0-dim input): one row.
-    if (is_plain_contiguous(out.sizes, out.strides)) {
+    if (is_plain_contiguous(out)) {
       bool all = true;
       for (std::size_t k = 0; k != NIn && all; ++k) {
-        all = inputs[k].sizes.empty() ||
-              (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k].sizes, inputs[k].strides));
+        all = inputs[k].sizes.empty() || (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k]));
       }
       if (all) {
         shape_.push_back(numel_);
@@ -562,7 +564,7 @@ namespace detail {
 template <std::size_t NIn>
 bool as_one_row(const OperandRef& out, const std::array<OperandRef, NIn>& inputs, ScalarType common, int64_t item,
                 std::array<char*, NIn + 1>& ptrs, std::array<int64_t, NIn + 1>& strides, int64_t& n) {
-  if (out.dtype != common || !is_plain_contiguous(out.sizes, out.strides)) return false;
+  if (out.dtype != common || !is_plain_contiguous(out)) return false;
   ptrs[0] = out.data;
   strides[0] = item;
   for (std::size_t k = 0; k != NIn; ++k) {
@@ -570,7 +572,7 @@ bool as_one_row(const OperandRef& out, const std::array<OperandRef, NIn>& inputs
     if (in.dtype != common) return false;
     if (in.sizes.empty()) {
       strides[k + 1] = 0;  // a broadcast scalar
-    } else if (in.sizes == out.sizes && is_plain_contiguous(in.sizes, in.strides)) {
+    } else if (in.sizes == out.sizes && is_plain_contiguous(in)) {
       strides[k + 1] = item;
     } else {
       return false;

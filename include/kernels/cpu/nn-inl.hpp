@@ -23,6 +23,7 @@
 #include "kernels/cpu/nn.hpp"
 #include "kernels/cpu/scratch-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/reduce_simd.hpp"
 
 namespace opd::kernels {
 
@@ -613,6 +614,13 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
     if constexpr (std::is_floating_point_v<T>) {
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
+      if (s.oh == 1 && s.ow == 1) {
+        // Global pooling: ATen takes mean(-1, -2) (a sum divided by the
+        // count); the vectorized pairwise row sum of the reductions.
+        const int64_t n = s.ih * s.iw;
+        detail::for_each_plane(s, n, [&](int64_t p) { o[p] = simd::sum_row(in + p * n, n) / static_cast<T>(n); });
+        return;
+      }
       // ATen's start_index / end_index (computed in float, as ATen does).
       const auto start = [](int64_t a, int64_t b, int64_t c) {
         return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));

@@ -313,7 +313,7 @@ inline Scalar item_of(const Tensor& t) {
   return dispatch_dtype(t.dtype(), "item", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T v{};
-    copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}}, OperandRef::of(t));
+    copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}, true}, OperandRef::of(t));
     if constexpr (std::is_same_v<T, bool>) return Scalar(v);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
     else return Scalar(static_cast<double>(convert<double>(v)));

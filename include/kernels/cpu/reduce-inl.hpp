@@ -251,6 +251,34 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
   const int64_t d = views::wrap_dim(op, dim, self.dim());
   Tensor out = kernels::empty(self.sizes(), out_dtype, self.device());
   if (self.numel() == 0 || out.is_meta()) return out;
+  // Contiguous float / double rows along the last dimension, no cast: the
+  // scan reads self and writes out directly (no staging buffer, no copies),
+  // accumulating in double and rounding each stored value, as below.
+  if (self.dim() > 0 && d == self.dim() - 1 && self.is_contiguous() && out_dtype == self.dtype() &&
+      (out_dtype == ScalarType::Float || out_dtype == ScalarType::Double)) {
+    const int64_t inner = self.size(d);
+    const int64_t outer = self.numel() / inner;
+    auto direct = [&](auto tag) {
+      using A = typename decltype(tag)::type;
+      const A* x = static_cast<const A*>(self.data_ptr());
+      A* y = static_cast<A*>(out.data_ptr());
+      parallel_for(0, outer, std::max<int64_t>(1, grain_size / inner), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const A* xr = x + o * inner;
+          A* yr = y + o * inner;
+          double acc_v = is_prod ? 1.0 : 0.0;
+          if (is_prod) {
+            for (int64_t i = 0; i < inner; ++i) yr[i] = static_cast<A>(acc_v *= static_cast<double>(xr[i]));
+          } else {
+            for (int64_t i = 0; i < inner; ++i) yr[i] = static_cast<A>(acc_v += static_cast<double>(xr[i]));
+          }
+        }
+      });
+    };
+    if (out_dtype == ScalarType::Float) direct(type_tag<float>{});
+    else direct(type_tag<double>{});
+    return out;
+  }
   const int64_t dims[1] = {d};
   Plan p = make_plan(op, self, self.dim() == 0 ? DimList() : DimList(dims), true);
   Tensor rows = p.rows;

@@ -322,6 +322,7 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
       OperandRef window = OperandRef::of(out);
       window.data = dst;
       window.sizes = t.sizes();
+      window.contiguous = false;  // out's strides over t's sizes
       copy_elements(window, OperandRef::of(t));
     }
     offset += n;
@@ -736,6 +737,34 @@ OPD_FUNC Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   return out;
 }
 
+namespace shape_detail {
+
+// repeat of a contiguous input into a contiguous out, dimension by
+// dimension from d: the s[d] sub-blocks are written (recursively), then the
+// first block of s[d] rows is copied r[d] - 1 times by doubling memcpy. No
+// index table; each input byte is read once.
+inline void repeat_contiguous(char* dst, const char* src, const int64_t* s, const int64_t* r, const int64_t* src_inner,
+                              const int64_t* out_inner, std::size_t d, std::size_t nd) {
+  const int64_t block = s[d] * out_inner[d];  // bytes of one copy of the input along d
+  bool plain = true;  // no repeat below d: the s[d] rows are one run of src
+  for (std::size_t e = d + 1; e < nd && plain; ++e) plain = r[e] == 1;
+  if (plain) {
+    std::memcpy(dst, src, static_cast<std::size_t>(block));
+  } else {
+    for (int64_t i = 0; i < s[d]; ++i) {
+      repeat_contiguous(dst + i * out_inner[d], src + i * src_inner[d], s, r, src_inner, out_inner, d + 1, nd);
+    }
+  }
+  const int64_t total = block * r[d];
+  for (int64_t filled = block; filled < total;) {
+    const int64_t n = std::min(filled, total - filled);
+    std::memcpy(dst + filled, dst, static_cast<std::size_t>(n));
+    filled += n;
+  }
+}
+
+}  // namespace shape_detail
+
 OPD_FUNC Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   using namespace shape_detail;
   constexpr std::string_view op = "aten::repeat";
@@ -755,6 +784,20 @@ OPD_FUNC Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   if (self.is_meta()) return meta_like_sizes(as_ref(sizes), self.dtype());
   Tensor out = new_like_sizes(as_ref(sizes), self.dtype());
   if (out.numel() == 0) return out;
+  if (self.is_contiguous() && nd > 0) {
+    SizesVector s(nd), src_inner(nd), out_inner(nd);  // src_inner / out_inner: bytes of one step along d
+    int64_t src_step = static_cast<int64_t>(self.itemsize()), out_step = src_step;
+    for (std::size_t d = nd; d-- > 0;) {
+      s[d] = d < lead ? 1 : self.size(static_cast<int64_t>(d - lead));
+      src_inner[d] = src_step;
+      out_inner[d] = out_step;
+      src_step *= s[d];
+      out_step *= sizes[d];
+    }
+    repeat_contiguous(static_cast<char*>(out.data_ptr()), static_cast<const char*>(self.data_ptr()), s.data(),
+                      repeats.data(), src_inner.data(), out_inner.data(), 0, nd);
+    return out;
+  }
   Tables tables;
   for (std::size_t d = 0; d < nd; ++d) {
     const int64_t n = d < lead ? 1 : self.size(static_cast<int64_t>(d - lead));
