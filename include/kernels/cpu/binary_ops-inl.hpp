@@ -140,22 +140,23 @@ inline bool plainly_separate(const Tensor& self, BinaryOther other, const Tensor
   return out.is_contiguous() && separate(self) && (!other.tensor || separate(*other.tensor));
 }
 
-// TensorIterator's overlap rules between the output and the inputs.
-inline void check_overlap(const Tensor& self, BinaryOther other, const Tensor& out) {
-  if (plainly_separate(self, other, out)) return;
+// TensorIterator's overlap rules between the output and the inputs. Returns
+// plainly_separate's answer, which binary_compute uses too.
+inline bool check_overlap(const Tensor& self, BinaryOther other, const Tensor& out) {
+  if (plainly_separate(self, other, out)) return true;
   assert_no_internal_overlap(out);
   if (!self.is_same(out)) assert_no_partial_overlap(out, self);
   if (other.tensor && !other.tensor->is_same(out)) assert_no_partial_overlap(out, *other.tensor);
+  return false;
 }
 
 // The math, into an `out` of the broadcast shape, computed in `common`
-// (every check done).
+// (every check done; `separate`: check_overlap's result).
 inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, ScalarType common,
-                           const Tensor& out) {
+                           const Tensor& out, bool separate) {
   // An input sharing memory with out other than as out itself is read
   // from a copy (PyTorch rejects the detectable cases in check_overlap).
   // (Pointers, not Tensor copies: no reference counting when no copy is made.)
-  const bool separate = plainly_separate(self, other, out);
   Tensor a_copy;
   const Tensor* a = &self;
   if (!separate && !is_safe_elementwise_alias(out, self)) a = &(a_copy = contiguous_clone(self));
@@ -194,7 +195,7 @@ inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, con
   if (k == BinaryKind::Sub) sub_check(self.dtype(), other.checked_dtype());
 
   // TensorIterator's order: memory overlap, shapes, output shape, dtypes.
-  check_overlap(self, other, out);
+  const bool separate = check_overlap(self, other, out);
   std::vector<int64_t> broadcast;  // only allocated when the shapes differ
   IntArrayRef shape = self.sizes();
   if (other.tensor && !(other.tensor->sizes() == self.sizes())) {
@@ -211,7 +212,7 @@ inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, con
   check_cpu(out, k, "out");
   // No early return for empty outputs: alpha is still converted (and may
   // overflow) as in PyTorch; the loops then run zero times.
-  binary_compute(k, self, other, alpha, common, out);
+  binary_compute(k, self, other, alpha, common, out, separate);
 }
 
 // impl(..., meta_checked): `out` has meta's sizes and dtype (the common
@@ -224,8 +225,7 @@ inline void binary_impl(BinaryKind k, const Tensor& self, BinaryOther other, con
             ": impl(..., meta_checked) needs an out of meta's sizes ", IntArrayRef(m.sizes), " and dtype ", m.dtype,
             ", got ", out.sizes(), " and ", out.dtype());
 #endif
-  check_overlap(self, other, out);
-  binary_compute(k, self, other, alpha, out.dtype(), out);
+  binary_compute(k, self, other, alpha, out.dtype(), out, check_overlap(self, other, out));
 }
 
 }  // namespace detail
