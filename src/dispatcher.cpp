@@ -4,3 +4,10 @@
 #include "dispatch/dispatcher/dispatcher-inl.hpp"
 #include "dispatch/dispatcher/operator_entry-inl.hpp"
 #include "dispatch/dispatcher/make_kernel-inl.hpp"
+
+// The pushes boxing.hpp declares extern in compiled mode.
+namespace opd::boxing {
+#define OPD_BOXING_DEFINE_PUSH(T) template OPD_API void push<T>(Stack&, const T&);
+OPD_BOXING_PUSHED_TYPES(OPD_BOXING_DEFINE_PUSH)
+#undef OPD_BOXING_DEFINE_PUSH
+}  // namespace opd::boxing

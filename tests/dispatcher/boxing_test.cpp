@@ -430,6 +430,34 @@ TEST(DispatcherBoxed, UnboxedKernelCalledTypedAndBoxedSeesTheSameValues) {
   EXPECT_EQ(s.at(0).to<std::string>(), typed);
 }
 
+// Kernels registered as functions share one boxed entry per signature
+// (make_kernel.hpp): each boxed call must still reach its own kernel, for
+// two operators of one signature and for two keys of one operator.
+struct same_sig_a : opd::op<"t_box_shared::a(Tensor self, int n) -> int"> {};
+struct same_sig_b : opd::op<"t_box_shared::b(Tensor self, int n) -> int"> {};
+int64_t times_two(const Tensor&, int64_t n) { return 2 * n; }
+int64_t plus_seven(const Tensor&, int64_t n) { return n + 7; }
+int64_t minus_one(const Tensor&, int64_t n) { return n - 1; }
+
+TEST(DispatcherBoxed, FunctionKernelsOfOneSignatureEachReachTheirOwnKernel) {
+  auto ha = opd::register_kernel<same_sig_a, &times_two>(DispatchKey::CPU);
+  auto hb = opd::register_kernel<same_sig_b, &plus_seven>(DispatchKey::CPU);
+  auto hm = opd::register_kernel<same_sig_b, &minus_one>(DispatchKey::Meta);
+  const Tensor t = opd::empty(std::vector<int64_t>{2});
+  const Tensor m = opd::empty(std::vector<int64_t>{2}, opd::ScalarType::Float, opd::Device(opd::DeviceType::Meta));
+  auto boxed = [](const opd::OperatorEntry& op, const Tensor& x, int64_t n) {
+    Stack s{x, n};
+    opd::call_boxed(op, s);
+    return s.at(0).to<int64_t>();
+  };
+  EXPECT_EQ(boxed(opd::entry_for<same_sig_a>(), t, 5), 10);
+  EXPECT_EQ(boxed(opd::entry_for<same_sig_b>(), t, 5), 12);
+  EXPECT_EQ(boxed(opd::entry_for<same_sig_b>(), m, 5), 4);
+  // The typed calls take the unboxed entries, as before.
+  EXPECT_EQ(opd::call<same_sig_a>(t, int64_t{5}), 10);
+  EXPECT_EQ(opd::call<same_sig_b>(m, int64_t{5}), 4);
+}
+
 // Empty-list defaults of element types that have no constexpr value.
 // (Regression: leaving out `str[] x=[]`, `Tensor[] x=[]` or `Tensor?[] x=[]`
 // in a typed call did not compile -- defaults.hpp had no value for them.)

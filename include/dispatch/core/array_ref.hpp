@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <ostream>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -108,6 +109,15 @@ class ArrayRef {
       os << a.data_[i];
     }
     return os << ']';
+  }
+  // The same text for error messages, without a stream (str_cat finds it by ADL).
+  friend void append_to(std::string& out, ArrayRef a) {
+    detail::append_to(out, '[');
+    for (std::size_t i = 0; i < a.size_; ++i) {
+      if (i) detail::append_to(out, std::string_view(", "));
+      detail::append_to(out, a.data_[i]);
+    }
+    detail::append_to(out, ']');
   }
 
  private:

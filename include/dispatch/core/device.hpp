@@ -45,6 +45,8 @@ constexpr std::string_view to_string(DeviceType t, bool lower_case = true) noexc
 }
 
 inline std::ostream& operator<<(std::ostream& os, DeviceType t) { return os << to_string(t, /*lower_case=*/false); }
+// The same text for error messages, without a stream (str_cat finds it by ADL).
+inline void append_to(std::string& out, DeviceType t) { detail::append_to(out, to_string(t, /*lower_case=*/false)); }
 
 constexpr bool is_valid_device_type(int64_t value) noexcept { return value >= 0 && value < kNumDeviceTypes; }
 
@@ -110,6 +112,7 @@ class Device {
 
   friend constexpr bool operator==(const Device&, const Device&) noexcept = default;
   friend std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
+  friend void append_to(std::string& out, const Device& d) { out.append(d.str()); }  // (the same, streamless)
 
  private:
   struct Unchecked {};

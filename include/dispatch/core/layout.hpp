@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 #include "dispatch/core/error.hpp"
@@ -44,6 +45,8 @@ constexpr std::string_view to_string(Layout layout) noexcept {
 }
 
 inline std::ostream& operator<<(std::ostream& os, Layout layout) { return os << to_string(layout); }
+// The same text for error messages, without a stream (str_cat finds it by ADL).
+inline void append_to(std::string& out, Layout layout) { detail::append_to(out, to_string(layout)); }
 
 constexpr std::optional<Layout> try_parse_layout(std::string_view name) noexcept {
   for (int i = 0; i < kNumLayouts; ++i) {

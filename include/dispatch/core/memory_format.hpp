@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 #include "dispatch/core/error.hpp"
@@ -40,6 +41,8 @@ constexpr std::string_view to_string(MemoryFormat format) noexcept {
 }
 
 inline std::ostream& operator<<(std::ostream& os, MemoryFormat format) { return os << to_string(format); }
+// The same text for error messages, without a stream (str_cat finds it by ADL).
+inline void append_to(std::string& out, MemoryFormat format) { detail::append_to(out, to_string(format)); }
 
 constexpr std::optional<MemoryFormat> try_parse_memory_format(std::string_view name) noexcept {
   for (int i = 0; i < kNumMemoryFormats; ++i) {

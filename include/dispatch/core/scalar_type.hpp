@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -76,6 +77,8 @@ constexpr std::string_view to_string(ScalarType t) noexcept {
 }
 
 inline std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << to_string(t); }
+// The same text for error messages, without a stream (str_cat finds it by ADL).
+inline void append_to(std::string& out, ScalarType t) { detail::append_to(out, to_string(t)); }
 
 // Parses the names printed by to_string ("Float", "Long", ...).
 constexpr std::optional<ScalarType> try_parse_scalar_type(std::string_view name) noexcept {

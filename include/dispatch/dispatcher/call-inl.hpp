@@ -9,10 +9,7 @@ namespace opd::detail {
 
 OPD_FUNC OperatorEntry& declare_compiled(const schema::runtime_schema::parts& parts,
                                         const schema::precomputed_alias_facts& facts) {
-  Dispatcher& d = Dispatcher::singleton();
-  std::string name = schema::operator_name(parts.ns, parts.name, parts.overload);
-  (void)d.declare(schema::runtime_schema::copy_of(parts), /*permanent=*/true, &facts);  // a permanent declaration has nothing to undo
-  return d.entry(name);
+  return Dispatcher::singleton().declare_permanent(schema::runtime_schema::copy_of(parts), facts);
 }
 
 OPD_FUNC void throw_missing_result(const OperatorEntry& e, std::size_t stack_size, std::size_t index) {

@@ -70,30 +70,31 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(std::string_view schema_text, bo
   return declare(schema::parse_or_throw(schema_text), permanent);
 }
 
-OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent,
-                                               const schema::precomputed_alias_facts* facts) {
+OPD_FUNC bool Dispatcher::claim_schema(OperatorEntry& e, const schema::runtime_schema& s, bool permanent) {
+  if (!e.has_schema()) return true;
+  if (!schema::same_schema(e.schema().value(), *s))
+    detail::throw_concat({"operator '", e.name(), "' is already declared with schema '", e.schema().text(),
+                          "', which conflicts with '", s.text(), "'"});
+  if (permanent || e.permanent_schema()) {
+    if (permanent) e.mark_schema_permanent();
+    return false;
+  }
+  detail::throw_concat({"operator '", e.name(), "' is already declared with schema '", e.schema().text(), "'"});
+}
+
+OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool permanent) {
   const std::string name = schema::operator_name(s->ns, s->name, s->overload);
   // A written return must hand back an argument: checked here, once, rather
   // than found wrong by the first layer that needs it (the CPU fallback). An
   // operator type's facts were checked by the compiler (entry_for's static_assert).
-  if (const std::size_t r = facts != nullptr ? schema::no_position : schema::unmatched_mutable_return(s.value());
-      r != schema::no_position)
+  if (const std::size_t r = schema::unmatched_mutable_return(s.value()); r != schema::no_position)
     detail::throw_concat({"operator '", name, "': return ", std::to_string(r), " of '", s.text(),
                           "' is annotated as written, but no argument is written in its alias set; a written return "
                           "must be one of the written arguments"});
   std::lock_guard lock(s_->mutex);
   OperatorEntry& e = entry_locked(name);
-  if (e.has_schema()) {
-    if (!schema::same_schema(e.schema().value(), *s))
-      detail::throw_concat({"operator '", name, "' is already declared with schema '", e.schema().text(),
-                            "', which conflicts with '", s.text(), "'"});
-    if (permanent || e.permanent_schema()) {
-      if (permanent) e.mark_schema_permanent();
-      return {};
-    }
-    detail::throw_concat({"operator '", name, "' is already declared with schema '", e.schema().text(), "'"});
-  }
-  e.set_schema(std::move(s), facts);
+  if (!claim_schema(e, s, permanent)) return {};
+  e.set_runtime_schema(std::move(s));
   e.update_table(s_->fallbacks);
   if (permanent) {
     e.mark_schema_permanent();
@@ -103,6 +104,19 @@ OPD_FUNC RegistrationHandle Dispatcher::declare(schema::runtime_schema s, bool p
     std::lock_guard l(s_->mutex);
     if (!e.permanent_schema()) e.clear_schema();  // a compile-time operator declared it meanwhile: it stays
   });
+}
+
+OPD_FUNC OperatorEntry& Dispatcher::declare_permanent(schema::runtime_schema s,
+                                                      const schema::precomputed_alias_facts& facts) {
+  const std::string name = schema::operator_name(s->ns, s->name, s->overload);
+  std::lock_guard lock(s_->mutex);
+  OperatorEntry& e = entry_locked(name);
+  if (claim_schema(e, s, /*permanent=*/true)) {
+    e.set_schema(std::move(s), facts);
+    e.update_table(s_->fallbacks);
+    e.mark_schema_permanent();
+  }
+  return e;
 }
 
 OPD_FUNC RegistrationHandle Dispatcher::register_kernel(OperatorEntry& e, DispatchKey key, KernelFunction kernel,

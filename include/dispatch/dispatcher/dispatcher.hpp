@@ -49,11 +49,12 @@ class OPD_API Dispatcher {
   // struct) are never removed; the handle of any other one removes it.
   // Declaring a different schema under an existing name is an error.
   RegistrationHandle declare(std::string_view schema_text, bool permanent = false);
-  // The same for a schema parsed already (a compile-time operator's, whose
-  // alias facts the compiler computed and checked: `facts`, else null and
-  // computed and checked here).
-  RegistrationHandle declare(schema::runtime_schema s, bool permanent = false,
-                             const schema::precomputed_alias_facts* facts = nullptr);
+  // The same for a schema parsed already; its alias facts are computed and
+  // checked here.
+  RegistrationHandle declare(schema::runtime_schema s, bool permanent = false);
+  // An operator type's schema, declared permanently, with the alias facts
+  // the compiler computed and checked; returns the operator's entry.
+  OperatorEntry& declare_permanent(schema::runtime_schema s, const schema::precomputed_alias_facts& facts);
 
   // Registers `kernel` for `key` (a runtime or alias key) of the operator.
   // A second kernel for the same key of the same operator is, as in c10,
@@ -101,6 +102,10 @@ class OPD_API Dispatcher {
   ~Dispatcher();
 
   OperatorEntry& entry_locked(std::string_view name);
+  // Under the lock: true when e has no schema yet (the caller sets s);
+  // false when it has s already (kept; made permanent if `permanent`);
+  // throws when it has another schema, or s again from a non-permanent declaration.
+  bool claim_schema(OperatorEntry& e, const schema::runtime_schema& s, bool permanent);
   RegistrationHandle register_kernel_impl(OperatorEntry& e, DispatchKey key, KernelFunction kernel,
                                           const source_location& where, bool strict);
   void update_all_tables();

@@ -222,7 +222,7 @@ struct kernel_entry_points<Op, F, R(Args...)> {
   }
 };
 
-// A function known at compile time: no functor, the call is direct.
+// A function known at compile time: no functor, the typed call is direct.
 template <class Op, auto Fn, class Sig>
 struct static_kernel_entry_points;
 template <class Op, auto Fn, class R, class... Args>
@@ -231,9 +231,22 @@ struct static_kernel_entry_points<Op, Fn, R(Args...)> {
   static R unboxed(void*, DispatchKeySet ks, Args... args) {
     return kernel_invoker_for<R, F>::call(Fn, ks, std::forward<Args>(args)...);
   }
-  static void boxed(void*, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
-    boxed_adapter<R(Args...)>::run(op, ks, *stack, [](DispatchKeySet k, auto&&... a) -> R {
-      return unboxed(nullptr, k, std::forward<decltype(a)>(a)...);
+};
+
+// The boxed entry of every static kernel with signature R(Args...): it
+// unboxes and calls the kernel's own unboxed entry, which rides in `functor`.
+// One instance per signature rather than per kernel: the unboxing is most of
+// an entry's code, and a family of operators shares few signatures (the 59
+// arithmetic kernels, 40 KB of boxed entries each compiled on its own). The
+// price is one predictable indirect call per boxed call.
+template <class Sig>
+struct boxed_through_unboxed;
+template <class R, class... Args>
+struct boxed_through_unboxed<R(Args...)> {
+  static void boxed(void* unboxed, const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+    using unboxed_fn = R (*)(void*, DispatchKeySet, Args...);
+    boxed_adapter<R(Args...)>::run(op, ks, *stack, [unboxed](DispatchKeySet k, auto&&... a) -> R {
+      return reinterpret_cast<unboxed_fn>(unboxed)(nullptr, k, std::forward<decltype(a)>(a)...);
     });
   }
 };
@@ -285,9 +298,10 @@ KernelFunction make_kernel() {
   static_assert(schema::check_kernel<Op, decltype(Fn)>());
   KernelFunction k;
   if constexpr (!schema::schema_malformed_v<Op>) {  // (else the schema's own error is the diagnostic)
-    using points = detail::static_kernel_entry_points<Op, Fn, schema::kernel_signature_t<Op>>;
-    k.unboxed = reinterpret_cast<void*>(&points::unboxed);
-    k.boxed = &points::boxed;
+    using Sig = schema::kernel_signature_t<Op>;
+    k.unboxed = reinterpret_cast<void*>(&detail::static_kernel_entry_points<Op, Fn, Sig>::unboxed);
+    k.functor = k.unboxed;  // (the unboxed entry ignores it; the shared boxed one calls it)
+    k.boxed = &detail::boxed_through_unboxed<Sig>::boxed;
   }
   return k;
 }

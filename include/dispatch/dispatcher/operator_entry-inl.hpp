@@ -75,9 +75,35 @@ OPD_FUNC std::vector<std::string> OperatorEntry::registrations_at(DispatchKey k)
   return out;
 }
 
-OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts* facts) {
+OPD_FUNC void OperatorEntry::set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts& facts) {
   schema_ = std::make_unique<const schema::runtime_schema>(std::move(s));
-  analyse_schema(facts);
+  analyse_arguments();
+  const auto& v = schema_->value();
+  for (std::size_t i = 0; i < facts.written.size(); ++i)
+    if (facts.written[i]) {
+      alias_facts_.written.push_back(i);
+      if (v.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
+    }
+  alias_facts_.return_written.assign(facts.return_written.begin(), facts.return_written.end());
+  alias_facts_.view_return = facts.view_return;
+}
+
+OPD_FUNC void OperatorEntry::set_runtime_schema(schema::runtime_schema s) {
+  schema_ = std::make_unique<const schema::runtime_schema>(std::move(s));
+  analyse_arguments();
+  // The same functions alias_table_of runs at compile time.
+  const auto& v = schema_->value();
+  for (std::size_t i = 0; i < v.arguments.size(); ++i)
+    if (schema::is_mutable_argument(v, i)) {
+      alias_facts_.written.push_back(i);
+      if (v.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
+    }
+  for (std::size_t r = 0; r < v.returns.size(); ++r) {
+    const std::size_t a = schema::return_written_argument(v, r);
+    alias_facts_.return_written.push_back(a == schema::no_position ? -1 : static_cast<std::ptrdiff_t>(a));
+    if (alias_facts_.view_return < 0 && schema::return_is_view(v, r))
+      alias_facts_.view_return = static_cast<std::ptrdiff_t>(r);
+  }
 }
 OPD_FUNC void OperatorEntry::clear_schema() { schema_.reset(); }
 
@@ -222,44 +248,21 @@ OPD_FUNC std::string OperatorEntry::dump_computed_table(const FallbackProvenance
   return out;
 }
 
-OPD_FUNC void OperatorEntry::analyse_schema(const schema::precomputed_alias_facts* facts) {
+// What every schema needs, whoever computed its alias facts: the positions
+// of tensor-bearing and Device arguments (dispatch-key extraction).
+OPD_FUNC void OperatorEntry::analyse_arguments() {
   tensor_positions_.clear();
   factory_device_ = -1;
   const auto& s = schema_->value();
   num_arguments_ = s.arguments.size();
-  std::ptrdiff_t device = -1;
+  alias_facts_ = AliasFacts{};
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const argument_kind kind = schema::classify_argument(s, s.arguments[i].type);
     if (bears_tensor(kind)) tensor_positions_.push_back(i);
-    if (kind == argument_kind::device && device < 0) device = static_cast<std::ptrdiff_t>(i);
+    if (kind == argument_kind::device) alias_facts_.devices.push_back(i);
   }
-  alias_facts_ = AliasFacts{};
-  for (std::size_t i = 0; i < s.arguments.size(); ++i)
-    if (schema::classify_argument(s, s.arguments[i].type) == argument_kind::device) alias_facts_.devices.push_back(i);
-  if (tensor_positions_.empty()) factory_device_ = device;
-
-  if (facts != nullptr) {  // an operator type's: the compiler's table, copied
-    for (std::size_t i = 0; i < facts->written.size(); ++i)
-      if (facts->written[i]) {
-        alias_facts_.written.push_back(i);
-        if (s.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
-      }
-    alias_facts_.return_written.assign(facts->return_written.begin(), facts->return_written.end());
-    alias_facts_.view_return = facts->view_return;
-    return;
-  }
-  // A run-time schema's: the same functions alias_table_of runs at compile time.
-  for (std::size_t i = 0; i < s.arguments.size(); ++i)
-    if (schema::is_mutable_argument(s, i)) {
-      alias_facts_.written.push_back(i);
-      if (s.arguments[i].kwarg_only) alias_facts_.outs.push_back(i);
-    }
-  for (std::size_t r = 0; r < s.returns.size(); ++r) {
-    const std::size_t a = schema::return_written_argument(s, r);
-    alias_facts_.return_written.push_back(a == schema::no_position ? -1 : static_cast<std::ptrdiff_t>(a));
-    if (alias_facts_.view_return < 0 && schema::return_is_view(s, r))
-      alias_facts_.view_return = static_cast<std::ptrdiff_t>(r);
-  }
+  if (tensor_positions_.empty() && !alias_facts_.devices.empty())
+    factory_device_ = static_cast<std::ptrdiff_t>(alias_facts_.devices.front());
 }
 
 }  // namespace opd

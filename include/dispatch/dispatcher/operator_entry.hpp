@@ -132,9 +132,13 @@ class OPD_API OperatorEntry {
   std::string dump_computed_table(const FallbackProvenance& fallbacks_at, bool all = false) const;
 
   // ---- registration (called by the Dispatcher under its mutex) ----------
-  // `facts`: the schema's alias facts computed at compile time (an operator
-  // type's), copied rather than computed again; null: computed here.
-  void set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts* facts = nullptr);
+  // An operator type's schema, with the alias facts the compiler computed
+  // (copied, not computed again).
+  void set_schema(schema::runtime_schema s, const schema::precomputed_alias_facts& facts);
+  // A schema known only at run time: its alias facts computed here. (Apart,
+  // so that a file declaring only operator types never compiles the run-time
+  // alias analysis.)
+  void set_runtime_schema(schema::runtime_schema s);
   void clear_schema();
   // A permanent declaration (an operator type's, or declare(..., permanent))
   // is never undone: a handle of an earlier non-permanent one leaves it.
@@ -167,7 +171,7 @@ class OPD_API OperatorEntry {
   };
   computed_entry compute_entry(DispatchKey k, const FallbackTable& fallbacks) const;
   computed_entry compute_undefined_entry() const;
-  void analyse_schema(const schema::precomputed_alias_facts* facts);
+  void analyse_arguments();
   [[noreturn]] void report_missing_schema() const;
 
   std::string name_;

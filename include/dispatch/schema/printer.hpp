@@ -14,9 +14,11 @@
 
 namespace opd::schema {
 
+// (put out of line: a printed schema is error text, and an inline append per
+// piece made print_type 5 KB in every header-only file reporting one.)
 struct string_sink {
   std::string out;
-  void put(std::string_view s) { out.append(s); }
+  [[gnu::noinline]] void put(std::string_view s) { out.append(s); }
 };
 struct counting_sink {
   std::size_t size = 0;
