@@ -40,6 +40,7 @@
 #include "structured/copy.hpp"
 #include "structured/derive.hpp"
 #include "structured/out_semantics.hpp"
+#include "structured/registration.hpp"
 #include "structured/schemas.hpp"
 #include "structured/tensor_meta.hpp"
 #include "structured/write_back.hpp"
@@ -350,13 +351,14 @@ void register_backend(RegistrationSet& set) {
   using kernels = structured_kernels<Family, K, Noop>;
   using F = typename Family::functional;
   using O = typename Family::out;
-  if (!entry_for<F>().has_kernel_for(K)) set.add(register_kernel<F, &kernels::functional>(K));
+  const source_location where = source_location::current();
+  register_if_missing(set, entry_for<F>(), K, &make_kernel<F, &kernels::functional>, where);
   if constexpr (Family::has_inplace) {
     using I = typename Family::inplace;
-    if (!entry_for<I>().has_kernel_for(K))
-      set.add(register_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>(K));
+    register_if_missing(set, entry_for<I>(), K, &make_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>,
+                        where);
   }
-  if (!entry_for<O>().has_kernel_for(K)) set.add(register_kernel<O, &kernels::out>(K));
+  register_if_missing(set, entry_for<O>(), K, &make_kernel<O, &kernels::out>, where);
 }
 
 // The family's meta(), as a derive_missing_variants spec.
