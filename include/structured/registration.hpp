@@ -13,13 +13,10 @@
 
 namespace opd::structured_detail {
 
-// A KernelFunction built on demand (make_kernel<Op, Fn> instantiated for
-// the variant's kernel).
-using MakeKernelFn = KernelFunction (*)();
-
-// Adds make() to `set` as e's kernel at `key`, unless e has a kernel there.
-OPD_API void register_if_missing(RegistrationSet& set, OperatorEntry& e, DispatchKey key, MakeKernelFn make,
-                                 const source_location& where);
+// Registers, unless e has a kernel at `key`, the kernel whose entry points
+// make_kernel<Op, Fn>() gave (a function known at compile time: no state).
+OPD_API void register_if_missing(RegistrationSet& set, OperatorEntry& e, DispatchKey key, void* unboxed,
+                                 BoxedKernelFn boxed, const source_location& where);
 
 }  // namespace opd::structured_detail
 

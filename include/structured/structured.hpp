@@ -352,13 +352,15 @@ void register_backend(RegistrationSet& set) {
   using F = typename Family::functional;
   using O = typename Family::out;
   const source_location where = source_location::current();
-  register_if_missing(set, entry_for<F>(), K, &make_kernel<F, &kernels::functional>, where);
+  auto add = [&](OperatorEntry& e, const KernelFunction& k) {
+    register_if_missing(set, e, K, k.unboxed, k.boxed, where);
+  };
+  add(entry_for<F>(), make_kernel<F, &kernels::functional>());
   if constexpr (Family::has_inplace) {
     using I = typename Family::inplace;
-    register_if_missing(set, entry_for<I>(), K, &make_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>,
-                        where);
+    add(entry_for<I>(), make_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>());
   }
-  register_if_missing(set, entry_for<O>(), K, &make_kernel<O, &kernels::out>, where);
+  add(entry_for<O>(), make_kernel<O, &kernels::out>());
 }
 
 // The family's meta(), as a derive_missing_variants spec.
