@@ -224,14 +224,33 @@ void strided_row(const std::array<char*, sizeof...(I) + 1>& ptrs, const std::arr
   }
 }
 
+// Pairs converted through float: a Half or BFloat16 on one side, and on
+// the other neither float nor the same type. c10::convert takes Half and
+// BFloat16 through float both ways (convert<To>(Half h) is
+// convert<To>(float(h)); convert<Half>(x) is Half(float(x))), so the two
+// steps give the same values; the software Half/BFloat16 conversions are
+// then compiled once per dtype instead of once per pair (30 of the 100).
+template <class D, class S>
+inline constexpr bool converts_via_float_v = (is_reduced_float_v<D> || is_reduced_float_v<S>) &&
+                                             !std::is_same_v<D, S> && !std::is_same_v<D, float> &&
+                                             !std::is_same_v<S, float>;
+
 // One row converted element by element (c10::convert), any strides in
 // bytes (0: a broadcast scalar): the copy loop of one dtype pair, and the
-// converting path's loads and stores.
+// converting path's loads and stores. (noinline: converts_via_float_v's
+// pairs call two of them; inlined there, they would be compiled again.)
 template <class D, class S>
-void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
+[[gnu::noinline]] void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
   constexpr auto dsize = static_cast<int64_t>(sizeof(D));
   constexpr auto ssize = static_cast<int64_t>(sizeof(S));
-  if (ds == dsize && ss == 0) {  // a broadcast scalar, converted once
+  if constexpr (converts_via_float_v<D, S>) {
+    float buf[kChunk];
+    for (int64_t base = 0; base < n; base += kChunk) {
+      const int64_t m = std::min(kChunk, n - base);
+      convert_row<float, S>(reinterpret_cast<char*>(buf), sizeof(float), src + base * ss, ss, m);
+      convert_row<D, float>(dst + base * ds, ds, reinterpret_cast<const char*>(buf), sizeof(float), m);
+    }
+  } else if (ds == dsize && ss == 0) {  // a broadcast scalar, converted once
     const D v = convert<D>(load<S>(src));
     D* d = reinterpret_cast<D*>(dst);
     for (int64_t j = 0; j < n; ++j) d[j] = v;
