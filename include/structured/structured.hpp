@@ -40,8 +40,10 @@
 #include "structured/copy.hpp"
 #include "structured/derive.hpp"
 #include "structured/out_semantics.hpp"
+#include "structured/registration.hpp"
 #include "structured/schemas.hpp"
 #include "structured/tensor_meta.hpp"
+#include "structured/write_back.hpp"
 
 namespace opd {
 
@@ -281,14 +283,18 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
   static void run_impl(A... a, Tensor& out) {
     if constexpr (!Noop) Family::impl(backend_tag<K>{}, a..., out);
   }
-  // Can impl() write into t directly: meta's dtype and sizes, contiguous in
-  // meta's memory format? Such a t also passes every check of a written
-  // tensor: it has no internal overlap (contiguous in a layout), the result's
-  // dtype casts to it (the same) and it needs no resize (the same sizes).
-  static bool fits(const Tensor& t, const TensorMeta& m) {
-    if (!t.defined()) return false;  // (the checks that follow say so)
-    const TensorImpl& i = *t.impl_ptr();
-    return i.dtype() == m.dtype && i.sizes() == m.sizes.ref() && i.is_contiguous(m.memory_format);
+  static bool fits(const Tensor& t, const TensorMeta& m) { return fits_meta(t, m); }
+
+  // A closure's run_impl for write_back.hpp's shared slow paths (null for
+  // a Meta kernel, which computes nothing): the only per-family code there.
+  template <class Closure>
+  static void run_closure(const void* closure, Tensor& into) {
+    (*static_cast<const Closure*>(closure))(into);
+  }
+  template <class Closure>
+  static constexpr RunImplFn runner() {
+    if constexpr (Noop) return nullptr;
+    else return &run_closure<Closure>;
   }
 
   // The kernels (always_inline: into the dispatcher's boxed and unboxed entry
@@ -307,28 +313,14 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
     const Device device = check_devices<K>(op, a...);
     const TensorMeta m = run_meta(op, a...);
     check_out_device(op, device, result);
-    if (fits(result, m)) [[likely]] {  // the checks below would all pass
+    if (fits(result, m)) [[likely]] {  // write_back.hpp's checks would all pass
       run_impl(a..., result);
       return result;
     }
-    write_checked(op, m, result, a...);
+    // Not as it is: write_back.hpp's checks, resize and copy, shared.
+    const auto run = [&](Tensor& into) { run_impl(a..., into); };
+    write_out_checked(op, m, result, K, runner<decltype(run)>(), &run);
     return result;
-  }
-
-  // out= into an out that does not fit as it is: PyTorch's checks in
-  // TensorIterator's order, the resize, then impl() into out (when it fits
-  // now) or, for other strides or dtype, into a temporary copied back.
-  [[gnu::noinline]] static void write_checked(std::string_view op, const TensorMeta& m, Tensor& result, A... a) {
-    check_no_internal_overlap(op, result);
-    check_castable(op, m.dtype, result.dtype());
-    resize_out(op, result, m.sizes, m.memory_format);
-    if (fits(result, m)) {
-      run_impl(a..., result);
-    } else {
-      Tensor tmp = empty(m.sizes, m.dtype, result.device(), m.memory_format);
-      run_impl(a..., tmp);
-      copy_into(result, tmp, K);
-    }
   }
 };
 
@@ -342,27 +334,14 @@ struct structured_inplace_kernel<Family, K, Noop, mp::mp_list<Tensor&, R...>> {
     constexpr std::string_view op = op_name<typename Family::inplace>();
     check_devices<K>(op, std::as_const(self), r...);
     const TensorMeta m = base::run_meta(op, self, r...);
-    if (base::fits(self, m)) [[likely]] {  // the checks below would all pass
+    if (base::fits(self, m)) [[likely]] {  // write_back.hpp's checks would all pass
       base::run_impl(self, r..., self);
       return self;
     }
-    write_checked(op, m, self, r...);
+    // Not as it is: write_back.hpp's checks and copy, shared.
+    const auto run = [&](Tensor& into) { base::run_impl(self, r..., into); };
+    write_inplace_checked(op, m, self, K, base::template runner<decltype(run)>(), &run);
     return self;
-  }
-
-  // self does not fit as it is: PyTorch's checks (no internal overlap, the
-  // result's shape exactly, a castable dtype), then impl() into self or, for
-  // other strides or dtype, into a temporary copied back.
-  [[gnu::noinline]] static void write_checked(std::string_view op, const TensorMeta& m, Tensor& self, R... r) {
-    check_no_internal_overlap(op, self);
-    check_inplace(op, m.sizes, m.dtype, self);
-    if (base::fits(self, m)) {
-      base::run_impl(self, r..., self);
-    } else {
-      Tensor tmp = empty(m.sizes, m.dtype, self.device(), m.memory_format);
-      base::run_impl(self, r..., tmp);
-      copy_into(self, tmp, K);
-    }
   }
 };
 
@@ -372,13 +351,16 @@ void register_backend(RegistrationSet& set) {
   using kernels = structured_kernels<Family, K, Noop>;
   using F = typename Family::functional;
   using O = typename Family::out;
-  if (!entry_for<F>().has_kernel_for(K)) set.add(register_kernel<F, &kernels::functional>(K));
+  const source_location where = source_location::current();
+  auto add = [&](OperatorEntry& e, const KernelFunction& k) {
+    register_if_missing(set, e, K, k.unboxed, k.boxed, where);
+  };
+  add(entry_for<F>(), make_kernel<F, &kernels::functional>());
   if constexpr (Family::has_inplace) {
     using I = typename Family::inplace;
-    if (!entry_for<I>().has_kernel_for(K))
-      set.add(register_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>(K));
+    add(entry_for<I>(), make_kernel<I, &structured_inplace_kernel<Family, K, Noop>::inplace>());
   }
-  if (!entry_for<O>().has_kernel_for(K)) set.add(register_kernel<O, &kernels::out>(K));
+  add(entry_for<O>(), make_kernel<O, &kernels::out>());
 }
 
 // The family's meta(), as a derive_missing_variants spec.

@@ -2,6 +2,8 @@
 // Scalar conversions, memory overlap, and ElementwiseIter/cpu_kernel on
 // strided, broadcast and mixed-dtype operands.
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -149,6 +151,57 @@ TEST(KernelsConvert, ElementConversionsFollowC10) {
   // Out of range: defined (x86's answer), not undefined behaviour.
   EXPECT_EQ((convert<int64_t>(1e300)), std::numeric_limits<int64_t>::min());
   EXPECT_EQ((convert<int32_t>(std::nan(""))), std::numeric_limits<int32_t>::min());
+}
+
+// convert_row_for's loop for every dtype pair (some pairs go through float,
+// loops-inl.hpp's converts_via_float_v) gives convert<D>(s) for every element,
+// bit for bit: contiguous rows longer than a chunk, strided rows and a
+// broadcast scalar (source stride 0).
+TEST(KernelsConvert, EveryPairsRowLoopMatchesConvert) {
+  const ST kinds[] = {ST::Bool, ST::Byte, ST::Char, ST::Short, ST::Int, ST::Long,
+                      ST::Half, ST::Float, ST::Double, ST::BFloat16};
+  constexpr int64_t n = 300;
+  const double values[] = {0.0, 1.0, -1.0, 2.75, -3.5, 127.0, 200.5, -129.0, 1000.25, 65504.0, 70000.0,
+                           3e9, -1e19, 1e300, std::numeric_limits<double>::infinity(), std::nan(""), 0.1};
+  int pairs = 0;
+  for (ST from : kinds) {
+    for (ST to : kinds) {
+      dispatch_dtype(from, "test", [&](auto from_tag) {
+        using S = typename decltype(from_tag)::type;
+        dispatch_dtype(to, "test", [&](auto to_tag) {
+          using D = typename decltype(to_tag)::type;
+          // (Byte buffers: std::vector<bool> has no elements to point at.)
+          std::vector<unsigned char> src(n * sizeof(S));
+          for (int64_t j = 0; j < n; ++j) {
+            const S v = convert<S>(values[j % std::size(values)]);
+            std::memcpy(&src[j * sizeof(S)], &v, sizeof(S));
+          }
+          auto src_at = [&](int64_t j) {
+            S v;
+            std::memcpy(&v, &src[j * sizeof(S)], sizeof(S));
+            return v;
+          };
+          const detail::ConvertRow row = detail::convert_row_for(to, from, "test");
+          const char* s = reinterpret_cast<const char*>(src.data());
+          std::vector<unsigned char> contiguous(n * sizeof(D)), strided(2 * n * sizeof(D)), broadcast(n * sizeof(D));
+          row(reinterpret_cast<char*>(contiguous.data()), sizeof(D), s, sizeof(S), n);
+          row(reinterpret_cast<char*>(strided.data()), 2 * sizeof(D), s, sizeof(S), n);
+          row(reinterpret_cast<char*>(broadcast.data()), sizeof(D), s + 5 * sizeof(S), 0, n);
+          const D expected_5 = convert<D>(src_at(5));
+          int mismatches = 0;
+          for (int64_t j = 0; j < n; ++j) {
+            const D expected = convert<D>(src_at(j));
+            mismatches += std::memcmp(&expected, &contiguous[j * sizeof(D)], sizeof(D)) != 0;
+            mismatches += std::memcmp(&expected, &strided[2 * j * sizeof(D)], sizeof(D)) != 0;
+            mismatches += std::memcmp(&expected_5, &broadcast[j * sizeof(D)], sizeof(D)) != 0;
+          }
+          EXPECT_EQ(mismatches, 0) << from << " -> " << to;
+          ++pairs;
+        });
+      });
+    }
+  }
+  EXPECT_EQ(pairs, 100);
 }
 
 TEST(KernelsConvert, CheckedScalarConversionFollowsScalarTo) {

@@ -3,11 +3,15 @@
 // kernels winning over derived ones, boxed calls.
 #include <gtest/gtest.h>
 
+#include <complex>
+#include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <boost/mp11/algorithm.hpp>
 #include <structured/structured.hpp>
 
 #include "toy_ops.hpp"
@@ -449,6 +453,58 @@ TEST(StructuredCopy, CpuCopyKernelConvertsAndFollowsStrides) {
   opd::call<opd::structured_copy_op>(flags, opd::from_vector<float>({0, 0.5f, -1}));
   EXPECT_EQ(opd::to_vector<bool>(flags), (std::vector<bool>{false, true, true}));
   EXPECT_THROW(opd::call<opd::structured_copy_op>(flags, opd::from_vector<float>({1, 2})), opd::Error);
+}
+
+// A source element for the every-pair test: integers of every sign and
+// size (integer conversions wrap), floating values in [0, 127) (every
+// floating -> integer conversion defined), complex ones with an imaginary part.
+template <class S>
+S copy_source_value(int64_t j) {
+  namespace sd = opd::structured_detail;
+  static constexpr int64_t ints[] = {0, 1, -1, 5, -7, 100, 127, -128, 255, 300, -129, 70000, int64_t{1} << 40};
+  static constexpr double reals[] = {0.0, 0.5, 1.0, 2.75, 3.25, 100.0, 126.9, 0.1, 64.03125};
+  if constexpr (std::is_integral_v<S>) {
+    return sd::convert_element<S>(ints[j % std::size(ints)]);
+  } else if constexpr (sd::is_complex_v<S>) {
+    using R = typename S::value_type;
+    return S(static_cast<R>(reals[j % std::size(reals)]), static_cast<R>(0.25 * static_cast<double>(j % 5)));
+  } else {
+    return sd::convert_element<S>(reals[j % std::size(reals)]);
+  }
+}
+
+// The CPU copy kernel converts through a wide type (int64_t or
+// complex<double>); for every dtype pair it must give what
+// convert_element<D>(s) gives directly, over more than one chunk of its
+// buffer and into a strided destination.
+TEST(StructuredCopy, EveryDtypePairConvertsLikeConvertElement) {
+  namespace mp = boost::mp11;
+  namespace sd = opd::structured_detail;
+  sd::ensure_builtin_copy_kernels();
+  constexpr int64_t n = 300;
+  std::size_t pairs = 0;
+  mp::mp_for_each<opd::scalar_type_map>([&](auto src_entry) {
+    using S = mp::mp_first<decltype(src_entry)>;
+    Tensor src = opd::empty(v({n}), mp::mp_second<decltype(src_entry)>::value);
+    S* s = static_cast<S*>(src.data_ptr());
+    for (int64_t j = 0; j < n; ++j) s[j] = copy_source_value<S>(j);
+    mp::mp_for_each<opd::scalar_type_map>([&](auto dst_entry) {
+      using D = mp::mp_first<decltype(dst_entry)>;
+      const ScalarType dst_type = mp::mp_second<decltype(dst_entry)>::value;
+      Tensor base = opd::empty(v({2 * n}), dst_type);
+      Tensor dst = base.as_strided(v({n}), v({2}));
+      opd::call<opd::structured_copy_op>(dst, src);
+      const D* d = static_cast<const D*>(base.data_ptr());
+      int mismatches = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const D expected = sd::convert_element<D>(s[j]);
+        if (std::memcmp(&expected, d + 2 * j, sizeof(D)) != 0) ++mismatches;
+      }
+      EXPECT_EQ(mismatches, 0) << src.dtype() << " -> " << dst_type;
+      ++pairs;
+    });
+  });
+  EXPECT_EQ(pairs, opd::detail::kNumCppScalarTypes * opd::detail::kNumCppScalarTypes);
 }
 
 }  // namespace

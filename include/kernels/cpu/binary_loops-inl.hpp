@@ -39,19 +39,10 @@ struct AddOp {
   }
 };
 
-template <class T>
-struct SubOp {
-  T operator()(T a, T b) const noexcept {
-    if constexpr (std::is_integral_v<T>) {
-      using U = detail::wrap_t<T>;
-      return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
-    } else {
-      return a - b;
-    }
-  }
-};
-
-// a + alpha * b
+// a + alpha * b. Also sub's loop: sub is add with -alpha (ATen's sub_impl
+// calls add_stub likewise), exact for floats (a + (-1) * b == a - b) and
+// for wrapping integers. (A loop of its own for sub's alpha = 1 cost every
+// dtype another loop to compile; add's alpha = 1 keeps AddOp.)
 template <class T>
 struct AddAlphaOp {
   T alpha;
@@ -110,9 +101,6 @@ void binary_loops(const char* name, const Scalar* alpha, ScalarType common, cons
       using C = opmath_t<T>;
       const C a = static_cast<C>(checked_scalar_to<T>(*alpha));
       if (a == static_cast<C>(1)) return run(tag, AddOp<C>{});
-      if constexpr (!std::is_same_v<C, bool>) {
-        if (a == static_cast<C>(-1)) return run(tag, SubOp<C>{});
-      }
       run(tag, AddAlphaOp<C>{a});
     });
   } else if constexpr (F == BinaryFamily::Mul) {

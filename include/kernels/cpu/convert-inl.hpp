@@ -142,9 +142,13 @@ bool overflows_int(int64_t v) noexcept {
   }
 }
 
+// (One function for every type: the message is built from the type's name.)
+[[noreturn, gnu::cold]] inline void throw_overflow(const char* type_name) {
+  throw Error(std::string("value cannot be converted to type ") + type_name + " without overflow");
+}
 template <class T>
 [[noreturn]] inline void report_overflow() {
-  throw Error(std::string("value cannot be converted to type ") + c10_type_name<T>() + " without overflow");
+  throw_overflow(c10_type_name<T>());
 }
 
 }  // namespace detail

@@ -4,18 +4,23 @@
 //
 //   OperandRef          a non-owning (data, dtype, sizes, strides) view of
 //                       a tensor, or of a Scalar held by a ScalarOperand.
+//   ElementwiseLayout   the iteration layout of an output and its inputs
+//                       (loops-inl.hpp's ElementwiseIter<N> is its typed face).
 //   copy_elements       the converting, broadcasting copy loop.
 //   contiguous_clone    a contiguous copy, read instead of an aliased input.
 //   elementwise_memory_format  the layout an elementwise op's output takes.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 
 #include "dispatch/config.hpp"
 #include "dispatch/core/array_ref.hpp"
 #include "dispatch/core/memory_format.hpp"
 #include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/small_vector.hpp"
 #include "dispatch/core/tensor.hpp"
 
 namespace opd::kernels {
@@ -32,6 +37,49 @@ struct OperandRef {
   static OperandRef of(const Tensor& t) {
     return OperandRef{static_cast<char*>(t.data_ptr()), t.dtype(), t.sizes(), t.strides(), t.is_contiguous()};
   }
+};
+
+// One output and `num_inputs` inputs broadcast to the output's shape (at
+// most kMaxOperands operands in all): drops size-1 dimensions, orders the
+// rest by the output's strides (fastest first) and merges dimensions that
+// are contiguous in every operand, so an all-contiguous call is a single
+// row. Not a template: the layout code is compiled once, not once per
+// arity in every file that runs elementwise loops (ElementwiseIter<N> in
+// loops-inl.hpp adds the typed row callbacks). Inputs that do not
+// broadcast to the output: opd::Error.
+class ElementwiseLayout {
+ public:
+  // An output and up to three inputs (where, clamp, addcmul).
+  static constexpr std::size_t kMaxOperands = 4;
+
+  OPD_API ElementwiseLayout(const OperandRef& out, const OperandRef* inputs, std::size_t num_inputs);
+
+  int64_t numel() const noexcept { return numel_; }
+  // Dimensions left after dropping size-1 ones and merging (at least 1).
+  std::size_t ndim() const noexcept { return shape_.size(); }
+  IntArrayRef shape() const noexcept { return shape_; }
+  // Operand 0 is the output; strides in bytes.
+  IntArrayRef strides(std::size_t operand) const noexcept { return strides_[operand]; }
+  ScalarType dtype(std::size_t operand) const noexcept { return dtypes_[operand]; }
+  char* data(std::size_t operand) const noexcept { return base_[operand]; }
+
+  // row(fn, ptrs, byte_strides, n) for every row of the innermost
+  // dimension (ptrs and byte_strides: one per operand), in the order of the
+  // output's memory; with `parallel`, from several threads at once on
+  // disjoint parts of the output when there are more than grain_size
+  // elements (never for an output with a stride 0).
+  using RowFn = void (*)(void* fn, char* const* ptrs, const int64_t* strides, int64_t n);
+  OPD_API void walk_rows(void* fn, RowFn row, bool parallel) const;
+
+ private:
+  void walk_range(void* fn, RowFn row, int64_t begin, int64_t end) const;
+
+  std::size_t num_operands_;
+  int64_t numel_ = 0;
+  SmallVector<int64_t, 6> shape_;
+  std::array<SmallVector<int64_t, 6>, kMaxOperands> strides_;
+  std::array<ScalarType, kMaxOperands> dtypes_{};
+  std::array<char*, kMaxOperands> base_{};
 };
 
 // out[...] = convert(in[...]) with `in` broadcast to out's shape. Overlap

@@ -119,7 +119,9 @@ inline bool is_plain_contiguous(const OperandRef& r) noexcept {
 }
 
 template <std::size_t NIn>
-class ElementwiseIter {
+class ElementwiseIter : public ElementwiseLayout {
+  static_assert(NIn + 1 <= kMaxOperands, "ElementwiseIter: too many inputs");
+
  public:
   static constexpr std::size_t kNumOperands = NIn + 1;
   using Ptrs = std::array<char*, kNumOperands>;
@@ -127,125 +129,15 @@ class ElementwiseIter {
 
   // Operand 0 is the output; its sizes are the iteration shape. Inputs must
   // broadcast to it (opd::Error otherwise).
-  // (Loops over the inputs test k != NIn: with NIn == 0 (fill), k < NIn
-  // draws nvcc's "pointless comparison of unsigned integer with zero".)
-  ElementwiseIter(const OperandRef& out, const std::array<OperandRef, NIn>& inputs) {
-    const std::size_t nd = out.sizes.size();
-    dtypes_[0] = out.dtype;
-    base_[0] = out.data;
-    for (std::size_t k = 0; k != NIn; ++k) {
-      dtypes_[k + 1] = inputs[k].dtype;
-      base_[k + 1] = inputs[k].data;
-    }
-
-    numel_ = 1;
-    for (int64_t s : out.sizes) numel_ *= s;
-
-    // Fast path: every operand contiguous with the output's sizes (or a
-    // 0-dim input): one row.
-    if (is_plain_contiguous(out)) {
-      bool all = true;
-      for (std::size_t k = 0; k != NIn && all; ++k) {
-        all = inputs[k].sizes.empty() || (inputs[k].sizes == out.sizes && is_plain_contiguous(inputs[k]));
-      }
-      if (all) {
-        shape_.push_back(numel_);
-        strides_[0].push_back(static_cast<int64_t>(element_size(out.dtype)));
-        for (std::size_t k = 0; k != NIn; ++k) {
-          strides_[k + 1].push_back(inputs[k].sizes.empty() ? 0 : static_cast<int64_t>(element_size(inputs[k].dtype)));
-        }
-        return;
-      }
-    }
-
-    // Byte strides of every operand in the output's dimensions.
-    std::array<SmallVector<int64_t, 6>, kNumOperands> st;
-    st[0].resize(nd);
-    const auto out_item = static_cast<int64_t>(element_size(out.dtype));
-    for (std::size_t d = 0; d < nd; ++d) st[0][d] = out.strides[d] * out_item;
-    for (std::size_t k = 0; k != NIn; ++k) {
-      const OperandRef& in = inputs[k];
-      const std::size_t in_nd = in.sizes.size();
-      OPD_CHECK(in_nd <= nd && is_expandable_to(in.sizes, out.sizes), "elementwise: input ", k, " of shape ",
-                in.sizes, " cannot be broadcast to the output shape ", out.sizes);
-      const auto item = static_cast<int64_t>(element_size(in.dtype));
-      st[k + 1].assign(nd, 0);
-      for (std::size_t j = 0; j < in_nd; ++j) {
-        const std::size_t d = nd - in_nd + j;
-        st[k + 1][d] = in.sizes[j] == 1 ? 0 : in.strides[j] * item;
-      }
-    }
-
-    // Keep the dimensions of size > 1, then order them fastest first.
-    SmallVector<std::size_t, 6> dims;
-    for (std::size_t d = nd; d-- > 0;) {
-      if (out.sizes[d] != 1) dims.push_back(d);
-    }
-    // Insertion sort as TensorIterator::reorder_dimensions: operands in
-    // order, the first with two non-zero strides that differ decides.
-    auto should_swap = [&](std::size_t d0, std::size_t d1) -> int {
-      for (std::size_t k = 0; k < kNumOperands; ++k) {
-        const int64_t s0 = st[k][d0];
-        const int64_t s1 = st[k][d1];
-        if (s0 == 0 || s1 == 0) continue;
-        if (s0 < s1) return -1;
-        if (s0 > s1) return 1;
-        if (out.sizes[d0] > out.sizes[d1]) return 1;
-      }
-      return 0;
-    };
-    for (std::size_t i = 1; i < dims.size(); ++i) {
-      std::size_t cur = i;
-      for (std::size_t j = i; j-- > 0;) {
-        const int c = should_swap(dims[j], dims[cur]);
-        if (c > 0) {
-          std::swap(dims[j], dims[cur]);
-          cur = j;
-        } else if (c < 0) {
-          break;
-        }
-      }
-    }
-
-    // Merge dimension d into the previous one when every operand steps
-    // through it exactly as if the two were one longer dimension.
-    for (std::size_t d : dims) {
-      const std::size_t last = shape_.size();
-      bool merge = last > 0;
-      if (merge) {
-        for (std::size_t k = 0; k < kNumOperands; ++k) {
-          if (strides_[k][last - 1] * shape_[last - 1] != st[k][d]) {
-            merge = false;
-            break;
-          }
-        }
-      }
-      if (merge) {
-        shape_[last - 1] *= out.sizes[d];
-      } else {
-        shape_.push_back(out.sizes[d]);
-        for (std::size_t k = 0; k < kNumOperands; ++k) strides_[k].push_back(st[k][d]);
-      }
-    }
-    if (shape_.empty()) {  // a single element
-      shape_.push_back(1);
-      for (std::size_t k = 0; k < kNumOperands; ++k) strides_[k].push_back(0);
-    }
-  }
-
-  int64_t numel() const noexcept { return numel_; }
-  // Dimensions left after dropping size-1 ones and merging (at least 1).
-  std::size_t ndim() const noexcept { return shape_.size(); }
-  IntArrayRef shape() const noexcept { return shape_; }
-  IntArrayRef strides(std::size_t operand) const noexcept { return strides_[operand]; }
-  ScalarType dtype(std::size_t operand) const noexcept { return dtypes_[operand]; }
-  char* data(std::size_t operand) const noexcept { return base_[operand]; }
+  ElementwiseIter(const OperandRef& out, const std::array<OperandRef, NIn>& inputs)
+      : ElementwiseLayout(out, inputs.data(), NIn) {}
 
   // f(const Ptrs& ptrs, const Strides& byte_strides, int64_t n) for every
   // row of the innermost dimension, in the order of the output's memory.
   // f is called through a pointer, so that the walk over the outer
-  // dimensions is compiled once per arity, not once per row function (every
-  // op and dtype has its own): one indirect call per row.
+  // dimensions is compiled once (ElementwiseLayout::walk_rows), not once
+  // per row function (every op and dtype has its own): one indirect call
+  // per row.
   template <class F>
   void for_each_row(F&& f) const {
     walk_rows(erase(f), &call_row<std::remove_reference_t<F>>, /*parallel=*/false);
@@ -259,68 +151,20 @@ class ElementwiseIter {
   }
 
  private:
-  using RowFn = void (*)(void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n);
-
   template <class F>
   static void* erase(F& f) noexcept {
     return const_cast<void*>(static_cast<const void*>(std::addressof(f)));
   }
   template <class Fn>
-  static void call_row(void* fn, const Ptrs& ptrs, const Strides& strides, int64_t n) {
+  static void call_row(void* fn, char* const* p, const int64_t* s, int64_t n) {
+    Ptrs ptrs;
+    Strides strides;
+    for (std::size_t k = 0; k < kNumOperands; ++k) {
+      ptrs[k] = p[k];
+      strides[k] = s[k];
+    }
     (*static_cast<Fn*>(fn))(ptrs, strides, n);
   }
-
-  // Splits the outermost dimension into ranges of about grain_size
-  // elements each (ATen's TensorIterator splits likewise).
-  void walk_rows(void* fn, RowFn row, bool parallel) const {
-    if (numel_ == 0) return;
-    const std::size_t last = shape_.size() - 1;
-    const int64_t outer = shape_[last];
-    bool split = parallel && numel_ > grain_size && outer > 1;
-    for (std::size_t d = 0; d < shape_.size() && split; ++d) split = strides_[0][d] != 0;
-    if (!split) {
-      walk_range(fn, row, 0, outer);
-      return;
-    }
-    const int64_t inner = numel_ / outer;
-    parallel_for(0, outer, std::max<int64_t>(1, grain_size / inner),
-                 [&](int64_t b, int64_t e) { walk_range(fn, row, b, e); });
-  }
-
-  // The rows whose index in the outermost dimension is in [begin, end).
-  void walk_range(void* fn, RowFn row, int64_t begin, int64_t end) const {
-    const std::size_t nd = shape_.size();
-    Strides inner{};
-    for (std::size_t k = 0; k < kNumOperands; ++k) inner[k] = strides_[k][0];
-    Ptrs ptrs = base_;
-    for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] += begin * strides_[k][nd - 1];
-    if (nd == 1) {
-      row(fn, ptrs, inner, end - begin);
-      return;
-    }
-    const int64_t n = shape_[0];
-    auto size = [&](std::size_t d) { return d == nd - 1 ? end - begin : shape_[d]; };
-    SmallVector<int64_t, 6> index(nd, 0);
-    while (true) {
-      row(fn, ptrs, inner, n);
-      std::size_t d = 1;
-      for (; d < nd; ++d) {
-        if (++index[d] < size(d)) {
-          for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] += strides_[k][d];
-          break;
-        }
-        for (std::size_t k = 0; k < kNumOperands; ++k) ptrs[k] -= strides_[k][d] * (size(d) - 1);
-        index[d] = 0;
-      }
-      if (d == nd) return;
-    }
-  }
-
-  int64_t numel_ = 0;
-  SmallVector<int64_t, 6> shape_;
-  std::array<SmallVector<int64_t, 6>, kNumOperands> strides_;
-  std::array<ScalarType, kNumOperands> dtypes_{};
-  Ptrs base_{};
 };
 
 // ------------------------------------------------------------------- loops ---
@@ -380,14 +224,33 @@ void strided_row(const std::array<char*, sizeof...(I) + 1>& ptrs, const std::arr
   }
 }
 
+// Pairs converted through float: a Half or BFloat16 on one side, and on
+// the other neither float nor the same type. c10::convert takes Half and
+// BFloat16 through float both ways (convert<To>(Half h) is
+// convert<To>(float(h)); convert<Half>(x) is Half(float(x))), so the two
+// steps give the same values; the software Half/BFloat16 conversions are
+// then compiled once per dtype instead of once per pair (30 of the 100).
+template <class D, class S>
+inline constexpr bool converts_via_float_v = (is_reduced_float_v<D> || is_reduced_float_v<S>) &&
+                                             !std::is_same_v<D, S> && !std::is_same_v<D, float> &&
+                                             !std::is_same_v<S, float>;
+
 // One row converted element by element (c10::convert), any strides in
 // bytes (0: a broadcast scalar): the copy loop of one dtype pair, and the
-// converting path's loads and stores.
+// converting path's loads and stores. (noinline: converts_via_float_v's
+// pairs call two of them; inlined there, they would be compiled again.)
 template <class D, class S>
-void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
+[[gnu::noinline]] void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
   constexpr auto dsize = static_cast<int64_t>(sizeof(D));
   constexpr auto ssize = static_cast<int64_t>(sizeof(S));
-  if (ds == dsize && ss == 0) {  // a broadcast scalar, converted once
+  if constexpr (converts_via_float_v<D, S>) {
+    float buf[kChunk];
+    for (int64_t base = 0; base < n; base += kChunk) {
+      const int64_t m = std::min(kChunk, n - base);
+      convert_row<float, S>(reinterpret_cast<char*>(buf), sizeof(float), src + base * ss, ss, m);
+      convert_row<D, float>(dst + base * ds, ds, reinterpret_cast<const char*>(buf), sizeof(float), m);
+    }
+  } else if (ds == dsize && ss == 0) {  // a broadcast scalar, converted once
     const D v = convert<D>(load<S>(src));
     D* d = reinterpret_cast<D*>(dst);
     for (int64_t j = 0; j < n; ++j) d[j] = v;
