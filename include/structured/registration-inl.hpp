@@ -1,6 +1,5 @@
 #pragma once
 // Out-of-line part of registration.hpp (compiled in src/structured.cpp).
-#include <utility>
 
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "structured/registration.hpp"
@@ -10,12 +9,9 @@ namespace opd::structured_detail {
 // (noinline: header-only, g++ -O2 inlined it into each of its call sites,
 // three per family and backend.)
 [[gnu::noinline]] OPD_FUNC void register_if_missing(RegistrationSet& set, OperatorEntry& e, DispatchKey key,
-                                                    void* unboxed, BoxedKernelFn boxed, const source_location& where) {
+                                                    const KernelFunction& kernel, const source_location& where) {
   if (e.has_kernel_for(key)) return;
-  KernelFunction kernel;
-  kernel.unboxed = unboxed;
-  kernel.boxed = boxed;
-  set.add(Dispatcher::singleton().register_kernel(e, key, std::move(kernel), where));
+  set.add(Dispatcher::singleton().register_kernel(e, key, kernel, where));
 }
 
 }  // namespace opd::structured_detail

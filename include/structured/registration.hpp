@@ -13,10 +13,10 @@
 
 namespace opd::structured_detail {
 
-// Registers, unless e has a kernel at `key`, the kernel whose entry points
-// make_kernel<Op, Fn>() gave (a function known at compile time: no state).
-OPD_API void register_if_missing(RegistrationSet& set, OperatorEntry& e, DispatchKey key, void* unboxed,
-                                 BoxedKernelFn boxed, const source_location& where);
+// Registers `kernel` (make_kernel<Op, Fn>()'s: a function known at compile
+// time) unless e has a kernel at `key`.
+OPD_API void register_if_missing(RegistrationSet& set, OperatorEntry& e, DispatchKey key, const KernelFunction& kernel,
+                                 const source_location& where);
 
 }  // namespace opd::structured_detail
 

@@ -353,7 +353,7 @@ void register_backend(RegistrationSet& set) {
   using O = typename Family::out;
   const source_location where = source_location::current();
   auto add = [&](OperatorEntry& e, const KernelFunction& k) {
-    register_if_missing(set, e, K, k.unboxed, k.boxed, where);
+    register_if_missing(set, e, K, k, where);
   };
   add(entry_for<F>(), make_kernel<F, &kernels::functional>());
   if constexpr (Family::has_inplace) {
