@@ -1,5 +1,6 @@
 // libopdispatch: the Dispatcher (the one registry of the process), operator
 // entries' table computation, and the calls' out-of-line parts.
+#include "dispatch/dispatcher/boxed_defaults-inl.hpp"
 #include "dispatch/dispatcher/call-inl.hpp"
 #include "dispatch/dispatcher/dispatcher-inl.hpp"
 #include "dispatch/dispatcher/operator_entry-inl.hpp"

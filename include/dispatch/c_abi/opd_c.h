@@ -200,6 +200,14 @@ OPD_C_API int32_t opd_op_find(const char* name, opd_op* out);
 OPD_C_API int32_t opd_op_call_boxed(opd_op op, const opd_any* args, int64_t nargs, opd_any* results,
                                     int64_t max_results, int64_t* nresults);
 
+/* ---- the built-in kernels ------------------------------------------------------ */
+/* Registers the library's CPU kernels (opd::kernels::register_cpu()) once per
+ * process; later calls do nothing. C, Rust and Python callers call it before
+ * their first operator; the registrations last until the process exits.
+ * Defined with the kernels (kernels/c_register-inl.hpp, in libopdispatch; a
+ * header-only program includes that file in one of its translation units). */
+OPD_C_API int32_t opd_register_builtin_kernels(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,10 @@ class OPD_API TensorImpl : public intrusive_target {
   const Storage& storage() const noexcept { return storage_; }
   int64_t storage_offset() const noexcept { return storage_offset_; }
   bool is_view() const noexcept { return is_view_; }
+  // A 0-dim tensor made from a Python (or other host-language) number for a
+  // Tensor argument: type promotion counts it as the number it was (c10's
+  // is_wrapped_number), so `int_tensor + 2.5` is Float, not Double.
+  bool is_wrapped_number() const noexcept { return is_wrapped_number_; }
   // The tensor a view was taken from (never itself a view: a view of a view
   // has the first one's base, as in PyTorch); null when this is no view.
   intrusive_ptr<TensorImpl> base() const noexcept { return intrusive_ptr<TensorImpl>(base_impl()); }
@@ -178,6 +182,7 @@ class OPD_API TensorImpl : public intrusive_target {
   void add_keys(DispatchKeySet ks) noexcept { key_set_ = key_set_ | ks; }
   void remove_keys(DispatchKeySet ks) noexcept { key_set_ = key_set_ - ks; }
   void set_is_view(bool v) noexcept { is_view_ = v; }
+  void set_wrapped_number(bool v) noexcept { is_wrapped_number_ = v; }
 
   // A new TensorImpl over the same storage and version counter (a view,
   // whose base() is this tensor's base, or this tensor when it is no view).
@@ -211,6 +216,7 @@ class OPD_API TensorImpl : public intrusive_target {
   bool is_channels_last_contiguous_ = false;
   bool is_channels_last_3d_contiguous_ = false;
   bool is_view_ = false;
+  bool is_wrapped_number_ = false;
   // Held through the base class: TensorImpl is incomplete here.
   intrusive_ptr<intrusive_target> base_;  // set by make_view only
   TensorImpl* base_impl() const noexcept { return static_cast<TensorImpl*>(base_.get()); }

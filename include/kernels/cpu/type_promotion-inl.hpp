@@ -14,6 +14,12 @@ OPD_FUNC ResultTypeState update_result_type_state(const Tensor& tensor, ResultTy
   if (!tensor.defined()) return state;
   if (tensor.dim() > 0) {
     state.dim_result = promote_skip_undefined(state.dim_result, tensor.dtype());
+  } else if (tensor.unsafe_get_impl()->is_wrapped_number()) {
+    // A number given for a Tensor argument counts as a Scalar would.
+    ScalarType t = tensor.dtype();
+    if (is_complex_type(t)) t = default_complex_dtype();
+    else if (is_floating_type(t)) t = default_dtype();
+    state.wrapped_result = promote_skip_undefined(state.wrapped_result, t);
   } else {
     state.zero_result = promote_skip_undefined(state.zero_result, tensor.dtype());
   }
