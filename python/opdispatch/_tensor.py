@@ -17,12 +17,10 @@ class Tensor(_C.TensorBase):
 
     # ---- conversions -------------------------------------------------------------------
     def numpy(self):
-        """A NumPy array over the same memory (no copy)."""
+        """A writable NumPy array over the same memory (no copy), through the
+        buffer protocol (NumPy 1.24's from_dlpack gives read-only arrays)."""
         import numpy as np
-        a = np.from_dlpack(self)
-        if self.dtype == _C.bool:  # DLPack 0.6 has no bool: it travels as uint8, as PyTorch 1.13 sends it
-            a = a.view(np.bool_)
-        return a
+        return np.asarray(memoryview(self))
 
     def __array__(self, dtype=None):
         a = self.numpy()
@@ -120,17 +118,19 @@ _C._set_tensor_class(Tensor)
 def _basic(t, index):
     """Applies ints, slices, None and Ellipsis as views; returns the view and the
     index tensors (one per dimension of the view, None where none) if any."""
-    consumed = sum(1 for i in index if i is not None and i is not Ellipsis)
-    if consumed > t.ndim:
+    consuming = [i for i in index if i is not None and i is not Ellipsis]
+    if len(consuming) > t.ndim:
         raise IndexError(f"too many indices for a tensor of dimension {t.ndim}")
+    if any(i is Ellipsis for i in index):
+        k = next(n for n, i in enumerate(index) if i is Ellipsis)
+        rest = tuple(i for i in index[k + 1:] if i is not Ellipsis)
+        index = index[:k] + (slice(None),) * (t.ndim - len(consuming)) + rest
     dim = 0
     advanced = {}
     for i in index:
         if i is None:
             t = ops.aten.unsqueeze(t, dim)
             dim += 1
-        elif i is Ellipsis:
-            dim += t.ndim - dim - (consumed - len([j for j in index[:index.index(Ellipsis)] if j is not None]))
         elif isinstance(i, builtins.bool):
             raise IndexError("a bool index is not supported")
         elif isinstance(i, numbers.Integral):
@@ -138,18 +138,15 @@ def _basic(t, index):
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {n}")
             t = ops.aten.select.int(t, dim, builtins.int(i))
-            consumed -= 1
         elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, 1 if i.step is None else i.step
             if step <= 0:
                 raise ValueError("step must be greater than zero")
             t = ops.aten.slice.Tensor(t, dim, start, stop, step)
             dim += 1
-            consumed -= 1
         elif _is_index_tensor(i):
             advanced[dim] = i if not isinstance(i, list) else tensor(i)
             dim += 1
-            consumed -= 1
         else:
             raise IndexError(f"only integers, slices, None, Ellipsis and tensors are valid indices (got {type(i).__name__})")
     if not advanced:

@@ -4,9 +4,7 @@
 // which NumPy 1.24's DLPack refuses), anything else through __dlpack__.
 #include "common.hpp"
 
-#include <dispatch/c_abi/handles.hpp>
-#include <dispatch/c_abi/opd_c.h>
-#include <dlpack/dlpack.h>
+#include <dispatch/c_abi/dlpack.hpp>
 
 #include <cstring>
 #include <memory>
@@ -51,26 +49,20 @@ int classify_type(PyTypeObject* t) {
   return kind;
 }
 
-Tensor take_handle(opd_tensor h) {
-  Tensor t = std::move(h->t);
-  opd_tensor_release(h);
-  return t;
-}
-
 Tensor from_capsule(PyObject* capsule) {
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, capsule_name));
   if (m == nullptr) throw python_error();
-  opd_tensor h = nullptr;
-  if (opd_tensor_from_dlpack(m, &h) != OPD_OK) throw ValueError(opd_last_error());
+  Tensor t = tensor_from_dlpack(m);
   // The library's tensor owns the managed tensor now.
   PyCapsule_SetName(capsule, used_capsule_name);
-  return take_handle(h);
+  return t;
 }
 
-// torch._C._to_dlpack and torch.bool, looked up once (torch is imported by then).
+// torch._C._to_dlpack, torch.bool and torch.uint8, looked up once (torch is imported by then).
 struct torch_functions {
   PyObject* to_dlpack = nullptr;
   PyObject* bool_dtype = nullptr;
+  PyObject* uint8_dtype = nullptr;
 };
 const torch_functions& torch_fns() {
   static torch_functions f = [] {
@@ -80,9 +72,10 @@ const torch_functions& torch_fns() {
     PyObject* c = PyObject_GetAttrString(torch, "_C");
     r.to_dlpack = c == nullptr ? nullptr : PyObject_GetAttrString(c, "_to_dlpack");
     r.bool_dtype = PyObject_GetAttrString(torch, "bool");
+    r.uint8_dtype = PyObject_GetAttrString(torch, "uint8");
     Py_XDECREF(c);
     Py_DECREF(torch);
-    if (r.to_dlpack == nullptr || r.bool_dtype == nullptr) throw python_error();
+    if (r.to_dlpack == nullptr || r.bool_dtype == nullptr || r.uint8_dtype == nullptr) throw python_error();
     return r;
   }();
   return f;
@@ -96,7 +89,15 @@ Tensor as_dtype(const Tensor& t, ScalarType dtype) {
 
 Tensor import_torch(PyObject* o) {
   const torch_functions& f = torch_fns();
-  PyObject* capsule = PyObject_CallOneArg(f.to_dlpack, o);
+  PyObject* dt = PyObject_GetAttrString(o, "dtype");
+  if (dt == nullptr) throw python_error();
+  const bool is_bool = dt == f.bool_dtype;
+  Py_DECREF(dt);
+  // PyTorch 1.13's DLPack refuses bool: its memory goes out as uint8 and is read back as bool.
+  PyObject* source = is_bool ? PyObject_CallMethod(o, "view", "O", f.uint8_dtype) : Py_NewRef(o);
+  if (source == nullptr) throw python_error();
+  PyObject* capsule = PyObject_CallOneArg(f.to_dlpack, source);
+  Py_DECREF(source);
   if (capsule == nullptr) throw python_error();
   Tensor t;
   try {
@@ -106,14 +107,7 @@ Tensor import_torch(PyObject* o) {
     throw;
   }
   Py_DECREF(capsule);
-  if (t.dtype() == ScalarType::Byte) {
-    PyObject* dt = PyObject_GetAttrString(o, "dtype");
-    if (dt == nullptr) throw python_error();
-    const bool is_bool = dt == f.bool_dtype;
-    Py_DECREF(dt);
-    if (is_bool) return as_dtype(t, ScalarType::Bool);
-  }
-  return t;
+  return is_bool ? as_dtype(t, ScalarType::Bool) : t;
 }
 
 bool dtype_from_buffer_format(std::string_view f, std::size_t itemsize, ScalarType& out) {
@@ -202,13 +196,10 @@ Tensor import_foreign(PyObject* o) {
 }
 
 PyObject* to_dlpack_capsule(const Tensor& t) {
-  opd_tensor_s h{t};
-  void* managed = nullptr;
-  if (opd_tensor_to_dlpack(&h, &managed) != OPD_OK) throw ValueError(opd_last_error());
+  DLManagedTensor* managed = tensor_to_dlpack(t);
   PyObject* capsule = PyCapsule_New(managed, capsule_name, capsule_destructor);
   if (capsule == nullptr) {
-    auto* m = static_cast<DLManagedTensor*>(managed);
-    m->deleter(m);
+    managed->deleter(managed);
     throw python_error();
   }
   return capsule;

@@ -3,7 +3,9 @@
 // with the operators, indexing and conversions (opdispatch/_tensor.py).
 #include "common.hpp"
 
+#include <memory>
 #include <sstream>
+#include <vector>
 
 namespace opd::python {
 
@@ -123,6 +125,66 @@ PyMethodDef tensor_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
+// The buffer protocol: memoryview(t) and np.asarray(memoryview(t)) read and
+// write the tensor's memory. What a view needs (shape and strides in bytes,
+// and a reference to the tensor) lives in view->internal until it is released.
+struct buffer_export {
+  Tensor tensor;
+  std::vector<Py_ssize_t> shape, strides;
+};
+
+const char* buffer_format(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "?";
+    case ScalarType::Byte: return "B";
+    case ScalarType::Char: return "b";
+    case ScalarType::Short: return "h";
+    case ScalarType::Int: return "i";
+    case ScalarType::Long: return "q";
+    case ScalarType::Half: return "e";
+    case ScalarType::Float: return "f";
+    case ScalarType::Double: return "d";
+    case ScalarType::ComplexFloat: return "Zf";
+    case ScalarType::ComplexDouble: return "Zd";
+    default: return nullptr;
+  }
+}
+
+int tensor_getbuffer(PyObject* self, Py_buffer* view, int flags) {
+  const Tensor& t = tensor_of(self);
+  const char* format = buffer_format(t.dtype());
+  if (!t.is_cpu() || format == nullptr) {
+    PyErr_Format(PyExc_BufferError, "a %s tensor on %s has no buffer form", std::string(to_string(t.dtype())).c_str(),
+                 t.device().str().c_str());
+    return -1;
+  }
+  auto e = std::make_unique<buffer_export>();
+  e->tensor = t;
+  const auto item = static_cast<Py_ssize_t>(t.itemsize());
+  for (std::int64_t d = 0; d < t.dim(); ++d) {
+    e->shape.push_back(static_cast<Py_ssize_t>(t.size(d)));
+    e->strides.push_back(static_cast<Py_ssize_t>(t.stride(d)) * item);
+  }
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !t.is_contiguous()) {
+    PyErr_SetString(PyExc_BufferError, "the tensor is not contiguous: ask for strides");
+    return -1;
+  }
+  view->buf = t.data_ptr();
+  view->obj = Py_NewRef(self);
+  view->len = static_cast<Py_ssize_t>(t.nbytes());
+  view->readonly = 0;
+  view->itemsize = item;
+  view->format = (flags & PyBUF_FORMAT) ? const_cast<char*>(format) : nullptr;
+  view->ndim = static_cast<int>(t.dim());
+  view->shape = e->shape.data();
+  view->strides = e->strides.data();
+  view->suboffsets = nullptr;
+  view->internal = e.release();
+  return 0;
+}
+void tensor_releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<buffer_export*>(view->internal); }
+PyBufferProcs tensor_buffer = {tensor_getbuffer, tensor_releasebuffer};
+
 }  // namespace
 
 bool init_tensor_type(PyObject* module) {
@@ -134,6 +196,7 @@ bool init_tensor_type(PyObject* module) {
   TensorBaseType.tp_str = tensor_repr;
   TensorBaseType.tp_getset = tensor_getset;
   TensorBaseType.tp_methods = tensor_methods;
+  TensorBaseType.tp_as_buffer = &tensor_buffer;
   if (PyType_Ready(&TensorBaseType) < 0) return false;
   return PyModule_AddObjectRef(module, "TensorBase", reinterpret_cast<PyObject*>(&TensorBaseType)) == 0;
 }

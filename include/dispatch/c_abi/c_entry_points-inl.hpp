@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "dispatch/c_abi/dlpack.hpp"
 #include "dispatch/c_abi/handles.hpp"
 #include "dispatch/c_abi/opd_c.h"
 #include "dispatch/c_abi/runtime-inl.hpp"
@@ -53,62 +54,6 @@ inline ScalarType dtype_from_code(std::int64_t code, const char* function) {
   if (!is_valid_scalar_type(code)) throw ValueError(opd::detail::str_cat(function, ": unknown dtype code ", code));
   return static_cast<ScalarType>(code);
 }
-
-// ---- DLPack ---------------------------------------------------------------------
-inline ScalarType dtype_from_dlpack(DLDataType t) {
-  if (t.lanes != 1) throw ValueError(opd::detail::str_cat("opd_tensor_from_dlpack: vector dtypes (lanes=", t.lanes, ") are not supported"));
-  switch (t.code) {
-    case kDLInt:
-      if (t.bits == 8) return ScalarType::Char;
-      if (t.bits == 16) return ScalarType::Short;
-      if (t.bits == 32) return ScalarType::Int;
-      if (t.bits == 64) return ScalarType::Long;
-      break;
-    case kDLUInt:
-      if (t.bits == 8) return ScalarType::Byte;
-      break;
-    case kDLFloat:
-      if (t.bits == 16) return ScalarType::Half;
-      if (t.bits == 32) return ScalarType::Float;
-      if (t.bits == 64) return ScalarType::Double;
-      break;
-    case kDLBfloat:
-      if (t.bits == 16) return ScalarType::BFloat16;
-      break;
-    case kDLComplex:
-      if (t.bits == 64) return ScalarType::ComplexFloat;
-      if (t.bits == 128) return ScalarType::ComplexDouble;
-      break;
-    case 6:  // kDLBool (DLPack 0.8)
-      if (t.bits == 8) return ScalarType::Bool;
-      break;
-    default: break;
-  }
-  throw ValueError(opd::detail::str_cat("opd_tensor_from_dlpack: unsupported dtype (code ", static_cast<int>(t.code), ", bits ",
-                           static_cast<int>(t.bits), ")"));
-}
-inline DLDataType dtype_to_dlpack(ScalarType s) {
-  DLDataType t{};
-  t.lanes = 1;
-  t.bits = static_cast<std::uint8_t>(element_size(s) * 8);
-  switch (s) {
-    case ScalarType::Byte: t.code = kDLUInt; break;
-    case ScalarType::Bool: t.code = kDLUInt; break;  // as PyTorch 1.13 exports bool (DLPack 0.6 has no bool)
-    case ScalarType::Char: case ScalarType::Short: case ScalarType::Int: case ScalarType::Long: t.code = kDLInt; break;
-    case ScalarType::Half: case ScalarType::Float: case ScalarType::Double: t.code = kDLFloat; break;
-    case ScalarType::BFloat16: t.code = kDLBfloat; break;
-    case ScalarType::ComplexFloat: case ScalarType::ComplexDouble: t.code = kDLComplex; break;
-    default: throw ValueError(opd::detail::str_cat("opd_tensor_to_dlpack: dtype ", s, " has no DLPack form"));
-  }
-  return t;
-}
-
-// What an exported DLManagedTensor owns.
-struct dlpack_export {
-  DLManagedTensor managed{};
-  Tensor tensor;
-  std::vector<std::int64_t> shape, strides;
-};
 
 // ---- the boxed call ---------------------------------------------------------------
 // (Schema defaults as values: dispatcher/boxed_defaults.hpp.)
@@ -552,29 +497,7 @@ OPD_C_API int32_t opd_tensor_from_dlpack(void* managed, opd_tensor* out) {
   return guarded([&]() -> int32_t {
     if (managed == nullptr) return invalid("opd_tensor_from_dlpack: managed tensor is NULL");
     if (out == nullptr) return invalid("opd_tensor_from_dlpack: out is NULL");
-    auto* m = static_cast<DLManagedTensor*>(managed);
-    const DLTensor& t = m->dl_tensor;
-    if (t.ndim < 0 || (t.ndim > 0 && t.shape == nullptr))
-      return invalid(opd::detail::str_cat("opd_tensor_from_dlpack: bad ndim ", t.ndim, " or NULL shape"));
-    const opd::ScalarType st = dtype_from_dlpack(t.dtype);
-    opd::Device device = opd::Device::cpu();
-    if (t.device.device_type == kDLCUDA) device = opd::Device::cuda(static_cast<opd::DeviceIndex>(t.device.device_id));
-    else if (t.device.device_type != kDLCPU)
-      return invalid(opd::detail::str_cat("opd_tensor_from_dlpack: unsupported device type ",
-                                          static_cast<int>(t.device.device_type)));
-    const auto n = static_cast<std::size_t>(t.ndim);
-    std::vector<int64_t> sizes(t.shape, t.shape + n), strides(n);
-    if (t.strides != nullptr) {
-      strides.assign(t.strides, t.strides + n);
-    } else {
-      int64_t s = 1;
-      for (std::size_t d = n; d-- > 0;) strides[d] = s, s *= std::max<int64_t>(sizes[d], 1);
-    }
-    void* data = static_cast<char*>(t.data) + t.byte_offset;
-    // The producer's deleter runs when the last tensor over the memory is gone.
-    *out = new_tensor(opd::from_blob(data, sizes, strides, st, device, [m](void*) {
-      if (m->deleter != nullptr) m->deleter(m);
-    }));
+    *out = new_tensor(opd::tensor_from_dlpack(static_cast<DLManagedTensor*>(managed)));
     return OPD_OK;
   });
 }
@@ -583,25 +506,7 @@ OPD_C_API int32_t opd_tensor_to_dlpack(opd_tensor t, void** managed_out) {
   using namespace opd::c_abi::detail;
   return guarded([&]() -> int32_t {
     if (managed_out == nullptr) return invalid("opd_tensor_to_dlpack: out is NULL");
-    const opd::Tensor& tensor = tensor_of(t, "opd_tensor_to_dlpack");
-    auto e = std::make_unique<dlpack_export>();
-    e->tensor = tensor;
-    e->shape.assign(tensor.sizes().begin(), tensor.sizes().end());
-    e->strides.assign(tensor.strides().begin(), tensor.strides().end());
-    DLTensor& d = e->managed.dl_tensor;
-    d.data = tensor.data_ptr();
-    const opd::Device device = tensor.device();
-    if (device.is_cpu()) d.device = DLDevice{kDLCPU, 0};
-    else if (device.type() == opd::DeviceType::CUDA) d.device = DLDevice{kDLCUDA, device.index() < 0 ? 0 : device.index()};
-    else return invalid(opd::detail::str_cat("opd_tensor_to_dlpack: device ", device, " has no DLPack form"));
-    d.ndim = static_cast<int32_t>(tensor.dim());
-    d.dtype = dtype_to_dlpack(tensor.dtype());
-    d.shape = e->shape.data();
-    d.strides = e->strides.data();
-    d.byte_offset = 0;
-    e->managed.manager_ctx = e.get();
-    e->managed.deleter = [](DLManagedTensor* self) { delete static_cast<dlpack_export*>(self->manager_ctx); };
-    *managed_out = &e.release()->managed;
+    *managed_out = opd::tensor_to_dlpack(tensor_of(t, "opd_tensor_to_dlpack"));
     return OPD_OK;
   });
 }
