@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build (g++, build/gcc) and run every build/gcc/bin/example_* executable.
+# Build (g++, build/gcc) and run every build/gcc/bin/example_* executable and
+# every examples/*.py (PYTHONPATH=build/gcc/python).
 # Env: OPD_BUILD_DIR (default build/gcc), OPD_CXX (default g++),
 #      OPD_BUILD_TYPE (default Debug), OPD_JOBS (default 2).
 set -euo pipefail
@@ -25,6 +26,20 @@ for exe in "$dir"/bin/example_*; do
     rc=$?
     echo "--- FAILED (exit $rc): $(basename "$exe")"
     failed+=("$(basename "$exe")")
+  fi
+done
+
+# The Python examples, against the module the build made (when it made one).
+for py in examples/*.py; do
+  if [ ! -d "$dir/python/opdispatch" ]; then break; fi
+  count=$((count + 1))
+  echo "=== $py"
+  if PYTHONPATH="$dir/python" timeout 300 /usr/bin/python3 "$py"; then
+    echo "--- ok: $(basename "$py")"
+  else
+    rc=$?
+    echo "--- FAILED (exit $rc): $(basename "$py")"
+    failed+=("$(basename "$py")")
   fi
 done
 

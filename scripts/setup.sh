@@ -6,7 +6,8 @@
 set -euo pipefail
 
 required=(g++ clang-14 cmake ninja-build libboost-dev libgtest-dev libbenchmark-dev valgrind nlohmann-json3-dev libdlpack-dev
-          libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev)
+          libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev
+          python3-dev python3-numpy)
 optional=(libtorch-dev python3-torch)
 
 installed() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'; }
