@@ -87,18 +87,7 @@ Tensor as_dtype(const Tensor& t, ScalarType dtype) {
   return from_blob(t.data_ptr(), t.sizes(), t.strides(), dtype, t.device(), [keep](void*) {});
 }
 
-Tensor import_torch(PyObject* o) {
-  const torch_functions& f = torch_fns();
-  PyObject* dt = PyObject_GetAttrString(o, "dtype");
-  if (dt == nullptr) throw python_error();
-  const bool is_bool = dt == f.bool_dtype;
-  Py_DECREF(dt);
-  // PyTorch 1.13's DLPack refuses bool: its memory goes out as uint8 and is read back as bool.
-  PyObject* source = is_bool ? PyObject_CallMethod(o, "view", "O", f.uint8_dtype) : Py_NewRef(o);
-  if (source == nullptr) throw python_error();
-  PyObject* capsule = PyObject_CallOneArg(f.to_dlpack, source);
-  Py_DECREF(source);
-  if (capsule == nullptr) throw python_error();
+Tensor import_capsule(PyObject* capsule) {
   Tensor t;
   try {
     t = from_capsule(capsule);
@@ -107,7 +96,26 @@ Tensor import_torch(PyObject* o) {
     throw;
   }
   Py_DECREF(capsule);
-  return is_bool ? as_dtype(t, ScalarType::Bool) : t;
+  return t;
+}
+
+Tensor import_torch(PyObject* o) {
+  const torch_functions& f = torch_fns();
+  if (PyObject* capsule = PyObject_CallOneArg(f.to_dlpack, o)) return import_capsule(capsule);
+  // PyTorch 1.13's DLPack refuses bool (the only dtype it refuses that the
+  // library has): its memory goes out as uint8 and is read back as bool.
+  python_error refused;
+  PyObject* dt = PyObject_GetAttrString(o, "dtype");
+  if (dt == nullptr) throw python_error();
+  const bool is_bool = dt == f.bool_dtype;
+  Py_DECREF(dt);
+  if (!is_bool) throw std::move(refused);
+  PyObject* bytes = PyObject_CallMethod(o, "view", "O", f.uint8_dtype);
+  if (bytes == nullptr) throw python_error();
+  PyObject* capsule = PyObject_CallOneArg(f.to_dlpack, bytes);
+  Py_DECREF(bytes);
+  if (capsule == nullptr) throw python_error();
+  return as_dtype(import_capsule(capsule), ScalarType::Bool);
 }
 
 bool dtype_from_buffer_format(std::string_view f, std::size_t itemsize, ScalarType& out) {
@@ -211,15 +219,7 @@ Tensor from_dlpack_object(PyObject* o) {
   if (classify_type(Py_TYPE(o)) == 1) return import_torch(o);
   PyObject* capsule = PyObject_CallMethod(o, "__dlpack__", nullptr);
   if (capsule == nullptr) throw python_error();
-  Tensor t;
-  try {
-    t = from_capsule(capsule);
-  } catch (...) {
-    Py_DECREF(capsule);
-    throw;
-  }
-  Py_DECREF(capsule);
-  return t;
+  return import_capsule(capsule);
 }
 
 }  // namespace opd::python

@@ -102,24 +102,67 @@ TEST(DispatcherBoxed, WrongTypeNamesOperatorArgumentPositionAndExpectedType) {
     EXPECT_NE(msg.find("argument 'name' (position 3) expected str? but got Int"), std::string::npos) << msg;
   }
   {
-    // A non-tensor at a tensor position contributes no dispatch key (so this
-    // call finds no kernel) ...
-    Stack s{int64_t{0}, int64_t{1}, std::vector<int64_t>{}, IValue()};
-    EXPECT_THROW(opd::call_boxed<typed_args>(s), opd::NotImplementedError);
-    // ... and once a kernel is reached (CPU included for the thread), the
-    // adapter names the argument.
-    opd::IncludeDispatchKeyGuard cpu(DispatchKey::CPU);
-    const std::string msg = message_of([&] { opd::call_boxed<typed_args>(s); });
-    EXPECT_NE(msg.find("argument 'self' (position 0) expected Tensor but got Int"), std::string::npos) << msg;
+    // A non-tensor at a tensor position is that argument's error, found
+    // before the dispatch keys are (not "no kernel for dispatch key
+    // Undefined"), by operator type, by handle and by name; said once.
+    for (int how = 0; how < 3; ++how) {
+      Stack s{int64_t{0}, int64_t{1}, std::vector<int64_t>{}, IValue()};
+      const std::string msg = message_of([&] {
+        if (how == 0) opd::call_boxed<typed_args>(s);
+        else if (how == 1) opd::call_boxed(opd::entry_for<typed_args>(), s);
+        else opd::call_boxed("t_box_err::op", s);
+      });
+      EXPECT_EQ(msg, "t_box_err::op: argument 'self' (position 0) expected Tensor but got Int") << how;
+      EXPECT_THROW(opd::call_boxed<typed_args>(s), opd::TypeError);
+    }
+  }
+}
+
+struct two_tensors : opd::op<"t_box_err::two(Tensor self, Tensor other) -> Tensor"> {};
+TEST(DispatcherBoxed, WrongTypeBesideATensorIsSaidOnce) {
+  auto h = opd::register_kernel<two_tensors>(DispatchKey::CPU, [](const Tensor& a, const Tensor&) { return a; });
+  Stack s{cpu_floats({1.f}), int64_t{2}};
+  const std::string msg = message_of([&] { opd::call_boxed("t_box_err::two", s); });
+  EXPECT_EQ(msg, "t_box_err::two: argument 'other' (position 1) expected Tensor but got Int") << msg;
+}
+
+struct axpb : opd::op<"t_box_def::axpb(Tensor x, float a=2.0, int[2] pad=1, *, str mode=\"sum\", Tensor? w=None) -> str"> {};
+TEST(DispatcherBoxed, TrailingArgumentsTakeTheSchemaDefaultsByNameHandleAndType) {
+  auto h = opd::register_kernel<axpb>(DispatchKey::CPU, [](const Tensor&, double a, std::span<const int64_t> pad,
+                                                            std::string_view mode, const std::optional<Tensor>& w) {
+    return std::to_string(a) + " [" + std::to_string(pad[0]) + "," + std::to_string(pad[1]) + "] " + std::string(mode) +
+           (w ? " w" : " none");
+  });
+  const std::string all_defaults = "2.000000 [1,1] sum none";
+  for (int how = 0; how < 3; ++how) {
+    const auto call = [&](Stack& s) {
+      if (how == 0) opd::call_boxed<axpb>(s);
+      else if (how == 1) opd::call_boxed(opd::entry_for<axpb>(), s);
+      else opd::call_boxed("t_box_def::axpb", s);
+    };
+    Stack s{cpu_floats({1.f})};
+    call(s);
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].to<std::string>(), all_defaults) << how;
+    Stack s2{cpu_floats({1.f}), 3.0};
+    call(s2);
+    EXPECT_EQ(s2[0].to<std::string>(), "3.000000 [1,1] sum none") << how;
+    Stack empty;  // x has no default
+    const std::string msg = message_of([&] { call(empty); });
+    EXPECT_NE(msg.find("t_box_def::axpb: argument 'x' (position 0) was not given and has no default"), std::string::npos)
+        << msg;
   }
 }
 
 TEST(DispatcherBoxed, WrongArgumentCountThrows) {
   auto h = opd::register_kernel<typed_args>(DispatchKey::CPU, [](const Tensor&, int64_t n, std::span<const int64_t>,
                                                                  std::optional<std::string_view>) -> int64_t { return n; });
-  Stack s{cpu_floats({1.f}), int64_t{1}};
+  Stack s{cpu_floats({1.f}), int64_t{1}};  // dims (position 2) has no default
   const std::string msg = message_of([&] { opd::call_boxed<typed_args>(s); });
-  EXPECT_NE(msg.find("t_box_err::op: expected 4 arguments on the stack but it holds 2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("t_box_err::op: argument 'dims' (position 2) was not given and has no default (expected 4 "
+                     "arguments on the stack but it holds 2)"),
+            std::string::npos)
+      << msg;
   EXPECT_THROW(opd::call_boxed<typed_args>(s), opd::TypeError);
   Stack empty;
   EXPECT_THROW(opd::call_boxed<typed_args>(empty), opd::TypeError);
@@ -583,8 +626,6 @@ TEST(DispatcherBoxed, CompileTimeAndRunTimeKeyExtractionAgree) {
       {{IValue(), std::vector<Tensor>{meta}, Opts{}, int64_t{0}}, DispatchKeySet(DispatchKey::Meta)},
       {{IValue(), std::vector<Tensor>{}, Opts{std::nullopt, meta}, int64_t{0}}, DispatchKeySet(DispatchKey::Meta)},
       {{cpu, std::vector<Tensor>{meta}, Opts{}, int64_t{0}}, DispatchKeySet(DispatchKey::CPU) | DispatchKeySet(DispatchKey::Meta)},
-      // A value of the wrong type contributes nothing (unboxing reports it).
-      {{int64_t{3}, std::string("x"), Opts{}, int64_t{0}}, DispatchKeySet()},
   };
   for (const auto& [stack, expected] : cases) {
     const DispatchKeySet compiled = opd::boxed_key_set<keyed_op>(e, stack), runtime = opd::boxed_key_set(e, stack);
@@ -604,6 +645,10 @@ TEST(DispatcherBoxed, CompileTimeAndRunTimeKeyExtractionAgree) {
     EXPECT_EQ(opd::boxed_key_set<keyed_factory>(f, stack), opd::boxed_key_set(f, stack));
     EXPECT_TRUE(opd::boxed_key_set<keyed_factory>(f, stack).has(key)) << key;
   }
+  // A value that bears no tensor at a tensor position: the same error from both, naming the argument.
+  const Stack wrong{int64_t{3}, std::string("x"), Opts{}, int64_t{0}};
+  EXPECT_THROW(opd::boxed_key_set<keyed_op>(e, wrong), opd::TypeError);
+  EXPECT_THROW(opd::boxed_key_set(e, wrong), opd::TypeError);
   // Too few values: the same error from both.
   Stack short_stack{cpu};
   EXPECT_THROW(opd::boxed_key_set<keyed_op>(e, short_stack), opd::TypeError);

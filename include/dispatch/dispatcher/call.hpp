@@ -394,6 +394,18 @@ inline DispatchKeySet keys_of(const IValue& v) noexcept {
     return keys_of(v.to_tensor());
   return v.is_list() ? keys_of_tensor_list(v) : DispatchKeySet();
 }
+// The same for a value at tensor-bearing position p of op's arguments: a
+// value that can bear no tensor there (an Int for a Tensor) is reported as
+// that argument's error, not as a missing kernel for an empty key set.
+inline DispatchKeySet keys_of_argument(const OperatorEntry& op, const IValue* base, std::size_t p) {
+  const IValue& v = base[p];
+  if (v.is_tensor()) [[likely]]
+    return keys_of(v.to_tensor());
+  if (v.is_list()) return keys_of_tensor_list(v);
+  if (!v.is_none()) [[unlikely]]
+    throw_not_a_tensor(op, p, v);
+  return DispatchKeySet();
+}
 inline DispatchKeySet keys_of_device(const IValue& v) noexcept {
   return v.is_device() ? keys_of_device(v.to_device()) : DispatchKeySet(DispatchKey::CPU);
 }
@@ -402,11 +414,11 @@ inline DispatchKeySet keys_of_device(const IValue& v) noexcept {
 // tensor-bearing arguments are constants: the key set reads exactly those
 // stack slots, as the typed call reads exactly those parameters.
 template <class Params, std::size_t... I>
-DispatchKeySet boxed_keys(const IValue* base, std::index_sequence<I...>) noexcept {
+DispatchKeySet boxed_keys(const OperatorEntry& op, const IValue* base, std::index_sequence<I...>) {
   using namespace boost::mp11;
   if constexpr ((bears_tensor_v<mp_at_c<Params, I>> || ...)) {
     DispatchKeySet ks;
-    ((bears_tensor_v<mp_at_c<Params, I>> ? (void)(ks = ks | keys_of(base[I])) : (void)0), ...);
+    ((bears_tensor_v<mp_at_c<Params, I>> ? (void)(ks = ks | keys_of_argument(op, base, I)) : (void)0), ...);
     return ks;
   } else {
     constexpr std::size_t first = mp_find_if<Params, is_device_param_t>::value;
@@ -425,7 +437,7 @@ inline DispatchKeySet boxed_key_set(const OperatorEntry& op, const Stack& stack)
   detail::check_stack_size(op, stack, n);
   const IValue* base = stack.data() + (stack.size() - n);
   DispatchKeySet ks;
-  for (std::size_t p : op.tensor_argument_positions()) ks = ks | detail::keys_of(base[p]);
+  for (std::size_t p : op.tensor_argument_positions()) ks = ks | detail::keys_of_argument(op, base, p);
   if (op.tensor_argument_positions().empty()) {
     const std::ptrdiff_t d = op.factory_device_position();
     ks = d >= 0 ? detail::keys_of_device(base[d]) : DispatchKeySet(DispatchKey::CPU);
@@ -438,7 +450,7 @@ template <schema::schema_holder Op>
   constexpr std::size_t n = boost::mp11::mp_size<Params>::value;
   detail::check_stack_size(op, stack, n);
   return compute_dispatch_key_set(
-      detail::boxed_keys<Params>(stack.data() + (stack.size() - n), std::make_index_sequence<n>{}));
+      detail::boxed_keys<Params>(op, stack.data() + (stack.size() - n), std::make_index_sequence<n>{}));
 }
 
 // Calls the operator's kernel for key set ks on the stack's last N values,
@@ -447,11 +459,21 @@ inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& 
   const KernelFunction& k = op.lookup_and_mask(ks);
   k.boxed(k.functor, op, ks, &stack);
 }
-// The same on the key set the stack's arguments give.
-inline void call_boxed(const OperatorEntry& op, Stack& stack) { redispatch_boxed(op, boxed_key_set(op, stack), stack); }
+// The same on the key set the stack's arguments give. A stack that holds
+// fewer values than the operator's arguments gets the trailing ones from the
+// schema's defaults (by name, by handle and by operator type alike, as the C
+// entry opd_call_boxed): the stack is then the call's arguments alone.
+inline void call_boxed(const OperatorEntry& op, Stack& stack) {
+  if (stack.size() < op.num_arguments()) [[unlikely]]
+    detail::fill_boxed_defaults(op, stack, op.num_arguments());
+  redispatch_boxed(op, boxed_key_set(op, stack), stack);
+}
 template <schema::schema_holder Op>
 void call_boxed(Stack& stack) {
   const OperatorEntry& op = entry_for<Op>();
+  constexpr std::size_t n = boost::mp11::mp_size<schema::arg_types_t<Op>>::value;
+  if (stack.size() < n) [[unlikely]]
+    detail::fill_boxed_defaults(op, stack, n);
   redispatch_boxed(op, boxed_key_set<Op>(op, stack), stack);
 }
 inline void call_boxed(std::string_view op_name, Stack& stack) {

@@ -37,6 +37,16 @@ namespace detail {
                                                                              const std::string& detail);
 [[noreturn, gnu::cold]] OPD_API void throw_stack_too_small(const OperatorEntry& op, const Stack& stack,
                                                                         std::size_t n);
+// A value at a tensor-bearing position that bears no tensor (an Int where a
+// Tensor is expected): the error names the argument, before any key is
+// extracted from it. None (Tensor?) and lists (Tensor[]) pass; the kernel's
+// unboxing checks them.
+[[noreturn, gnu::cold]] OPD_API void throw_not_a_tensor(const OperatorEntry& op, std::size_t position, const IValue& got);
+// A top-level boxed call whose stack holds fewer than the operator's N
+// arguments: the trailing ones take the schema's defaults (as the C entry
+// and PyTorch's boxed call from Python fill them), or it throws naming the
+// first one that has none.
+[[gnu::cold]] OPD_API void fill_boxed_defaults(const OperatorEntry& op, Stack& stack, std::size_t n);
 inline void check_stack_size(const OperatorEntry& op, const Stack& stack, std::size_t n) {
   if (stack.size() < n) [[unlikely]]
     throw_stack_too_small(op, stack, n);
