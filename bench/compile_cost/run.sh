@@ -6,8 +6,9 @@
 #
 # For each .cpp here: g++ -std=c++20 -O2 -c, the median CPU time (user+sys,
 # from GNU time) and peak memory over the runs, and the code it emits (text +
-# data of the object, from size). Prints a Markdown table (docs/benchmarks.md
-# section 4). CXX picks the compiler (default g++); EXTRA adds flags.
+# data of the object, from size). Prints a Markdown table (docs/benchmarks.md,
+# "Compile cost of a user translation unit"). CXX picks the compiler (default
+# g++); EXTRA adds flags.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

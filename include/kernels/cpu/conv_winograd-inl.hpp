@@ -19,7 +19,8 @@
 //
 // Rounding: the transforms only add, subtract and halve (exact factors), but
 // the sums differ from a direct convolution's: measured in float at 1.7x the
-// shifted-GEMM path's error and 1.2x ATen's (rms; docs/benchmarks.md section 22).
+// shifted-GEMM path's error and 1.2x ATen's (rms; docs/benchmarks.md,
+// "Matrix products and conv2d").
 #include <algorithm>
 #include <cblas.h>
 #include <cstdint>
@@ -35,9 +36,10 @@ namespace opd::kernels::detail {
 // Winograd pays its transforms back only with enough channels on both sides
 // (each transformed input is reused by og products, each transformed output
 // sums cg) and enough tiles (the weight transform is paid once per call).
-// Measured against the shifted-GEMM path on one thread (docs/benchmarks.md
-// section 22): faster from 8 channels at 56x56 and at 28x28, slower at 16 or
-// 256 channels on 14x14 and at 7x7.
+// Measured against the shifted-GEMM path on one thread (2026-11-24; the
+// table is in the history of docs/benchmarks.md, `git log -p`): faster from
+// 8 channels at 56x56 and at 28x28, slower at 16 or 256 channels on 14x14
+// and at 7x7.
 inline constexpr int64_t winograd_min_channels = 8;
 inline constexpr int64_t winograd_min_outputs = 512;  // batch * oh * ow
 // Tiles in a block (a multiple of 16 columns suits OpenBLAS's kernels; 64 x
