@@ -208,8 +208,9 @@ Tensor wrapped_number(PyObject* o) {
 
 Tensor tensor_value(PyObject* o, bool numbers) {
   if (is_tensor(o)) return tensor_of(o);
+  if (is_foreign_tensor(o)) return import_foreign(o);  // (before the number checks: the common case)
   if (numbers && is_number(o)) return wrapped_number(o);
-  return import_foreign(o);
+  throw TypeError(opd::detail::str_cat("opdispatch: expected a tensor, got ", type_name_of(o)));
 }
 
 struct mismatch {};  // thrown by converters; the caller words the TypeError
@@ -221,8 +222,10 @@ IValue convert(const Param& p, PyObject* o, bool numbers) {
   }
   switch (p.kind) {
     case Kind::Tensor:
-      if (!accepts_tensor(o, numbers)) throw mismatch{};
-      return IValue(tensor_value(o, numbers));
+      if (is_tensor(o)) return IValue(tensor_of(o));
+      if (is_foreign_tensor(o)) return IValue(import_foreign(o));
+      if (!numbers || !is_number(o)) throw mismatch{};
+      return IValue(wrapped_number(o));
     case Kind::Int:
       if (!is_int(o)) throw mismatch{};
       return IValue(int_value(o));
