@@ -82,6 +82,20 @@ if(OPD_MODE STREQUAL "package")
   if(NOT schema_rc EQUAL 0 OR NOT schema_out MATCHES "^ok")
     message(FATAL_ERROR "installed opd-schema: exit ${schema_rc}, output '${schema_out}'")
   endif()
+  # The installed Python package imports from the prefix alone and finds the
+  # installed library through its rpath (not in sanitized builds, whose module
+  # needs the sanitizer runtime preloaded).
+  file(GLOB_RECURSE py_init "${prefix}/*/dist-packages/opdispatch/__init__.py")
+  if(py_init AND NOT OPD_CXX_FLAGS MATCHES "sanitize" AND EXISTS /usr/bin/python3)
+    get_filename_component(py_dir "${py_init}" DIRECTORY)
+    get_filename_component(py_dir "${py_dir}" DIRECTORY)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${py_dir}" /usr/bin/python3 -c
+                      "import opdispatch as o; assert o.__file__.startswith('${prefix}'), o.__file__; print(o.ops.aten.add(o.tensor([1.0]), 2).tolist())"
+                    OUTPUT_VARIABLE py_out ERROR_VARIABLE py_err RESULT_VARIABLE py_rc)
+    if(NOT py_rc EQUAL 0 OR NOT py_out MATCHES "3.0")
+      message(FATAL_ERROR "installed Python package: exit ${py_rc}, output '${py_out}' ${py_err}")
+    endif()
+  endif()
   # The source tree must not leak in: the consumer sees only the prefix.
   write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "${prefix}")
   set(consumer_args -DOPD_CONSUMER_MODE=package
