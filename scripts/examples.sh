@@ -15,33 +15,27 @@ cmake --build "$dir" --parallel "${OPD_JOBS:-2}"
 
 failed=()
 count=0
+run_example() {  # <name> <command...>
+  count=$((count + 1))
+  echo "=== $1"
+  if timeout 300 "${@:2}"; then
+    echo "--- ok: $1"
+  else
+    echo "--- FAILED (exit $?): $1"
+    failed+=("$1")
+  fi
+}
 shopt -s nullglob
 for exe in "$dir"/bin/example_*; do
   if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
-  count=$((count + 1))
-  echo "=== $exe"
-  if timeout 300 "$exe"; then
-    echo "--- ok: $(basename "$exe")"
-  else
-    rc=$?
-    echo "--- FAILED (exit $rc): $(basename "$exe")"
-    failed+=("$(basename "$exe")")
-  fi
+  run_example "$(basename "$exe")" "$exe"
 done
-
 # The Python examples, against the module the build made (when it made one).
-for py in examples/*.py; do
-  if [ ! -d "$dir/python/opdispatch" ]; then break; fi
-  count=$((count + 1))
-  echo "=== $py"
-  if PYTHONPATH="$dir/python" timeout 300 /usr/bin/python3 "$py"; then
-    echo "--- ok: $(basename "$py")"
-  else
-    rc=$?
-    echo "--- FAILED (exit $rc): $(basename "$py")"
-    failed+=("$(basename "$py")")
-  fi
-done
+if [ -d "$dir/python/opdispatch" ]; then
+  for py in examples/*.py; do
+    run_example "$(basename "$py")" env PYTHONPATH="$dir/python" /usr/bin/python3 "$py"
+  done
+fi
 
 echo "examples: $count run, ${#failed[@]} failed${failed:+: ${failed[*]}}"
 [ ${#failed[@]} -eq 0 ]

@@ -16,6 +16,19 @@
 
 namespace opd::python {
 
+// A static type with its name, instance size, flags and doc; the caller sets
+// the slots it has, then add_type readies it and adds it to the module.
+inline PyTypeObject make_type(const char* name, Py_ssize_t size, unsigned long flags, const char* doc) {
+  PyTypeObject t = {PyVarObject_HEAD_INIT(nullptr, 0) name};
+  t.tp_basicsize = size;
+  t.tp_flags = flags;
+  t.tp_doc = doc;
+  return t;
+}
+inline bool add_type(PyObject* module, const char* attr, PyTypeObject& t) {
+  return PyType_Ready(&t) == 0 && PyModule_AddObjectRef(module, attr, reinterpret_cast<PyObject*>(&t)) == 0;
+}
+
 // ---- tensors (tensor.cpp) ------------------------------------------------------------
 struct PyTensor {
   PyObject_HEAD

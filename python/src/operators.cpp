@@ -289,7 +289,8 @@ PyGetSetDef overload_getset[] = {
 
 }  // namespace
 
-PyTypeObject OverloadType = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch._C.OpOverload"};
+PyTypeObject OverloadType = make_type("opdispatch._C.OpOverload", sizeof(PyOverload),
+                                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR, nullptr);
 
 PyObject* make_overload(const Signature& sig) {
   auto* o = PyObject_New(PyOverload, &OverloadType);
@@ -423,7 +424,8 @@ PyGetSetDef packet_getset[] = {
 
 }  // namespace
 
-PyTypeObject PacketType = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch._C.OpOverloadPacket"};
+PyTypeObject PacketType = make_type("opdispatch._C.OpOverloadPacket", sizeof(PyPacket),
+                                    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR, nullptr);
 
 PyObject* make_packet(const std::string& qualified) {
   std::vector<const Signature*> overloads = find_overloads(qualified);
@@ -441,17 +443,13 @@ PyObject* make_packet(const std::string& qualified) {
 }
 
 bool init_operator_types(PyObject* module) {
-  OverloadType.tp_basicsize = sizeof(PyOverload);
-  OverloadType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR;
   OverloadType.tp_vectorcall_offset = offsetof(PyOverload, vectorcall);
   OverloadType.tp_call = PyVectorcall_Call;
   OverloadType.tp_dealloc = overload_dealloc;
   OverloadType.tp_repr = overload_repr;
   OverloadType.tp_descr_get = bind_descriptor;
   OverloadType.tp_getset = overload_getset;
-  if (PyType_Ready(&OverloadType) < 0) return false;
-  PacketType.tp_basicsize = sizeof(PyPacket);
-  PacketType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR;
+  if (!add_type(module, "OpOverload", OverloadType)) return false;
   PacketType.tp_vectorcall_offset = offsetof(PyPacket, vectorcall);
   PacketType.tp_call = PyVectorcall_Call;
   PacketType.tp_dealloc = packet_dealloc;
@@ -460,9 +458,7 @@ bool init_operator_types(PyObject* module) {
   PacketType.tp_descr_get = bind_descriptor;
   PacketType.tp_methods = packet_methods;
   PacketType.tp_getset = packet_getset;
-  if (PyType_Ready(&PacketType) < 0) return false;
-  return PyModule_AddObjectRef(module, "OpOverload", reinterpret_cast<PyObject*>(&OverloadType)) == 0 &&
-         PyModule_AddObjectRef(module, "OpOverloadPacket", reinterpret_cast<PyObject*>(&PacketType)) == 0;
+  return add_type(module, "OpOverloadPacket", PacketType);
 }
 
 }  // namespace opd::python

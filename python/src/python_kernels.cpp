@@ -82,7 +82,9 @@ PyMethodDef registration_methods[] = {
 
 }  // namespace
 
-PyTypeObject RegistrationType = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch._C.Registration"};
+PyTypeObject RegistrationType = make_type(
+    "opdispatch._C.Registration", sizeof(PyRegistration), Py_TPFLAGS_DEFAULT,
+    "A registration (a declared schema or a kernel), undone when the object is collected or remove() is called.");
 
 PyObject* wrap_registration(RegistrationHandle h) {
   auto* r = PyObject_New(PyRegistration, &RegistrationType);
@@ -104,13 +106,9 @@ KernelFunction python_kernel(PyObject* fn) {
 }
 
 bool init_registration_type(PyObject* module) {
-  RegistrationType.tp_basicsize = sizeof(PyRegistration);
-  RegistrationType.tp_flags = Py_TPFLAGS_DEFAULT;
-  RegistrationType.tp_doc = "A registration (a declared schema or a kernel), undone when the object is collected or remove() is called.";
   RegistrationType.tp_dealloc = registration_dealloc;
   RegistrationType.tp_methods = registration_methods;
-  if (PyType_Ready(&RegistrationType) < 0) return false;
-  return PyModule_AddObjectRef(module, "Registration", reinterpret_cast<PyObject*>(&RegistrationType)) == 0;
+  return add_type(module, "Registration", RegistrationType);
 }
 
 }  // namespace opd::python

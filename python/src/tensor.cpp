@@ -9,7 +9,8 @@
 
 namespace opd::python {
 
-PyTypeObject TensorBaseType = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch._C.TensorBase"};
+PyTypeObject TensorBaseType = make_type("opdispatch._C.TensorBase", sizeof(PyTensor), Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+                                        "An opdispatch tensor (one reference to the library's tensor; no copy).");
 PyTypeObject* tensor_class = &TensorBaseType;
 
 PyObject* wrap(Tensor t) {
@@ -188,17 +189,13 @@ PyBufferProcs tensor_buffer = {tensor_getbuffer, tensor_releasebuffer};
 }  // namespace
 
 bool init_tensor_type(PyObject* module) {
-  TensorBaseType.tp_basicsize = sizeof(PyTensor);
-  TensorBaseType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  TensorBaseType.tp_doc = "An opdispatch tensor (one reference to the library's tensor; no copy).";
   TensorBaseType.tp_dealloc = tensor_dealloc;
   TensorBaseType.tp_repr = tensor_repr;
   TensorBaseType.tp_str = tensor_repr;
   TensorBaseType.tp_getset = tensor_getset;
   TensorBaseType.tp_methods = tensor_methods;
   TensorBaseType.tp_as_buffer = &tensor_buffer;
-  if (PyType_Ready(&TensorBaseType) < 0) return false;
-  return PyModule_AddObjectRef(module, "TensorBase", reinterpret_cast<PyObject*>(&TensorBaseType)) == 0;
+  return add_type(module, "TensorBase", TensorBaseType);
 }
 
 }  // namespace opd::python

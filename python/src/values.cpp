@@ -149,8 +149,11 @@ PyGetSetDef device_getset[] = {
 
 }  // namespace
 
-PyTypeObject DtypeType = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch.dtype"};
-PyTypeObject DeviceType_ = {PyVarObject_HEAD_INIT(nullptr, 0) "opdispatch.device"};
+PyTypeObject DtypeType = make_type(
+    "opdispatch.dtype", sizeof(PyDtype), Py_TPFLAGS_DEFAULT,
+    "A tensor element type (opdispatch.float32, ...); compares equal to its names and to torch's dtypes.");
+PyTypeObject DeviceType_ = make_type("opdispatch.device", sizeof(PyDevice), Py_TPFLAGS_DEFAULT,
+                                     "A device: opdispatch.device('cpu'), device('cuda:0').");
 
 PyObject* dtype_object(ScalarType t) {
   const auto i = static_cast<std::size_t>(t);
@@ -237,28 +240,20 @@ bool parse_memory_format(PyObject* o, std::int64_t& out) {
 }
 
 bool init_value_types(PyObject* module) {
-  DtypeType.tp_basicsize = sizeof(PyDtype);
-  DtypeType.tp_flags = Py_TPFLAGS_DEFAULT;
-  DtypeType.tp_doc = "A tensor element type (opdispatch.float32, ...); compares equal to its names and to torch's dtypes.";
   DtypeType.tp_repr = dtype_repr;
   DtypeType.tp_str = dtype_repr;
   DtypeType.tp_richcompare = dtype_richcompare;
   DtypeType.tp_hash = dtype_hash;
   DtypeType.tp_getset = dtype_getset;
   DtypeType.tp_members = dtype_members;
-  if (PyType_Ready(&DtypeType) < 0) return false;
-  DeviceType_.tp_basicsize = sizeof(PyDevice);
-  DeviceType_.tp_flags = Py_TPFLAGS_DEFAULT;
-  DeviceType_.tp_doc = "A device: opdispatch.device('cpu'), device('cuda:0').";
+  if (!add_type(module, "dtype", DtypeType)) return false;
   DeviceType_.tp_new = device_new;
   DeviceType_.tp_repr = device_repr;
   DeviceType_.tp_str = device_str;
   DeviceType_.tp_richcompare = device_richcompare;
   DeviceType_.tp_hash = device_hash;
   DeviceType_.tp_getset = device_getset;
-  if (PyType_Ready(&DeviceType_) < 0) return false;
-  if (PyModule_AddObjectRef(module, "dtype", reinterpret_cast<PyObject*>(&DtypeType)) < 0) return false;
-  if (PyModule_AddObjectRef(module, "device", reinterpret_cast<PyObject*>(&DeviceType_)) < 0) return false;
+  if (!add_type(module, "device", DeviceType_)) return false;
   // One object per dtype, under each of its names (opdispatch.float32 is opdispatch.float).
   for (const dtype_name& d : dtype_names) {
     const auto i = static_cast<std::size_t>(d.type);
