@@ -117,6 +117,7 @@ PyObject* call_signature(const Signature& sig, PyObject* const* args, std::size_
   bound_arguments b(n);
   if (std::optional<std::string> why = bind(sig, args, nargs, kwnames, b)) return raise_type_error(*why);
   try {
+    check_current(sig);
     stack_lease lease;
     Stack& stack = *lease.stack;
     stack.reserve(std::max(n, nargs));
@@ -337,10 +338,18 @@ PyObject* packet_vectorcall(PyObject* self, PyObject* const* args, std::size_t n
   const std::size_t nargs = PyVectorcall_NARGS(nargsf);
   for (int attempt = 0; attempt < 2; ++attempt) {
     // A Python number matches a Tensor parameter only when no overload takes it as it is.
-    for (const bool numbers : {false, true})
+    const Signature* match = nullptr;
+    for (const bool numbers : {false, true}) {
       for (const Signature* s : p->overloads)
-        if (signature_matches(*s, args, nargs, kwnames, numbers)) return call_signature(*s, args, nargs, kwnames);
-    if (attempt == 0) {  // overloads declared since: look again once
+        if (signature_matches(*s, args, nargs, kwnames, numbers)) {
+          match = s;
+          break;
+        }
+      if (match != nullptr) break;
+    }
+    // (A match whose operator was declared again since the packet read it: look again.)
+    if (match != nullptr && (attempt == 1 || is_current(*match))) return call_signature(*match, args, nargs, kwnames);
+    if (attempt == 0) {  // overloads declared (or redeclared) since: look again once
       try {
         p->overloads = find_overloads(p->qualified);
       } catch (...) {

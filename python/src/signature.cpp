@@ -78,6 +78,7 @@ std::unique_ptr<Signature> make_signature(const OperatorEntry& e) {
   sig->entry = &e;
   sig->name = opd::detail::str_cat(s.ns, s.ns.empty() ? "" : "::", s.name, s.overload.empty() ? "" : ".", s.overload);
   sig->schema_text = schema::to_string(s);
+  sig->declared_text = std::string(s.text);
   sig->vararg = s.is_vararg;
   sig->max_positional = s.kwarg_marker == schema::no_index ? s.arguments.size() : static_cast<std::size_t>(s.kwarg_marker);
   for (const schema::argument& a : s.arguments) {
@@ -347,10 +348,23 @@ const Signature& signature_of(const OperatorEntry& e) {
   // Never destroyed: signatures live as long as the entries they describe.
   static std::mutex& mutex = *new std::mutex;
   static auto& cache = *new std::unordered_map<const OperatorEntry*, std::unique_ptr<Signature>>;
+  static auto& replaced = *new std::vector<std::unique_ptr<Signature>>;
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Signature>& slot = cache[&e];
+  if (slot && slot->declared_text != e.schema().value().text) replaced.push_back(std::move(slot));
   if (!slot) slot = make_signature(e);
   return *slot;
+}
+
+bool is_current(const Signature& sig) noexcept {
+  const OperatorEntry& e = *sig.entry;
+  return e.has_schema() && e.schema().value().text == sig.declared_text;
+}
+
+void check_current(const Signature& sig) {
+  if (!is_current(sig)) [[unlikely]]
+    throw Error(opd::detail::str_cat(sig.name, ": the operator was removed or declared again since this object was made; ",
+                                     "look it up again (opdispatch.ops...)"));
 }
 
 bool accepts(const Param& p, PyObject* o, bool numbers) {

@@ -53,6 +53,7 @@ struct Signature {
   const OperatorEntry* entry = nullptr;
   std::string name;         // "aten::add.Tensor"
   std::string schema_text;  // as the registry prints it
+  std::string declared_text;  // as it was declared: a call checks the entry still has this schema
   std::vector<Param> params;
   std::size_t max_positional = 0;  // parameters before '*'
   bool vararg = false;
@@ -61,8 +62,13 @@ struct Signature {
   bool tensor_params_take_numbers = true;  // Python numbers for Tensor parameters (wrapped numbers)
 };
 
-// The signature of an operator with a schema (cached per entry, never freed).
+// The signature of an operator with a schema (cached per entry and schema;
+// never freed: OpOverload objects keep pointers to them).
 const Signature& signature_of(const OperatorEntry& e);
+// Throws when sig's operator has lost its schema or was declared again with
+// another one since sig was read (a Python Library removed and redefined).
+void check_current(const Signature& sig);
+bool is_current(const Signature& sig) noexcept;
 
 // Converts one Python value for a parameter. Throws a TypeError naming the
 // operator, the parameter, its position, the expected and the given type.

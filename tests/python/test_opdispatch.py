@@ -419,9 +419,19 @@ class CustomOperators(unittest.TestCase):
         lib.impl("bad", lambda x: "not a tensor")
         with self.assertRaisesRegex(TypeError, "pyops::bad: the Python kernel's return 1 must be Tensor, not str"):
             ops.pyops.bad(x)
+        old = ops.pyops.twice.default
         lib.remove()
         with self.assertRaises(Exception):
             ops.pyops.twice(x)
+        # Declared again with another schema: the packet finds the new one; an
+        # overload object read before says it is out of date.
+        lib2 = opd.library.Library("pyops")
+        lib2.define("twice(Tensor x, int times=3) -> Tensor")
+        lib2.impl("twice", lambda x, times: ops.aten.mul.Scalar(x, times))
+        self.assertEqual(ops.pyops.twice(x).tolist(), [3.0, 9.0])
+        with self.assertRaisesRegex(RuntimeError, "declared again"):
+            old(x)
+        lib2.remove()
 
 
 if __name__ == "__main__":
