@@ -18,10 +18,15 @@ OPD_FUNC void Error::name_operator(std::string_view op) {
   if (!operator_name_.empty()) return;  // an inner call named its own operator
   operator_name_ = op;
   const std::string_view msg = what();
-  // A message that already starts with the operator's name, in full
-  // ("aten::mm.out: ...") or without namespace and overload as PyTorch's texts
-  // often do ("outer: Expected 1-D ...", "adaptive_avg_pool2d(): ..."), keeps it.
+  // A message that names the operator already keeps its text: one that
+  // starts with its name, in full ("aten::mm.out: ...") or without namespace
+  // and overload as PyTorch's texts often do ("outer: Expected 1-D ...",
+  // "adaptive_avg_pool2d(): ..."), or quotes it in full ("operator 'ns::op'
+  // has no kernel ...", "'aten::mul.Tensor' is not implemented for device").
   if (msg.starts_with(op) && msg.substr(op.size()).starts_with(':')) return;
+  if (const std::size_t q = msg.find(op);
+      q != std::string_view::npos && q > 0 && msg[q - 1] == '\'' && msg.substr(q + op.size()).starts_with('\''))
+    return;
   const std::size_t colons = op.find("::");
   std::string_view base = colons == std::string_view::npos ? op : op.substr(colons + 2);
   base = base.substr(0, base.find('.'));

@@ -32,20 +32,14 @@ class OPD_API Error : public std::runtime_error {
   ~Error() override;
 
   // The operator whose kernel raised this error, once the dispatcher has
-  // named it: what() then starts with "ns::op.overload: " (or already named
-  // it that way); empty for an error raised outside any kernel.
+  // named it: what() then starts with "ns::op.overload: ", unless the text
+  // named it already; empty for an error raised outside any kernel.
   std::string_view operator_name() const noexcept { return operator_name_; }
   // What the dispatcher calls when an error leaves a kernel: the first
   // (innermost) operator is kept, later ones leave the error as it is. The
   // name must outlive the error (an operator entry's, which lives as long
   // as the process).
   void name_operator(std::string_view op);
-  // The same for an error whose message names its operator in words of its
-  // own ("operator 'ns::op' has no kernel ..."): the name is recorded, the
-  // message stays as it is.
-  void set_operator_name(std::string_view op) noexcept {
-    if (operator_name_.empty()) operator_name_ = op;
-  }
 
  private:
   std::string_view operator_name_;

@@ -169,11 +169,9 @@ OPD_FUNC const KernelFunction& OperatorEntry::missing_kernel() {
 
 OPD_FUNC void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
   const DispatchKey k = (ks & non_fallthrough_keys()).highest_priority_key();
-  NotImplementedError error(detail::concat({"operator '", name_, "' has no kernel for dispatch key ", to_string(k),
-                                            " (dispatch key set ", ks.str(), "); it has kernels for: ",
-                                            registered_keys()}));
-  error.set_operator_name(name_);  // named already: no "ns::op: " in front (call.hpp)
-  throw error;
+  detail::throw_concat<NotImplementedError>({"operator '", name_, "' has no kernel for dispatch key ", to_string(k),
+                                             " (dispatch key set ", ks.str(), "); it has kernels for: ",
+                                             registered_keys()});
 }
 
 OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_undefined_entry() const {
