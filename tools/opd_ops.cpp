@@ -71,10 +71,10 @@ int main(int argc, char** argv) {
     const std::string keys = e->registered_keys();
     if (markdown) {
       std::printf("| `%s` | %s |", name.c_str(), keys.c_str());
-      if (with_schema) std::printf(" `%s` |", opd::schema::to_string(e->schema()).c_str());
+      if (with_schema) std::printf(" `%s` |", std::string(e->schema().text()).c_str());
     } else {
       std::printf("%s\t%s", name.c_str(), keys.c_str());
-      if (with_schema) std::printf("\t%s", opd::schema::to_string(e->schema()).c_str());
+      if (with_schema) std::printf("\t%s", std::string(e->schema().text()).c_str());
     }
     std::fputc('\n', stdout);
   }
