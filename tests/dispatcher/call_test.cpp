@@ -61,14 +61,17 @@ TEST(DispatcherCall, KeywordArgumentsByNameInAnyOrder) {
 // One integer for an int[N] / SymInt[N] argument stands for N copies, given
 // by position or by name; a braced list by name is a list.
 struct repeated_op : opd::op<"t_call_repeated::op(Tensor self, int[2] stride, SymInt[3] size=1, *, "
-                             "int[2] padding=0, int[] dims=[]) -> str"> {};
+                             "int[2] padding=0, int[] dims=[], int[1]? dim=None) -> str"> {};
 std::string repeated_kernel(const Tensor&, std::span<const int64_t> stride, std::span<const int64_t> size,
-                            std::span<const int64_t> padding, std::span<const int64_t> dims) {
+                            std::span<const int64_t> padding, std::span<const int64_t> dims,
+                            std::optional<std::span<const int64_t>> dim) {
   std::string s;
   for (auto l : {stride, size, padding, dims}) {
     for (auto x : l) s += std::to_string(x) + ",";
     s += "|";
   }
+  if (dim)
+    for (auto x : *dim) s += "dim " + std::to_string(x);
   return s;
 }
 
@@ -86,6 +89,8 @@ TEST(DispatcherCall, OneIntegerForAnIntListOfFixedSize) {
             "1,1,|1,1,1,|7,8,|0,1,2,|");
   const std::vector<int64_t> stride{9, 10};
   EXPECT_EQ(opd::call<repeated_op>(x, std::span<const int64_t>(stride)), "9,10,|1,1,1,|0,0,||");
+  // int[1]? as sum(x, 1) takes it.
+  EXPECT_EQ(opd::call<repeated_op>(x, 1, opd::arg<"dim"> = 0), "1,1,|1,1,1,|0,0,||dim 0");
 }
 
 TEST(DispatcherCall, BoxedCallsDoNotFillDefaults) {

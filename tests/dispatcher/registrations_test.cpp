@@ -57,15 +57,19 @@ TEST(Registrations, TwoKernelsForOneKeyInOneStatementAreRefused) {
   } catch (const opd::Error& e) {
     message = e.what();
   }
-  // (Both places: the line a compiler gives a chained call differs, the
-  // distance between the two does not.)
+  // (Both places: g++ gives each call of the chain its own line, two apart
+  // here; clang 14 gives each the line where the statement starts.)
   std::smatch m;
   ASSERT_TRUE(std::regex_match(message, m,
                                std::regex("in one registration statement: tried to register multiple kernels with the "
                                           "same dispatch key CPU for operator 't_regs::one' \\(at "
                                           "registrations_test\\.cpp:([0-9]+) and registrations_test\\.cpp:([0-9]+)\\)")))
       << message;
-  EXPECT_EQ(std::stoi(m[2]) - std::stoi(m[1]), 2);
+#if defined(__clang__)
+  EXPECT_EQ(std::stoi(m[2]) - std::stoi(m[1]), 0) << message;
+#else
+  EXPECT_EQ(std::stoi(m[2]) - std::stoi(m[1]), 2) << message;
+#endif
   // Nothing of the refused statement stays registered.
   EXPECT_FALSE(opd::entry_for<one_op>().has_kernel_for(DispatchKey::CPU));
   EXPECT_FALSE(opd::entry_for<two_op>().has_kernel_for(DispatchKey::CPU));

@@ -2,7 +2,8 @@
 // One integer for an `int[N]` / `SymInt[N]` argument of a typed call:
 // `opd::call<conv2d>(x, w, b, 1, 0)` and `opd::arg<"padding"> = 1` stand for
 // N copies, as the schema's own defaults (`int[2] padding=0`), PyTorch and
-// the C entry read them. The kernel still receives a span of N values: the
+// the C entry read them. The kernel still receives a span of N values (or
+// an optional one, for `int[N]?`): the
 // call (call.hpp) keeps them in a slot of its frame, filled here.
 #include <array>
 #include <concepts>
@@ -15,11 +16,13 @@
 
 namespace opd::detail {
 
-// N when argument I of Op is `int[N]` or `SymInt[N]` (not optional), else 0.
+// N when argument I of Op is `int[N]` or `SymInt[N]`, optional or not
+// (`int[1]? dim`: sum(x, 1)), else 0.
 template <class Op, std::size_t I>
 constexpr std::size_t repeated_int_size() {
   const auto& s = Op::schema;
-  const auto& t = s.type_of(s.arguments[I]);
+  const auto& a = s.type_of(s.arguments[I]);
+  const auto& t = a.kind == schema::type_kind::optional ? s.type(a.child) : a;
   if (t.kind != schema::type_kind::list || t.fixed_size <= 0) return 0;
   const auto& e = s.type(t.child);
   const bool integer = e.kind == schema::type_kind::base &&
