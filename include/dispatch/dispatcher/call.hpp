@@ -405,9 +405,6 @@ decltype(auto) call_mapped(std::index_sequence<I...>, A&&... a) {
   return typed_caller<Op>::call(pick<Op, I, decltype(given), decltype(slots), A...>(given, slots)...);
 }
 
-}  // namespace detail
-
-namespace detail {
 // What a call of an operator with a malformed schema returns: it converts to
 // whatever the caller asked for (never defined: the program does not
 // compile), so that the schema's own error stays the only one.
@@ -415,6 +412,7 @@ struct malformed_call_result {
   template <class T>
   operator T&() const;
 };
+
 }  // namespace detail
 
 // ---- the public calls ------------------------------------------------------

@@ -2,8 +2,9 @@
 // Compile-time parsing of a schema literal. schema_of<"...">() is the parsed
 // schema as a constant; a malformed schema stops compilation with one error in
 // opd::report_malformed_schema<opd::malformed_schema<error, column, 'n','e','a','r',...>,
-// opd::schema_text<'t','h','e',' ','s','c','h','e','m','a'>>, which both g++ and
-// clang print with the error's name, its column, the text found there and the schema.
+// opd::schema_text<the schema>>, which both g++ and clang print with the
+// error's name, its column, the text found there and the schema (g++ as a
+// string literal, clang as characters).
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
