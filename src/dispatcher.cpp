@@ -5,6 +5,7 @@
 #include "dispatch/dispatcher/dispatcher-inl.hpp"
 #include "dispatch/dispatcher/operator_entry-inl.hpp"
 #include "dispatch/dispatcher/make_kernel-inl.hpp"
+#include "dispatch/dispatcher/registrations-inl.hpp"
 
 // The pushes boxing.hpp declares extern in compiled mode.
 namespace opd::boxing {

@@ -9,4 +9,5 @@
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "dispatch/dispatcher/registration.hpp"
 #include "dispatch/dispatcher/registration_handle.hpp"
+#include "dispatch/dispatcher/registrations.hpp"
 #include "dispatch/op.hpp"

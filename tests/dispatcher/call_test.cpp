@@ -58,6 +58,41 @@ TEST(DispatcherCall, KeywordArgumentsByNameInAnyOrder) {
   EXPECT_EQ(opd::call<defaults_op>(x, opd::arg<"b"> = 4.0), "3|4.000000|2|T|sum|4,5,|None|None");
 }
 
+// One integer for an int[N] / SymInt[N] argument stands for N copies, given
+// by position or by name; a braced list by name is a list.
+struct repeated_op : opd::op<"t_call_repeated::op(Tensor self, int[2] stride, SymInt[3] size=1, *, "
+                             "int[2] padding=0, int[] dims=[], int[1]? dim=None) -> str"> {};
+std::string repeated_kernel(const Tensor&, std::span<const int64_t> stride, std::span<const int64_t> size,
+                            std::span<const int64_t> padding, std::span<const int64_t> dims,
+                            std::optional<std::span<const int64_t>> dim) {
+  std::string s;
+  for (auto l : {stride, size, padding, dims}) {
+    for (auto x : l) s += std::to_string(x) + ",";
+    s += "|";
+  }
+  if (dim)
+    for (auto x : *dim) s += "dim " + std::to_string(x);
+  return s;
+}
+
+TEST(DispatcherCall, OneIntegerForAnIntListOfFixedSize) {
+  auto h = opd::register_kernel<repeated_op, &repeated_kernel>(DispatchKey::CPU);
+  const Tensor x = cpu_floats({1.f});
+  EXPECT_EQ(opd::call<repeated_op>(x, 2), "2,2,|1,1,1,|0,0,||");
+  const int64_t four = 4;
+  const int five = 5;
+  EXPECT_EQ(opd::call<repeated_op>(x, four, five, opd::arg<"padding"> = 1), "4,4,|5,5,5,|1,1,||");
+  EXPECT_EQ(opd::call<repeated_op>(x, opd::arg<"stride"> = 3, opd::arg<"size"> = std::int64_t{6}),
+            "3,3,|6,6,6,|0,0,||");
+  // A braced list by name; a list positionally (std::array, std::vector).
+  EXPECT_EQ(opd::call<repeated_op>(x, 1, opd::arg<"padding"> = {7, 8}, opd::arg<"dims"> = {0, 1, 2}),
+            "1,1,|1,1,1,|7,8,|0,1,2,|");
+  const std::vector<int64_t> stride{9, 10};
+  EXPECT_EQ(opd::call<repeated_op>(x, std::span<const int64_t>(stride)), "9,10,|1,1,1,|0,0,||");
+  // int[1]? as sum(x, 1) takes it.
+  EXPECT_EQ(opd::call<repeated_op>(x, 1, opd::arg<"dim"> = 0), "1,1,|1,1,1,|0,0,||dim 0");
+}
+
 TEST(DispatcherCall, BoxedCallsDoNotFillDefaults) {
   // The boxed convention is PyTorch's: the caller pushes every argument.
   auto h = opd::register_kernel<defaults_op, &defaults_kernel>(DispatchKey::CPU);

@@ -2,6 +2,11 @@
 #   OPD_MODE=package: configure opdispatch alone (tests/examples/tools off),
 #     `cmake --install` it into ${OPD_WORK_DIR}/prefix, then configure, build
 #     and run the consumer with find_package(opdispatch CONFIG REQUIRED).
+#     Also compiles and runs the consumer with the plain compiler line that
+#     docs/building.md gives (no CMake on the consumer's side).
+#   OPD_MODE=build_tree: configure, build and run the compiled consumer with
+#     find_package(opdispatch CONFIG REQUIRED) and -Dopdispatch_DIR set to
+#     the build tree (OPD_INSTALLED_BUILD_DIR), no install.
 #   OPD_MODE=subdir: configure, build and run the consumer with
 #     add_subdirectory(${OPD_SOURCE_DIR}).
 cmake_minimum_required(VERSION 3.25)
@@ -82,6 +87,16 @@ if(OPD_MODE STREQUAL "package")
   if(NOT schema_rc EQUAL 0 OR NOT schema_out MATCHES "^ok")
     message(FATAL_ERROR "installed opd-schema: exit ${schema_rc}, output '${schema_out}'")
   endif()
+  # docs/building.md's plain compiler line for a compiled-mode consumer,
+  # exactly as written there, plus this build's flags (a sanitizer's).
+  separate_arguments(plain_flags UNIX_COMMAND "${OPD_CXX_FLAGS}")
+  run(plain-compile "${OPD_CXX}" ${plain_flags} -std=c++20 "-I${prefix}/include/opdispatch"
+      "${OPD_CONSUMER_DIR}/main.cpp" -o "${OPD_WORK_DIR}/plain_consumer"
+      "-L${prefix}/lib" -lopdispatch "-Wl,-rpath,${prefix}/lib")
+  run(plain-run "${OPD_WORK_DIR}/plain_consumer")
+  if(NOT run_output MATCHES "opd_consumer OK \\(compiled\\)")
+    message(FATAL_ERROR "unexpected plain_consumer output:\n${run_output}")
+  endif()
   # The installed Python package imports from the prefix alone and finds the
   # installed library through its rpath (not in sanitized builds, whose module
   # needs the sanitizer runtime preloaded).
@@ -101,12 +116,21 @@ if(OPD_MODE STREQUAL "package")
   set(consumer_args -DOPD_CONSUMER_MODE=package
       "-DOPD_EXPECTED_VERSION=${OPD_VERSION}"
       "-DOPD_EXPECTED_PREFIX=${prefix}")
+elseif(OPD_MODE STREQUAL "build_tree")
+  if(NOT EXISTS "${OPD_INSTALLED_BUILD_DIR}/opdispatchTargets.cmake")
+    message(FATAL_ERROR "no opdispatchTargets.cmake in the build tree ${OPD_INSTALLED_BUILD_DIR}")
+  endif()
+  write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "")
+  set(consumer_args -DOPD_CONSUMER_MODE=package
+      "-Dopdispatch_DIR=${OPD_INSTALLED_BUILD_DIR}"
+      "-DOPD_EXPECTED_VERSION=${OPD_VERSION}"
+      "-DOPD_EXPECTED_PREFIX=${OPD_INSTALLED_BUILD_DIR}")
 elseif(OPD_MODE STREQUAL "subdir")
   write_init_cache("${OPD_WORK_DIR}/init-consumer.cmake" "")
   set(consumer_args -DOPD_CONSUMER_MODE=subdir
       "-DOPD_SOURCE_DIR=${OPD_SOURCE_DIR}")
 else()
-  message(FATAL_ERROR "OPD_MODE must be package or subdir")
+  message(FATAL_ERROR "OPD_MODE must be package, build_tree or subdir")
 endif()
 
 run(configure-consumer ${CMAKE_COMMAND} -S "${OPD_CONSUMER_DIR}" -B "${consumer_build}"
@@ -127,6 +151,12 @@ if(OPD_MODE STREQUAL "subdir")
       message(FATAL_ERROR "the build graph of opd_consumer does not build the library's sources:\n${run_output}")
     endif()
   endif()
+elseif(OPD_MODE STREQUAL "build_tree")
+  # What differs from the installed package is the targets' locations and
+  # include directory, the same for both targets: the compiled consumer is
+  # enough (the header-only one would compile the kernels once more).
+  set(consumers opd_consumer)
+  run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}" --target opd_consumer)
 else()
   set(consumers opd_consumer opd_consumer_header_only)
   run(build-consumer ${CMAKE_COMMAND} --build "${consumer_build}")

@@ -13,6 +13,30 @@ OPD_FUNC IndexError::~IndexError() = default;
 OPD_FUNC TypeError::~TypeError() = default;
 OPD_FUNC ValueError::~ValueError() = default;
 OPD_FUNC NotImplementedError::~NotImplementedError() = default;
+
+OPD_FUNC void Error::name_operator(std::string_view op) {
+  if (!operator_name_.empty()) return;  // an inner call named its own operator
+  operator_name_ = op;
+  const std::string_view msg = what();
+  // A message that names the operator already keeps its text: one that
+  // starts with its name, in full ("aten::mm.out: ...") or without namespace
+  // and overload as PyTorch's texts often do ("outer: Expected 1-D ...",
+  // "adaptive_avg_pool2d(): ..."), or quotes it in full ("operator 'ns::op'
+  // has no kernel ...", "'aten::mul.Tensor' is not implemented for device").
+  if (msg.starts_with(op) && msg.substr(op.size()).starts_with(':')) return;
+  if (const std::size_t q = msg.find(op);
+      q != std::string_view::npos && q > 0 && msg[q - 1] == '\'' && msg.substr(q + op.size()).starts_with('\''))
+    return;
+  const std::size_t colons = op.find("::");
+  std::string_view base = colons == std::string_view::npos ? op : op.substr(colons + 2);
+  base = base.substr(0, base.find('.'));
+  if (!base.empty() && msg.size() > base.size() && msg.starts_with(base) &&
+      (msg[base.size()] == ':' || msg[base.size()] == '('))
+    return;
+  // Only the runtime_error part is assigned: the dynamic type, and so what
+  // a handler catches, stays the kernel's.
+  static_cast<std::runtime_error&>(*this) = std::runtime_error(detail::concat({op, ": ", msg}));
+}
 }  // namespace opd
 
 namespace opd::detail {

@@ -30,6 +30,19 @@ class OPD_API Error : public std::runtime_error {
   // Out of line in the compiled library (its key function): the vtable and
   // type_info are emitted there once, not in every user file.
   ~Error() override;
+
+  // The operator whose kernel raised this error, once the dispatcher has
+  // named it: what() then starts with "ns::op.overload: ", unless the text
+  // named it already; empty for an error raised outside any kernel.
+  std::string_view operator_name() const noexcept { return operator_name_; }
+  // What the dispatcher calls when an error leaves a kernel: the first
+  // (innermost) operator is kept, later ones leave the error as it is. The
+  // name must outlive the error (an operator entry's, which lives as long
+  // as the process).
+  void name_operator(std::string_view op);
+
+ private:
+  std::string_view operator_name_;
 };
 
 // Finer-grained kinds, mirroring c10 (and Python's exception names), so a

@@ -16,4 +16,13 @@ OPD_FUNC void throw_missing_result(const OperatorEntry& e, std::size_t stack_siz
   throw TypeError(str_cat(e.name(), ": the boxed kernel left ", stack_size, " values on the stack; expected result ", index));
 }
 
+OPD_FUNC void rethrow_naming_operator(const OperatorEntry& e) {
+  try {
+    throw;
+  } catch (Error& error) {
+    error.name_operator(e.name());
+    throw;
+  }
+}
+
 }  // namespace opd::detail

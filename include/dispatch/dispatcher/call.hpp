@@ -12,6 +12,7 @@
 // included/excluded keys, looked up in the operator's atomic table, and the
 // kernel's unboxed entry is called with the arguments as they are.
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,6 +30,7 @@
 #include "dispatch/dispatcher/dispatcher.hpp"
 #include "dispatch/dispatcher/make_kernel.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
+#include "dispatch/dispatcher/repeated_int.hpp"
 #include "dispatch/dispatcher/tensor_args.hpp"
 #include "dispatch/keys/local_dispatch_key_set.hpp"
 #include "dispatch/schema/alias_facts.hpp"
@@ -117,6 +119,15 @@ class pooled_stack {
 
 // A boxed kernel that left fewer values than the operator returns.
 [[noreturn]] OPD_API void throw_missing_result(const OperatorEntry& e, std::size_t stack_size, std::size_t index);
+
+// Every kernel call of the dispatcher (typed, boxed, to a fallback) catches
+// what the kernel throws and calls this: an opd::Error gets the operator's
+// name in front ("aten::mm: expected scalar type Float but found Long"),
+// unless an inner call (a composite kernel calling another operator) named
+// its own first, and goes on with its own type. Out of line and cold: a
+// kernel call that does not throw pays nothing for it (zero-cost exception
+// tables), each call site's handler is one call.
+[[noreturn, gnu::cold]] OPD_API void rethrow_naming_operator(const OperatorEntry& e);
 }  // namespace detail
 
 // The operator's entry in the Dispatcher, declared with Op's schema on first
@@ -142,6 +153,11 @@ struct arg_name {
   template <class T>
   constexpr named_arg<Name, T&&> operator=(T&& v) const {
     return {std::forward<T>(v)};
+  }
+  // opd::arg<"padding"> = {1, 2}: an int list written in place (its
+  // elements live until the end of the call's full-expression).
+  constexpr named_arg<Name, std::initializer_list<std::int64_t>> operator=(std::initializer_list<std::int64_t> v) const {
+    return {v};
   }
 };
 // opd::arg<"alpha"> = 2
@@ -255,9 +271,15 @@ struct typed_caller<Op, R(Args...)> {
   static R dispatch(DispatchKeySet ks, Args... args) {
     const OperatorEntry& e = entry_for<Op>();
     const KernelFunction& k = e.lookup_and_mask(ks);
-    if (k.unboxed != nullptr) [[likely]]
-      return reinterpret_cast<unboxed_fn>(k.unboxed)(k.functor, ks, std::forward<Args>(args)...);
-    return call_through_boxed<Op, R>(k.boxed, k.functor, e, ks, std::forward<Args>(args)...);
+    try {
+      if (k.unboxed != nullptr) [[likely]]
+        return reinterpret_cast<unboxed_fn>(k.unboxed)(k.functor, ks, std::forward<Args>(args)...);
+      return call_through_boxed<Op, R>(k.boxed, k.functor, e, ks, std::forward<Args>(args)...);
+    } catch (...) {
+      // (entry_for again rather than `e`: keeping `e` live across the call
+      // took a register and spilled the key set, +2 instructions per call.)
+      rethrow_naming_operator(entry_for<Op>());
+    }
   }
   static R call(Args... args) {
     return dispatch(compute_dispatch_key_set(extract_keys<std::remove_cvref_t<Args>...>(args...)), std::forward<Args>(args)...);
@@ -265,7 +287,12 @@ struct typed_caller<Op, R(Args...)> {
   template <BoxedKernelFn Fallback>
   static R call_fallback(Args... args) {
     const DispatchKeySet ks = compute_dispatch_key_set(extract_keys<std::remove_cvref_t<Args>...>(args...));
-    return call_through_boxed<Op, R>(Fallback, nullptr, entry_for<Op>(), ks, std::forward<Args>(args)...);
+    const OperatorEntry& e = entry_for<Op>();
+    try {
+      return call_through_boxed<Op, R>(Fallback, nullptr, e, ks, std::forward<Args>(args)...);
+    } catch (...) {
+      rethrow_naming_operator(e);
+    }
   }
 };
 
@@ -327,17 +354,33 @@ template <class Op, std::size_t I, class P>
 struct default_slot<Op, I, P, true> {
   std::remove_cvref_t<P> value = default_for<Op, I, P>();
 };
+// Argument I given as one integer for an int[N] (repeated_int.hpp)?
 template <class Op, std::size_t I, class... A>
-using default_slot_for = default_slot<Op, I, schema::arg_type_t<Op, I>,
-                                      uses_default<Op, I, A...>() &&
-                                          std::is_lvalue_reference_v<schema::arg_type_t<Op, I>> &&
-                                          !std::is_const_v<std::remove_reference_t<schema::arg_type_t<Op, I>>>>;
+constexpr bool repeats_integer() {
+  if constexpr (repeated_int_size<Op, I>() == 0 || uses_default<Op, I, A...>()) {
+    return false;
+  } else {
+    constexpr std::size_t j = I < positional_count<A...>() ? I : find_named<Op, A...>(I);
+    using G = boost::mp11::mp_at_c<boost::mp11::mp_list<A...>, j>;
+    if constexpr (named_info<std::remove_cvref_t<G>>::is_named) return single_integer<decltype(std::declval<G>().value)>;
+    else return single_integer<G>;
+  }
+}
+template <class Op, std::size_t I, class... A>
+using default_slot_for = std::conditional_t<
+    repeats_integer<Op, I, A...>(), repeated_int_slot<repeated_int_size<Op, I>()>,
+    default_slot<Op, I, schema::arg_type_t<Op, I>,
+                 uses_default<Op, I, A...>() && std::is_lvalue_reference_v<schema::arg_type_t<Op, I>> &&
+                     !std::is_const_v<std::remove_reference_t<schema::arg_type_t<Op, I>>>>>;
 
 template <class Op, std::size_t I, class Tuple, class Slots, class... A>
 decltype(auto) pick(Tuple& given, Slots& slots) {
   using P = schema::arg_type_t<Op, I>;
   constexpr std::size_t npos = positional_count<A...>();
-  if constexpr (I < npos) {
+  if constexpr (repeats_integer<Op, I, A...>()) {
+    if constexpr (I < npos) return std::get<I>(slots).fill(std::get<I>(given));
+    else return std::get<I>(slots).fill(std::get<find_named<Op, A...>(I)>(given).value);
+  } else if constexpr (I < npos) {
     return std::get<I>(std::move(given));
   } else if constexpr (constexpr std::size_t j = find_named<Op, A...>(I); j < sizeof...(A)) {
     return std::forward<decltype(std::get<j>(given).value)>(std::get<j>(given).value);
@@ -362,6 +405,14 @@ decltype(auto) call_mapped(std::index_sequence<I...>, A&&... a) {
   return typed_caller<Op>::call(pick<Op, I, decltype(given), decltype(slots), A...>(given, slots)...);
 }
 
+// What a call of an operator with a malformed schema returns: it converts to
+// whatever the caller asked for (never defined: the program does not
+// compile), so that the schema's own error stays the only one.
+struct malformed_call_result {
+  template <class T>
+  operator T&() const;
+};
+
 }  // namespace detail
 
 // ---- the public calls ------------------------------------------------------
@@ -369,7 +420,7 @@ template <schema::schema_holder Op, class... A>
 decltype(auto) call(A&&... a) {
   constexpr std::size_t n = boost::mp11::mp_size<schema::arg_types_t<Op>>::value;
   if constexpr (schema::schema_malformed_v<Op>)
-    return;  // (the schema's own error is the diagnostic)
+    return detail::malformed_call_result{};  // (the schema's own error is the diagnostic)
   else
     return detail::call_mapped<Op>(std::make_index_sequence<n>{}, std::forward<A>(a)...);
 }
@@ -457,7 +508,11 @@ template <schema::schema_holder Op>
 // which it replaces by the results.
 inline void redispatch_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack& stack) {
   const KernelFunction& k = op.lookup_and_mask(ks);
-  k.boxed(k.functor, op, ks, &stack);
+  try {
+    k.boxed(k.functor, op, ks, &stack);
+  } catch (...) {
+    detail::rethrow_naming_operator(op);
+  }
 }
 // The same on the key set the stack's arguments give. A stack that holds
 // fewer values than the operator's arguments gets the trailing ones from the

@@ -2,8 +2,9 @@
 // Compile-time parsing of a schema literal. schema_of<"...">() is the parsed
 // schema as a constant; a malformed schema stops compilation with one error in
 // opd::report_malformed_schema<opd::malformed_schema<error, column, 'n','e','a','r',...>,
-// opd::schema_text<'t','h','e',' ','s','c','h','e','m','a'>>, which both g++ and
-// clang print with the error's name, its column, the text found there and the schema.
+// opd::schema_text<the schema>>, which both g++ and clang print with the
+// error's name, its column, the text found there and the schema (g++ as a
+// string literal, clang as characters).
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -17,11 +18,18 @@
 
 namespace opd {
 
-// The whole schema text as a type whose name shows it, character by
-// character: clang prints a fixed_string template argument as a list of
-// character codes, so the diagnostic carries the text in this form too.
+// The schema as a type whose name shows it. g++ prints a fixed_string
+// template argument as a string literal: the whole schema, as written.
+// clang 14 prints one as character codes (and cuts it short), so there the
+// text comes as characters, up to the end of the offending text, where the
+// parse stopped.
+#if defined(__clang__)
 template <char... Text>
 struct schema_text {};
+#else
+template <fixed_string Text>
+struct schema_text {};
+#endif
 
 // What is wrong, where, and the text there.
 template <schema_error Error, std::size_t Column, char... TextAtColumn>
@@ -34,10 +42,15 @@ inline constexpr bool well_formed_schema = false;
 
 // The one diagnostic of a malformed schema: a function template whose
 // template arguments are opd::malformed_schema<error, column, text there> and
-// opd::schema_text<the schema>. (A function, instantiated where nothing is
-// evaluated: no further error follows from it, with g++ or clang.)
+// opd::schema_text<the schema>. (A function: no further error follows from
+// it, with g++ or clang, where a class's failed static_assert makes clang
+// report every constant derived from the schema. constexpr, and called
+// during the constant evaluation of the schema: so it is instantiated there
+// and then, and its error comes before any that a use of the operator
+// further down the file could add; a plain function's body would wait for
+// the end of the file.)
 template <class Malformed, class SchemaText>
-void report_malformed_schema() {
+constexpr void report_malformed_schema() {
   static_assert(well_formed_schema<Malformed, SchemaText>,
                 "malformed operator schema: the error, its column and the text there are the template arguments "
                 "of opd::malformed_schema, the schema those of opd::schema_text");
@@ -115,15 +128,29 @@ struct compiled {
 
   static constexpr bool malformed = value.error.code != schema_error::none;
 
-  // Instantiates the diagnostic (sizeof: its static_assert is the only error).
+  // Instantiates the diagnostic (its static_assert is the only error).
   template <std::size_t... I, std::size_t... J>
   static constexpr void report(std::index_sequence<I...>, std::index_sequence<J...>) {
-    (void)&report_malformed_schema<malformed_schema<value.error.code, value.error.column, near[I]...>,
-                                   schema_text<S.view()[J]...>>;
+#if defined(__clang__)
+    report_malformed_schema<malformed_schema<value.error.code, value.error.column, near[I]...>,
+                            schema_text<S.view()[J]...>>();
+#else
+    report_malformed_schema<malformed_schema<value.error.code, value.error.column, near[I]...>, schema_text<S>>();
+#endif
+  }
+  // How much of the schema clang's schema_text shows: up to the end of the
+  // offending text (the column is 1-based).
+  static constexpr std::size_t shown_length() {
+#if defined(__clang__)
+    const std::size_t end = value.error.column - 1 + value.error.near.size();
+    return end < S.view().size() ? end : S.view().size();
+#else
+    return 0;
+#endif
   }
   static constexpr bool check() {
     if constexpr (malformed)
-      report(std::make_index_sequence<near.size()>{}, std::make_index_sequence<S.view().size()>{});
+      report(std::make_index_sequence<near.size()>{}, std::make_index_sequence<shown_length()>{});
     return !malformed;
   }
 };
