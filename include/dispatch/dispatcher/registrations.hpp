@@ -22,28 +22,35 @@
 
 namespace opd {
 
+// (Each step [[nodiscard]] too: a statement that drops the chain's result
+// unregisters at its end.)
 class [[nodiscard("the registrations last as long as the RegistrationSet this converts to")]] Registrations {
  public:
   template <schema::schema_holder Op, auto Fn>
+  [[nodiscard("a registration statement whose result is dropped unregisters at its end")]]
   Registrations&& kernel(DispatchKey key, const source_location& where = source_location::current()) && {
     return add(entry_for<Op>(), key, make_kernel<Op, Fn>(), where);
   }
   template <schema::schema_holder Op, class F>
+  [[nodiscard("a registration statement whose result is dropped unregisters at its end")]]
   Registrations&& kernel(DispatchKey key, F&& kernel, const source_location& where = source_location::current()) && {
     return add(entry_for<Op>(), key, make_kernel<Op>(std::forward<F>(kernel)), where);
   }
   template <schema::schema_holder Op, class F>
+  [[nodiscard("a registration statement whose result is dropped unregisters at its end")]]
   Registrations&& boxed_kernel(DispatchKey key, F&& kernel, const source_location& where = source_location::current()) && {
     return add(entry_for<Op>(), key, make_boxed_kernel(std::forward<F>(kernel)), where);
   }
   // By name: the operator may be declared later (a dangling registration
   // until then, Dispatcher::dangling_registrations()).
   template <class F>
+  [[nodiscard("a registration statement whose result is dropped unregisters at its end")]]
   Registrations&& boxed_kernel(std::string_view op_name, DispatchKey key, F&& kernel,
                                const source_location& where = source_location::current()) && {
     return add(Dispatcher::singleton().entry(op_name), key, make_boxed_kernel(std::forward<F>(kernel)), where);
   }
   template <schema::schema_holder Op>
+  [[nodiscard("a registration statement whose result is dropped unregisters at its end")]]
   Registrations&& fallthrough(DispatchKey key, const source_location& where = source_location::current()) && {
     return add(entry_for<Op>(), key, KernelFunction::make_fallthrough(), where);
   }
