@@ -6,6 +6,7 @@
 // kernels' checks, running statistics untouched).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -69,6 +70,14 @@ TEST_F(ModelsOps, BatchNormLegitIsNativeBatchNorm) {
   const auto [y5, m5, s5] = opd::call<ops::native_batch_norm>(x, w, b, std::nullopt, std::nullopt, true, 0.1, 1e-5);
   EXPECT_EQ(opd::to_vector<float>(y4), opd::to_vector<float>(y5));
   EXPECT_EQ(opd::to_vector<float>(s4), opd::to_vector<float>(s5));
+  // one value per channel in training is computed, as ATen's kernel: x - mean is 0 (ATen's fused
+  // x * alpha + beta leaves ~1e-5 there), the unbiased variance 0/0 makes running_var NaN
+  Tensor rm = ramp({3}, 0.01f), rv = ramp({3}, 0.01f, 1);
+  const auto [y6, m6, s6] = opd::call<ops::native_batch_norm>(ramp({1, 3}, 0.5f), std::optional<Tensor>(),
+                                                              std::optional<Tensor>(), std::optional<Tensor>(rm),
+                                                              std::optional<Tensor>(rv), true, 0.1, 1e-5);
+  EXPECT_EQ(opd::to_vector<float>(y6), (std::vector<float>{0, 0, 0}));
+  for (float v : opd::to_vector<float>(rv)) EXPECT_TRUE(std::isnan(v));
   // inference without running statistics is refused
   EXPECT_THROW((void)opd::call<ops::native_batch_norm>(x, w, b, std::nullopt, std::nullopt, false, 0.1, 1e-5),
                opd::Error);

@@ -131,10 +131,8 @@ OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Ten
   check_arg(running_var, "running_var", channels, dt);
   OPD_CHECK(training || (running_mean != nullptr && running_var != nullptr),
             "running_mean and running_var must be defined in evaluation mode");
-  if (training) {
-    const int64_t per_channel = channels == 0 ? 0 : input.numel() / channels;
-    OPD_CHECK(per_channel > 1, "Expected more than 1 value per channel when training, got input size ", input.sizes());
-  }
+  // One value per channel in training is computed, as ATen's kernel does (the unbiased
+  // variance is 0/0: running_var becomes NaN); torch.nn.functional.batch_norm refuses it above.
   for (const Tensor* t : {&out, &save_mean, &save_invstd}) {
     structured_detail::check_out_device(op, input.device(), *t);
     OPD_CHECK(t->dtype() == dt, "native_batch_norm: expected out= tensors of dtype ", dt, ", but got ", t->dtype());
