@@ -21,6 +21,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/nn.hpp"
+#include "kernels/cpu/onednn_conv.hpp"
 #include "kernels/cpu/scratch-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool_shape-inl.hpp"
@@ -335,6 +336,13 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
       } else {
         detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
       }
+      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+      return out;
+    }
+    // The im2col cases below (a stride, or few outputs per image) with a kernel larger
+    // than 1x1: oneDNN when it is built in (onednn_conv.hpp; benchmarks.md section 28).
+    if (input.dtype() == ScalarType::Float && groups == 1 && kh * kw > 1 &&
+        detail::onednn_conv2d(x, w, has_bias ? bias_opt : std::nullopt, out, stride, padding, dilation)) {
       if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
       return out;
     }
