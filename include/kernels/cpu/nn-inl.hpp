@@ -319,13 +319,16 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
   if (out.numel() > 0) {
     const Tensor x = detail::contiguous_or_self(in4);
     const Tensor w = detail::contiguous_or_self(weight);
-    const bool shifted = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
-                         (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double) &&
-                         spatial >= 256;  // below, one im2col GEMM beats kh*kw thin ones (resnet18's 14x14
-                                          // and 7x7 layers: 1.70x -> 1.13x and 2.54x -> 0.93x ATen's time)
-    if (shifted) {
+    const bool stride1 = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
+                         (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
+    const bool winograd = stride1 && detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1],
+                                                              cg, og, batch * spatial);
+    // The shifted GEMMs from 256 outputs per image: below, one im2col GEMM beats kh*kw thin
+    // ones (resnet18's 14x14 and 7x7 layers at batch 1: 1.70x -> 1.13x and 2.54x -> 0.93x ATen's time).
+    const bool shifted = stride1 && !winograd && spatial >= 256;
+    if (winograd || shifted) {
       const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
-      if (detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1], cg, og, batch * spatial)) {
+      if (winograd) {
         if (input.dtype() == ScalarType::Float) {
           detail::conv2d_winograd<float>(x, w, bias, out, groups, padding[0], padding[1]);
         } else {
