@@ -4,6 +4,9 @@
 #   opd::blas    OpenBLAS's CBLAS (cblas.h, libopenblas): matrix products
 #   opd::simd    Highway (hwy::hwy) for vectors, Sleef for vectorized math
 #   opd::openmp  OpenMP when OPD_OPENMP is ON (parallel_for), else nothing
+#   opd::onednn  oneDNN (dnnl.hpp, libdnnl; Debian's libdnnl-dev) when OPD_ONEDNN is ON and it
+#                is found, with OPD_WITH_ONEDNN defined: conv2d's adapter
+#                (kernels/cpu/onednn_conv.hpp); else nothing (conv2d keeps its own paths)
 # Each is an INTERFACE target, so a missing package is one clear error here.
 include_guard(GLOBAL)
 
@@ -41,5 +44,23 @@ if(NOT TARGET opd::openmp)
       message(FATAL_ERROR "opdispatch: OpenMP not found (clang: apt-get install libomp-14-dev; or -DOPD_OPENMP=OFF)")
     endif()
     target_link_libraries(opd::openmp INTERFACE OpenMP::OpenMP_CXX)
+  endif()
+endif()
+
+option(OPD_ONEDNN "Run the convolutions oneDNN is faster at through oneDNN, when it is found" ON)
+if(NOT TARGET opd::onednn)
+  add_library(opd::onednn INTERFACE IMPORTED)
+  # Not under TSan: oneDNN's OpenMP threads run in an uninstrumented library, whose
+  # synchronization TSan cannot see (the same reason libtorch's tests skip there).
+  if(OPD_ONEDNN AND NOT OPD_SANITIZE STREQUAL "thread")
+    find_path(OPD_DNNL_INCLUDE_DIR oneapi/dnnl/dnnl.hpp)
+    find_library(OPD_DNNL_LIBRARY NAMES dnnl)
+    if(OPD_DNNL_INCLUDE_DIR AND OPD_DNNL_LIBRARY)
+      target_include_directories(opd::onednn INTERFACE ${OPD_DNNL_INCLUDE_DIR})
+      target_link_libraries(opd::onednn INTERFACE ${OPD_DNNL_LIBRARY})
+      target_compile_definitions(opd::onednn INTERFACE OPD_WITH_ONEDNN=1)
+    else()
+      message(STATUS "opdispatch: oneDNN not found (Debian: apt-get install libdnnl-dev); conv2d uses its own paths")
+    endif()
   endif()
 endif()

@@ -8,7 +8,8 @@ set -euo pipefail
 required=(g++ clang-14 cmake ninja-build libboost-dev libgtest-dev libbenchmark-dev valgrind nlohmann-json3-dev libdlpack-dev
           libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev
           python3-dev python3-numpy)
-optional=(libtorch-dev python3-torch)
+# libdnnl-dev: conv2d's oneDNN adapter (kernels/cpu/onednn_conv.hpp); python3-torchvision: the model replay test.
+optional=(libtorch-dev python3-torch python3-torchvision libdnnl-dev)
 
 installed() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'; }
 
@@ -48,7 +49,7 @@ if [ ${#missing_req[@]} -gt 0 ]; then
 fi
 if [ ${#missing_opt[@]} -gt 0 ]; then
   if ! apt_install "${missing_opt[@]}"; then
-    echo "setup: could not install ${missing_opt[*]}; continuing without libtorch (its tests will skip)"
+    echo "setup: could not install ${missing_opt[*]}; continuing without them (libtorch's tests skip; without oneDNN conv2d keeps its own paths)"
   fi
 fi
 echo "setup: done"

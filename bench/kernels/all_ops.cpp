@@ -340,6 +340,16 @@ std::vector<Case> make_cases() {
       {"max_pool2d", "", {802816}, "[1, 64, 112, 112], 3x3 stride 2 pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), L({3, 3}), L({2, 2}), L({1, 1}), L({1, 1}), B(false)}; }},
       {"avg_pool2d", "", {200704}, "[1, 64, 56, 56], 2x2 stride 2", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), L({2, 2}), L({2, 2}), L({0, 0}), B(false), B(true), None()}; }},
       {"adaptive_avg_pool2d", "", {25088}, "[1, 512, 7, 7] to 1x1", [](int64_t) { return std::vector<Value>{F({1, 512, 7, 7}), L({1, 1})}; }},
+      // what torchvision's CNNs reach below autograd (issue 25)
+      {"convolution", "", {200704}, "[1, 64, 56, 56], 3x3, 64 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), F({64, 64, 3, 3}, 2), F({64}, 3), L({1, 1}), L({1, 1}), L({1, 1}), B(false), L({0, 0}), I(1)}; }},
+      {"conv1d", "", {32768}, "[1, 64, 512], 3, 64 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 512}), F({64, 64, 3}, 2), F({64}, 3), L({1}), L({1}), L({1}), I(1)}; }},
+      {"conv3d", "", {65536}, "[1, 16, 16, 16, 16], 3x3x3, 16 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 16, 16, 16, 16}), F({16, 16, 3, 3, 3}, 2), F({16}, 3), L({1}), L({1}), L({1}), I(1)}; }},
+      {"conv_transpose2d", "input", {200704}, "[1, 64, 28, 28], 4x4 stride 2, 64 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), F({64, 64, 4, 4}, 2), F({64}, 3), L({2}), L({1}), L({0}), I(1), L({1})}; }},
+      {"native_batch_norm", "", {802816}, "[1, 64, 112, 112], inference", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), F({64}, 2), F({64}, 3), F({64}, 4), F({64}, 5), B(false), D(0.1), D(1e-5)}; }},
+      {"max_pool2d_with_indices", "", {802816}, "[1, 64, 112, 112], 3x3 stride 2 pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), L({3, 3}), L({2, 2}), L({1, 1}), L({1, 1}), B(false)}; }},
+      {"hardtanh", "", EW, "[n], 0, 6", [](int64_t n) { return std::vector<Value>{X, D(0), D(6)}; }},
+      {"_reshape_alias", "", EW, "[r, c] as [n]", [](int64_t n) { return std::vector<Value>{MAT, L({n}), L({1})}; }},
+      {"lift_fresh", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
   };
   c.insert(c.end(), rest.begin(), rest.end());
   // *_copy of every view the library has one for: the view's arguments.

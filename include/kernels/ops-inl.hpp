@@ -14,6 +14,9 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_reductions());
   set.add(register_linalg());
   set.add(register_nn());
+  set.add(register_conv());
+  set.add(register_batch_norm());
+  set.add(register_pooling());
   set.add(register_shape());
   set.add(register_pointwise());
   return set;

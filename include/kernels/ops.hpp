@@ -9,6 +9,9 @@
 //   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
 //   kernels/ops_linalg.hpp         mm, bmm, addmm, baddbmm, dot, mv, outer, matmul, linear (through OpenBLAS)
 //   kernels/ops_nn.hpp             embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
+//   kernels/ops_conv.hpp           convolution, and conv1d/2d/3d, conv_transpose1d/2d/3d over it
+//   kernels/ops_batch_norm.hpp     native_batch_norm, _native_batch_norm_legit*
+//   kernels/ops_pooling.hpp        max_pool2d_with_indices and its backward
 //   kernels/ops_shape.hpp          cat, stack, gather/scatter, index, sort/topk, arange/full/linspace/eye, ...
 //   kernels/ops_pointwise.hpp      unary math, comparisons, logical, where, clamp, pow, remainder, bitwise, lerp, addcmul, ...
 //
@@ -32,6 +35,9 @@
 #include "kernels/ops_reductions.hpp"
 #include "kernels/ops_linalg.hpp"
 #include "kernels/ops_nn.hpp"
+#include "kernels/ops_conv.hpp"
+#include "kernels/ops_batch_norm.hpp"
+#include "kernels/ops_pooling.hpp"
 #include "kernels/ops_shape.hpp"
 #include "kernels/ops_pointwise.hpp"
 

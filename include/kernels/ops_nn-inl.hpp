@@ -11,11 +11,6 @@ inline Tensor embedding_kernel(const Tensor& weight, const Tensor& indices, int6
   return kernels::embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse);
 }
 inline Tensor dropout_kernel(const Tensor& input, double p, bool train) { return kernels::dropout(input, p, train); }
-inline Tensor conv2d_kernel(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
-                            std::span<const int64_t> stride, std::span<const int64_t> padding,
-                            std::span<const int64_t> dilation, int64_t groups) {
-  return kernels::conv2d(input, weight, bias, stride, padding, dilation, groups);
-}
 inline Tensor max_pool2d_kernel(const Tensor& self, std::span<const int64_t> kernel_size,
                                 std::span<const int64_t> stride, std::span<const int64_t> padding,
                                 std::span<const int64_t> dilation, bool ceil_mode) {
@@ -31,18 +26,17 @@ inline Tensor adaptive_avg_pool2d_kernel(const Tensor& self, std::span<const int
 }
 }  // namespace detail
 
+// ops::conv2d is registered by register_conv() (ops_conv.hpp), as a composite over aten::convolution.
 OPD_FUNC RegistrationSet register_nn() {
   RegistrationSet set;
   set.add(register_kernel<ops::embedding, &detail::embedding_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::CPU));
-  set.add(register_kernel<ops::conv2d, &detail::conv2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::CPU));
   // Meta: the same kernels, which stop before reading data on Meta tensors (nn-inl.hpp).
   set.add(register_kernel<ops::embedding, &detail::embedding_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::Meta));
-  set.add(register_kernel<ops::conv2d, &detail::conv2d_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::Meta));

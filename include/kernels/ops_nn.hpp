@@ -1,8 +1,11 @@
 #pragma once
 // The neural-network operators (kernels/cpu/nn.hpp) with ATen 1.13's
-// schemas, as functional CPU kernels; avg_pool2d and adaptive_avg_pool2d
-// also get their out= variants derived (opd::derive_missing_variants:
-// computed functionally, then copied into out). No Meta kernels.
+// schemas, as functional CPU and Meta kernels; avg_pool2d and
+// adaptive_avg_pool2d also get their out= variants derived
+// (opd::derive_missing_variants: computed functionally, then copied into
+// out). conv2d is declared here and registered by register_conv()
+// (ops_conv.hpp) as a composite over aten::convolution, whose 2-D kernel is
+// kernels::conv2d.
 //
 //   auto kernels = opd::kernels::register_nn();   // also part of register_cpu()
 //   opd::Tensor y = opd::call<opd::kernels::ops::conv2d>(x, w, b, stride, padding, dilation, groups);

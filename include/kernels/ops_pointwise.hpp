@@ -110,6 +110,12 @@ struct softplus : op<"aten::softplus(Tensor self, Scalar beta=1, Scalar threshol
 struct softplus_out : op<"aten::softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct relu : op<"aten::relu(Tensor self) -> Tensor"> {};
 struct relu_ : op<"aten::relu_(Tensor(a!) self) -> Tensor(a!)"> {};
+// hardtanh: clamp to [min_val, max_val] (integral inputs take the bounds as
+// integers, so that they never promote; Bool refused), as ATen's, which
+// computes it through clamp.out: the kernels call clamp's variants.
+struct hardtanh : op<"aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor"> {};
+struct hardtanh_ : op<"aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)"> {};
+struct hardtanh_out : op<"aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct isnan : op<"aten::isnan(Tensor self) -> Tensor"> {};
 struct isinf : op<"aten::isinf(Tensor self) -> Tensor"> {};
 struct isfinite : op<"aten::isfinite(Tensor self) -> Tensor"> {};

@@ -106,6 +106,10 @@ OPD_FUNC Tensor as_strided(const Tensor& self, ints size, ints stride, std::opti
   return make_view(self, g);
 }
 inline Tensor alias(const Tensor& self) { return make_view(self, geometry_of(self)); }
+inline Tensor reshape_alias(const Tensor& self, ints size, ints stride) {
+  return make_view(self, views::as_strided("aten::_reshape_alias", ref(size), ref(stride), self.storage_offset()));
+}
+inline Tensor lift_fresh(const Tensor& self) { return self; }
 inline std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   return make_views(self, views::split("aten::split.Tensor", geometry_of(self), split_size, dim));
 }
@@ -284,6 +288,8 @@ OPD_FUNC RegistrationSet register_views() {
   set.add(register_kernel<ops::expand_as, &v::expand_as>(implicit_));
   set.add(register_kernel<ops::as_strided, &v::as_strided>(explicit_));
   set.add(register_kernel<ops::alias, &v::alias>(explicit_));
+  set.add(register_kernel<ops::reshape_alias, &v::reshape_alias>(explicit_));
+  set.add(register_kernel<ops::lift_fresh, &v::lift_fresh>(explicit_));
   set.add(register_kernel<ops::split, &v::split>(explicit_));
   set.add(register_kernel<ops::split_with_sizes, &v::split_with_sizes>(explicit_));
   set.add(register_kernel<ops::unbind, &v::unbind>(explicit_));

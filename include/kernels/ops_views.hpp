@@ -47,6 +47,11 @@ struct expand : op<"aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit
 struct expand_as : op<"aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)"> {};
 struct as_strided : op<"aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)"> {};
 struct alias : op<"aten::alias(Tensor(a) self) -> Tensor(a)"> {};
+// reshape's view when the strides are already known (as_strided at self's
+// storage offset); what a recorded model's flatten / view reaches below autograd.
+struct reshape_alias : op<"aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)"> {};
+// self itself: what torch.tensor(...) constants pass through when traced.
+struct lift_fresh : op<"aten::lift_fresh(Tensor(a) self) -> Tensor(a)"> {};
 struct split : op<"aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]"> {};
 struct split_with_sizes : op<"aten::split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]"> {};
 struct unbind : op<"aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"> {};

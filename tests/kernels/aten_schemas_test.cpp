@@ -39,12 +39,34 @@ std::map<std::string, std::string> aten_schemas() {
   return by_name;
 }
 
+// PyTorch 2.x's schemas (tests/data/native_functions_main.txt, one per line,
+// without the namespace), by "aten::name.overload".
+std::map<std::string, std::string> pytorch2_schemas() {
+  std::ifstream in(OPD_TEST_DATA_DIR "/native_functions_main.txt");
+  EXPECT_TRUE(in.good()) << "cannot read native_functions_main.txt";
+  std::map<std::string, std::string> by_name;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::string schema = "aten::" + line;
+    by_name.emplace(schema.substr(0, schema.find('(')), schema);
+  }
+  return by_name;
+}
+
 TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   const opd::RegistrationSet kernels = opd_test::register_all_kernels();
   const std::map<std::string, std::string> aten = aten_schemas();
   ASSERT_GT(aten.size(), 2000u);
+  const std::map<std::string, std::string> pytorch2 = pytorch2_schemas();
+  // The Core ATen batch norm that ATen 1.13 does not have (kernels/ops_batch_norm.hpp):
+  // PyTorch 2.x's schemas, verbatim.
+  const std::set<std::string> from_pytorch2{"aten::_native_batch_norm_legit", "aten::_native_batch_norm_legit.out",
+                                            "aten::_native_batch_norm_legit.no_stats",
+                                            "aten::_native_batch_norm_legit.no_stats_out",
+                                            "aten::_native_batch_norm_legit_no_training"};
   opd::Dispatcher& d = opd::Dispatcher::singleton();
-  std::size_t checked = 0, newer = 0, autogen = 0;
+  std::size_t checked = 0, newer = 0, autogen = 0, pytorch2_checked = 0;
   std::vector<std::string> outside_aten;
   for (const std::string& name : d.operator_names()) {
     const opd::OperatorEntry* e = d.find_schema(name);
@@ -68,6 +90,12 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
                                         opd::schema::parse_or_throw(aten.at("aten::zero_"))));
       continue;
     }
+    if (from_pytorch2.count(name) == 1) {
+      ASSERT_EQ(pytorch2.count(name), 1u) << name << " is not in PyTorch 2.x's native_functions";
+      EXPECT_EQ(e->schema().text(), pytorch2.at(name)) << name;
+      ++pytorch2_checked;
+      continue;
+    }
     // Only the roots of the Scalar structured families (add.Scalar_out, ...)
     // are newer than ATen 1.13 (2.x has them): an out= overload whose
     // functional sibling (add.Scalar) 1.13 has.
@@ -84,6 +112,9 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // linalg: mm, bmm, dot, mv, outer, matmul, linear x 2 (functional, out=), addmm, baddbmm x 3;
   // nn: embedding, dropout, conv2d, max_pool2d, avg_pool2d x 2, adaptive_avg_pool2d x 2.
   constexpr std::size_t linalg = 20, nn = 8;
+  // issue 25 (models): convolution and 5 front ends (conv2d is in nn), native_batch_norm x 2,
+  // max_pool2d_with_indices x 2 and its backward x 2, hardtanh x 3, _reshape_alias, lift_fresh.
+  constexpr std::size_t models = 6 + 2 + 4 + 3 + 2;
   constexpr std::size_t shape = 59;  // ops_shape.hpp: shape, indexing and range operators
   // The pointwise operators (kernels/ops_pointwise.hpp): 34 unary families, gelu and
   // nan_to_num x 3 variants; softplus, maximum, minimum (functional, out=),
@@ -95,8 +126,10 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // floor_divide.Scalar, div.Scalar_mode x 2; 6 Scalar_Tensor overloads.
   constexpr std::size_t kPointwiseSchemas = 36u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u +  //
                                             14u * 3u + 6u * 3u + 2u + 3u * 3u + 2u * 2u + 6u;
-  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape + kPointwiseSchemas);
+  EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape + kPointwiseSchemas +
+                         models);
   EXPECT_EQ(newer, 4u);
+  EXPECT_EQ(pytorch2_checked, from_pytorch2.size());
   EXPECT_EQ(autogen, 1u);
   // The one operator outside aten is the structured machinery's own copy
   // (structured/copy.hpp), which ATen has no counterpart of.

@@ -291,6 +291,41 @@ TEST(ShapeTorchDiff, RangeFactories) {
   check_all(cases);
 }
 
+// linspace to the bit: ATen's step formula, its fused multiply-adds and its
+// vectorized blocks (two vectors of 32 bytes, then single values) decide
+// the last bit of floats and the truncation of integers -- e.g.
+// linspace(0, -3, steps=50, dtype=int64)[17] is 0, not -1.
+TEST(ShapeTorchDiff, LinspaceSweep) {
+  std::vector<Case> cases;
+  const std::vector<std::pair<double, double>> ranges{{0, -3}, {0, 3},    {-5, 7},  {1, 100}, {3, -2},
+                                                      {0, 1},  {10, -10}, {2, 5},  {-100, 100}};
+  std::vector<int64_t> all_steps;
+  for (int64_t s = 2; s <= 72; ++s) all_steps.push_back(s);
+  for (int64_t s : {97, 100, 129, 257, 1000, 1001}) all_steps.push_back(s);
+  for (int dt : {i8, i16, i32, i64, f16, f32, f64, bf16}) {
+    for (const auto& [a, b] : ranges) {
+      for (int64_t steps : all_steps) {
+        cases.push_back({"aten::linspace", "", with({I(static_cast<int64_t>(a)), I(static_cast<int64_t>(b)), I(steps)},
+                                                   factory_tail(ScalarT(dt))),
+                         {.ulp = 0}});
+      }
+    }
+  }
+  for (int64_t steps : all_steps) {  // uint8: ranges inside [0, 255]
+    for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 255}, {200, 0}, {5, 7}, {1, 100}})
+      cases.push_back({"aten::linspace", "", with({I(a), I(b), I(steps)}, factory_tail(ScalarT(u8))), {.ulp = 0}});
+  }
+  for (int dt : {f32, f64, f16, bf16}) {  // fractional ends
+    for (int64_t steps : all_steps) {
+      cases.push_back({"aten::linspace", "", with({D(-1.5), D(2.7), I(steps)}, factory_tail(ScalarT(dt))), {.ulp = 0}});
+      cases.push_back({"aten::linspace", "", with({D(0.1), D(0.9), I(steps)}, factory_tail(ScalarT(dt))), {.ulp = 0}});
+    }
+  }
+  cases.push_back({"aten::linspace", "", with({I(0), I(-3), I(70001)}, factory_tail(ScalarT(i64))), {.ulp = 0}});
+  cases.push_back({"aten::linspace", "", with({D(-1), D(3), I(70001)}, factory_tail(ScalarT(f32))), {.ulp = 0}});
+  check_all(cases);
+}
+
 }  // namespace
 
 // Overloads no table above reaches (diff/coverage.py): scatter's

@@ -21,8 +21,10 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/nn.hpp"
+#include "kernels/cpu/onednn_conv.hpp"
 #include "kernels/cpu/scratch-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/pool_shape-inl.hpp"
 #include "kernels/cpu/reduce_simd.hpp"
 
 namespace opd::kernels {
@@ -33,11 +35,6 @@ namespace detail {
 // tensors too, and a Meta input gets its Meta output right after the output's
 // sizes are known, before anything is read (so both devices raise the same
 // errors, and Meta computes nothing).
-inline void nn_check_cpu(const char* op, const Tensor& t, const char* arg) {
-  OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
-  OPD_CHECK(t.device().is_cpu() || t.device().is_meta(), op, ": the CPU kernel got argument '", arg, "' on device ",
-            t.device());
-}
 
 // ATen's deprecated type name in argument checks: "CPUFloatType".
 inline std::string cpu_type_name(ScalarType t) { return opd::detail::str_cat("CPU", t, "Type"); }
@@ -63,59 +60,6 @@ inline Tensor contiguous_view(const Tensor& t, int64_t element_offset, std::vect
     s *= std::max<int64_t>(sizes[i], 1);
   }
   return t.as_strided(sizes, strides, t.storage_offset() + element_offset);
-}
-
-// ATen's pooling_output_shape (pad on both sides, floor or ceil mode).
-inline int64_t pooling_output_size(int64_t input, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
-                                   bool ceil_mode) {
-  OPD_CHECK(stride != 0, "stride should not be zero");
-  OPD_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
-  OPD_CHECK(pad <= kernel / 2, "pad should be at most half of kernel size, but got pad=", pad,
-            " and kernel_size=", kernel);
-  const int64_t num = input + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;  // floor division
-  if (ceil_mode && (out - 1) * stride >= input + pad) --out;
-  return out;
-}
-
-struct Pool2dShape {
-  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
-  int64_t batch, planes, ih, iw, oh, ow;
-};
-
-inline int64_t pick(std::span<const int64_t> v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; }
-
-// ATen's pool2d_shape_check after the output sizes are known.
-inline void pool2d_shape_check(const Tensor& input, const Pool2dShape& s) {
-  OPD_CHECK(s.kw > 0 && s.kh > 0, "kernel size should be greater than zero, but got kH: ", s.kh, " kW: ", s.kw);
-  OPD_CHECK(s.sw > 0 && s.sh > 0, "stride should be greater than zero, but got dH: ", s.sh, " dW: ", s.sw);
-  OPD_CHECK(s.dh > 0 && s.dw > 0, "dilation should be greater than zero, but got dilationH: ", s.dh,
-            " dilationW: ", s.dw);
-  const int64_t nd = input.dim();
-  const bool valid_dims = input.size(1) != 0 && input.size(2) != 0;
-  OPD_CHECK((nd == 3 && input.size(0) != 0 && valid_dims) || (nd == 4 && valid_dims && input.size(3) != 0),
-            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:", input.sizes());
-  OPD_CHECK(s.kw / 2 >= s.pw && s.kh / 2 >= s.ph,
-            "pad should be smaller than or equal to half of kernel size, but got padW = ", s.pw, ", padH = ", s.ph,
-            ", kW = ", s.kw, ", kH = ", s.kh);
-  OPD_CHECK(s.ow >= 1 && s.oh >= 1, "Given input size: (", s.planes, "x", s.ih, "x", s.iw, "). ",
-            "Calculated output size: (", s.planes, "x", s.oh, "x", s.ow, "). ", "Output size is too small");
-}
-
-// The output of a pool over (batch, planes, ih, iw), shaped like the input (3-D or 4-D).
-inline Tensor pool_output(const Tensor& input, const Pool2dShape& s) {
-  if (input.dim() == 3) return opd::empty(std::vector<int64_t>{s.planes, s.oh, s.ow}, input.dtype(), input.device());
-  return opd::empty(std::vector<int64_t>{s.batch, s.planes, s.oh, s.ow}, input.dtype(), input.device());
-}
-
-// Runs f(plane_index) for every (batch, plane) pair, split across threads by work.
-template <class F>
-void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
-  const int64_t planes = s.batch * s.planes;
-  const int64_t grain = std::max<int64_t>(1, grain_size / std::max<int64_t>(work_per_plane, 1));
-  parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
-    for (int64_t p = b; p < e; ++p) f(p);
-  });
 }
 
 }  // namespace detail
@@ -375,11 +319,16 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
   if (out.numel() > 0) {
     const Tensor x = detail::contiguous_or_self(in4);
     const Tensor w = detail::contiguous_or_self(weight);
-    const bool shifted = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
+    const bool stride1 = stride[0] == 1 && stride[1] == 1 && kh * kw > 1 && kdim > 0 &&
                          (input.dtype() == ScalarType::Float || input.dtype() == ScalarType::Double);
-    if (shifted) {
+    const bool winograd = stride1 && detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1],
+                                                              cg, og, batch * spatial);
+    // The shifted GEMMs from 256 outputs per image: below, one im2col GEMM beats kh*kw thin
+    // ones (resnet18's 14x14 and 7x7 layers at batch 1: 1.70x -> 1.13x and 2.54x -> 0.93x ATen's time).
+    const bool shifted = stride1 && !winograd && spatial >= 256;
+    if (winograd || shifted) {
       const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
-      if (detail::winograd_applies(kh, kw, stride[0], stride[1], dilation[0], dilation[1], cg, og, batch * spatial)) {
+      if (winograd) {
         if (input.dtype() == ScalarType::Float) {
           detail::conv2d_winograd<float>(x, w, bias, out, groups, padding[0], padding[1]);
         } else {
@@ -390,6 +339,13 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
       } else {
         detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
       }
+      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+      return out;
+    }
+    // The im2col cases below (a stride, or few outputs per image) with a kernel larger
+    // than 1x1: oneDNN when it is built in (onednn_conv.hpp; benchmarks.md section 28).
+    if (input.dtype() == ScalarType::Float && groups == 1 && kh * kw > 1 &&
+        detail::onednn_conv2d(x, w, has_bias ? bias_opt : std::nullopt, out, stride, padding, dilation)) {
       if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
       return out;
     }
@@ -437,32 +393,7 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
 
 OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
                            std::span<const int64_t> padding, std::span<const int64_t> dilation, bool ceil_mode) {
-  detail::nn_check_cpu("max_pool2d", self, "self");
-  OPD_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
-            "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
-  OPD_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2,
-            "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
-  OPD_CHECK(padding.size() == 1 || padding.size() == 2,
-            "max_pool2d: padding must be either be a single int, or a tuple of two ints");
-  OPD_CHECK(dilation.size() == 1 || dilation.size() == 2,
-            "max_pool2d: dilation must be either a single int, or a tuple of two ints");
-  detail::Pool2dShape s{};
-  s.kh = kernel_size[0];
-  s.kw = detail::pick(kernel_size, 1);
-  s.sh = stride.empty() ? s.kh : stride[0];
-  s.sw = stride.empty() ? s.kw : detail::pick(stride, 1);
-  s.ph = padding[0];
-  s.pw = detail::pick(padding, 1);
-  s.dh = dilation[0];
-  s.dw = detail::pick(dilation, 1);
-  OPD_CHECK(self.dim() == 3 || self.dim() == 4, "non-empty 3D or 4D (batch mode) tensor expected for input");
-  s.batch = self.dim() == 4 ? self.size(0) : 1;
-  s.planes = self.size(self.dim() - 3);
-  s.ih = self.size(self.dim() - 2);
-  s.iw = self.size(self.dim() - 1);
-  s.oh = detail::pooling_output_size(s.ih, s.kh, s.ph, s.sh, s.dh, ceil_mode);
-  s.ow = detail::pooling_output_size(s.iw, s.kw, s.pw, s.sw, s.dw, ceil_mode);
-  detail::pool2d_shape_check(self, s);
+  const detail::Pool2dShape s = detail::max_pool2d_shape("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode);
   if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
     throw_not_implemented_for("max_pool2d", self.dtype());
   Tensor out = detail::pool_output(self, s);

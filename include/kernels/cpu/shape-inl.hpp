@@ -1253,6 +1253,88 @@ OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
   });
 }
 
+
+namespace shape_detail {
+
+// The loop skeleton of linspace_fill: per thread range [b, e) (at::parallel_for's
+// split), pairs of vectors of `lanes` values (vector(base, j) for lane j of
+// a vector whose first index is i0, base = value(i0)), then single values.
+template <class T, class Value, class Lane>
+void linspace_blocks(T* o, int64_t steps, int64_t lanes, const Value& value, const Lane& lane) {
+  constexpr int64_t aten_grain = 32768;
+  int64_t threads = 1;
+  if (steps > aten_grain) threads = std::min<int64_t>(get_num_threads(), (steps + aten_grain - 1) / aten_grain);
+  const int64_t chunk = (steps + threads - 1) / threads;
+  for (int64_t b = 0; b < steps; b += chunk) {
+    const int64_t e = std::min(steps, b + chunk);
+    int64_t i = b;
+    for (; i + 2 * lanes <= e; i += 2 * lanes) {
+      for (const int64_t i0 : {i, i + lanes}) {
+        const T base = static_cast<T>(value(i0));
+        for (int64_t j = 0; j < lanes; ++j) o[i0 + j] = lane(base, j);
+      }
+    }
+    for (; i < e; ++i) o[i] = static_cast<T>(value(i));
+  }
+}
+
+}  // namespace shape_detail
+
+namespace shape_detail {
+
+// ATen 1.13's CPU linspace to the bit (RangeFactoriesKernel.cpp as built in
+// libtorch for AVX2, the capability it picks on x86-64 machines). Each value
+// is start + step * i below steps / 2 and end - step * (steps - 1 - i) from
+// there on, with step = (end - start) / (steps - 1) in double for integral
+// types and in T otherwise; the compiler fuses those into one FMA (one
+// rounding). The vectorized loop fills blocks of two vectors of V = 32 bytes
+// / sizeof(T) lanes: lane j of a vector starting at i0 holds
+// T(value(i0)) + j * step (Vectorized<T>::arange: the base rounded to T
+// first, then j * step added, fused for uint8 and rounded twice otherwise);
+// the tail after the last whole pair is scalar. at::parallel_for splits
+// steps > 32768 into one range per thread, and each range starts its own
+// blocks: the same split is done here with this library's thread count.
+// (Measured against libtorch over a sweep: tests/kernels/shape_torch_diff_test.cpp.)
+template <class T>
+void linspace_fill(T* o, int64_t steps, T start, T end) {
+  constexpr int64_t lanes = 32 / static_cast<int64_t>(sizeof(T));
+  const int64_t halfway = steps / 2;
+  if constexpr (std::is_integral_v<T>) {
+    const double s = static_cast<double>(start), e = static_cast<double>(end);
+    const double step = (e - s) / static_cast<double>(steps - 1);
+    const auto value = [&](int64_t i) {
+      return i < halfway ? std::fma(step, static_cast<double>(i), s)
+                         : std::fma(-step, static_cast<double>(steps - i - 1), e);
+    };
+    const auto lane = [&](T base, int64_t j) {
+      if constexpr (std::is_same_v<T, uint8_t>) return convert<T>(std::fma(static_cast<double>(j), step, static_cast<double>(base)));
+      else return convert<T>(static_cast<double>(base) + static_cast<double>(j) * step);
+    };
+    linspace_blocks<T>(o, steps, lanes, [&](int64_t i) { return convert<T>(value(i)); }, lane);
+  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    const T step = (end - start) / static_cast<T>(steps - 1);
+    const auto value = [&](int64_t i) {
+      return i < halfway ? std::fma(step, static_cast<T>(i), start) : std::fma(-step, static_cast<T>(steps - i - 1), end);
+    };
+    linspace_blocks<T>(o, steps, lanes, value, [&](T base, int64_t j) { return base + static_cast<T>(j) * step; });
+  } else {
+    // Half / BFloat16: c10's operators, each computed in float and rounded to
+    // T (an index is converted to T first: T * int64_t is T * T(int64_t)).
+    const auto r = [](float x) { return static_cast<float>(convert<T>(x)); };
+    const float s = static_cast<float>(start), e = static_cast<float>(end);
+    const float step = r(r(e - s) / r(static_cast<float>(steps - 1)));
+    const auto value = [&](int64_t i) {
+      return i < halfway ? convert<T>(s + r(step * r(static_cast<float>(i))))
+                         : convert<T>(e - r(step * r(static_cast<float>(steps - i - 1))));
+    };
+    linspace_blocks<T>(o, steps, lanes, value, [&](T base, int64_t j) {
+      return convert<T>(static_cast<float>(base) + r(r(static_cast<float>(j)) * step));
+    });
+  }
+}
+
+}  // namespace shape_detail
+
 OPD_FUNC Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
                          std::optional<Device> device) {
   using namespace shape_detail;
@@ -1271,25 +1353,8 @@ OPD_FUNC Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, 
   OPD_CHECK_TYPE(dt != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
   dispatch_dtype(dt, "linspace_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T s = checked_scalar_to<T>(start);
-    const T e = checked_scalar_to<T>(end);
-    T* o = out.data_ptr<T>();
-    const int64_t halfway = steps / 2;
-    if constexpr (std::is_integral_v<T>) {
-      const double step = (static_cast<double>(e) - static_cast<double>(s)) / static_cast<double>(steps - 1);
-      for (int64_t i = 0; i < steps; ++i) {
-        o[i] = i < halfway ? convert<T>(static_cast<double>(s) + step * static_cast<double>(i))
-                           : convert<T>(static_cast<double>(e) - step * static_cast<double>(steps - i - 1));
-      }
-    } else {
-      // in T's own arithmetic, rounded after each operation (c10::Half's operators)
-      using M = opmath_t<T>;
-      auto r = [](M x) { return static_cast<M>(convert<T>(x)); };
-      const M step = r(r(static_cast<M>(e) - static_cast<M>(s)) / static_cast<M>(steps - 1));
-      for (int64_t i = 0; i < steps; ++i) {
-        o[i] = i < halfway ? convert<T>(static_cast<M>(s) + r(step * static_cast<M>(i)))
-                           : convert<T>(static_cast<M>(e) - r(step * static_cast<M>(steps - i - 1)));
-      }
+    if constexpr (!std::is_same_v<T, bool>) {
+      shape_detail::linspace_fill<T>(out.data_ptr<T>(), steps, checked_scalar_to<T>(start), checked_scalar_to<T>(end));
     }
   });
   return out;

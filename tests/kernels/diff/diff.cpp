@@ -170,7 +170,8 @@ std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, cons
         same = false;
       } else {
         const int64_t distance = ordered(ours.dtype, a) - ordered(ours.dtype, b);
-        same = (distance <= tol.ulp && distance >= -tol.ulp) || std::fabs(x - y) <= tol.atol;
+        same = (distance <= tol.ulp && distance >= -tol.ulp) || std::fabs(x - y) <= tol.atol ||
+               (tol.rtol > 0 && std::fabs(x - y) <= tol.atol + tol.rtol * std::fabs(y));
       }
     }
     if (!same) {

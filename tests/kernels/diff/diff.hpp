@@ -46,6 +46,8 @@ Value T(int dtype, std::vector<int64_t> sizes, Layout layout = Layout::contiguou
 struct Tolerance {
   int64_t ulp = 4;
   double atol = 0.0;
+  // With rtol > 0, also torch.testing.assert_close's rule: |x - y| <= atol + rtol * |y|.
+  double rtol = 0.0;
 };
 
 struct Case {

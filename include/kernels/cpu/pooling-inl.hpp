@@ -1,0 +1,173 @@
+#pragma once
+// Out-of-line part of pooling.hpp (compiled in src/kernels/pooling.cpp).
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/pool_shape-inl.hpp"
+#include "kernels/cpu/pooling.hpp"
+#include "structured/out_semantics.hpp"
+
+namespace opd::kernels {
+
+namespace pooling_detail {
+
+inline std::vector<int64_t> pool_sizes(const Tensor& self, const detail::Pool2dShape& s) {
+  if (self.dim() == 3) return {s.planes, s.oh, s.ow};
+  return {s.batch, s.planes, s.oh, s.ow};
+}
+
+inline void check_floating(const char* name, ScalarType dt) {
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(name, dt);
+}
+
+// A contiguous tensor to compute into: `t` itself, or scratch copied into t after.
+inline Tensor writable(const Tensor& t) { return t.is_contiguous() ? t : opd::empty(t.sizes(), t.dtype(), Device::cpu()); }
+inline void write_back(const Tensor& t, const Tensor& computed) {
+  if (!computed.is_same(t)) copy_elements(OperandRef::of(t), OperandRef::of(computed));
+}
+
+}  // namespace pooling_detail
+
+OPD_FUNC void max_pool2d_with_indices_out(const Tensor& self, std::span<const int64_t> kernel_size,
+                                          std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                          std::span<const int64_t> dilation, bool ceil_mode, const Tensor& out,
+                                          const Tensor& indices) {
+  using namespace pooling_detail;
+  constexpr std::string_view op = "aten::max_pool2d_with_indices";
+  const detail::Pool2dShape s =
+      detail::max_pool2d_shape("max_pool2d_with_indices", self, kernel_size, stride, padding, dilation, ceil_mode);
+  check_floating("max_pool2d", self.dtype());
+  structured_detail::check_out_device(op, self.device(), out);
+  structured_detail::check_out_device(op, self.device(), indices);
+  OPD_CHECK(out.dtype() == self.dtype(), "max_pool2d_with_indices: expected out to have dtype ", self.dtype(),
+            ", but got ", out.dtype());
+  OPD_CHECK(indices.dtype() == ScalarType::Long, "max_pool2d_with_indices: expected indices to have dtype Long, but got ",
+            indices.dtype());
+  const std::vector<int64_t> sizes = pool_sizes(self, s);
+  structured_detail::resize_out(op, out, sizes, MemoryFormat::Contiguous);
+  structured_detail::resize_out(op, indices, sizes, MemoryFormat::Contiguous);
+  if (out.is_meta() || out.numel() == 0) return;
+  const Tensor x = self.is_contiguous() ? self : contiguous_clone(self);
+  const Tensor o_t = writable(out), i_t = writable(indices);
+  int64_t* idx = i_t.data_ptr<int64_t>();
+  const auto run = [&](auto* o, const auto* in) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
+      const T* plane = in + p * s.ih * s.iw;
+      T* dst = o + p * s.oh * s.ow;
+      int64_t* dst_idx = idx + p * s.oh * s.ow;
+      for (int64_t y = 0; y < s.oh; ++y) {
+        int64_t h0 = y * s.sh - s.ph;
+        const int64_t h1 = std::min(h0 + (s.kh - 1) * s.dh + 1, s.ih);
+        while (h0 < 0) h0 += s.dh;
+        for (int64_t xo = 0; xo < s.ow; ++xo) {
+          int64_t w0 = xo * s.sw - s.pw;
+          const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
+          while (w0 < 0) w0 += s.dw;
+          // ATen's cpu_max_pool: the first window element's index when
+          // nothing beats -inf (an all -inf window).
+          int64_t best_index = h0 * s.iw + w0;
+          T best = -std::numeric_limits<T>::infinity();
+          for (int64_t h = h0; h < h1; h += s.dh) {
+            for (int64_t w = w0; w < w1; w += s.dw) {
+              const T v = plane[h * s.iw + w];
+              if (v > best || std::isnan(v)) {
+                best = v;
+                best_index = h * s.iw + w;
+              }
+            }
+          }
+          dst[y * s.ow + xo] = best;
+          dst_idx[y * s.ow + xo] = best_index;
+        }
+      }
+    });
+  };
+  if (self.dtype() == ScalarType::Float) run(o_t.data_ptr<float>(), x.data_ptr<float>());
+  else run(o_t.data_ptr<double>(), x.data_ptr<double>());
+  write_back(out, o_t);
+  write_back(indices, i_t);
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, std::span<const int64_t> kernel_size,
+                                                            std::span<const int64_t> stride,
+                                                            std::span<const int64_t> padding,
+                                                            std::span<const int64_t> dilation, bool ceil_mode) {
+  OPD_CHECK(self.defined(), "max_pool2d_with_indices: argument 'self' is an undefined tensor");
+  const Device device = self.is_meta() ? Device::meta() : Device::cpu();
+  const int64_t zero = 0;
+  Tensor out = opd::empty(IntArrayRef(&zero, 1), self.dtype(), device);
+  Tensor indices = opd::empty(IntArrayRef(&zero, 1), ScalarType::Long, device);
+  max_pool2d_with_indices_out(self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  return {out, indices};
+}
+
+OPD_FUNC void max_pool2d_with_indices_backward_out(const Tensor& grad_output, const Tensor& self,
+                                                   std::span<const int64_t> kernel_size,
+                                                   std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                                   std::span<const int64_t> dilation, bool ceil_mode,
+                                                   const Tensor& indices, const Tensor& grad_input) {
+  using namespace pooling_detail;
+  constexpr std::string_view op = "aten::max_pool2d_with_indices_backward";
+  const detail::Pool2dShape s = detail::max_pool2d_shape("max_pool2d_with_indices_backward", self, kernel_size,
+                                                         stride, padding, dilation, ceil_mode);
+  detail::nn_check_cpu("max_pool2d_with_indices_backward", grad_output, "grad_output");
+  detail::nn_check_cpu("max_pool2d_with_indices_backward", indices, "indices");
+  check_floating("max_pool2d_with_indices_backward", self.dtype());
+  const std::vector<int64_t> sizes = pool_sizes(self, s);
+  OPD_CHECK(grad_output.sizes() == IntArrayRef(sizes), "max_pool2d_with_indices_backward: expected grad_output of size ",
+            IntArrayRef(sizes), ", but got ", grad_output.sizes());
+  OPD_CHECK(indices.sizes() == IntArrayRef(sizes), "max_pool2d_with_indices_backward: expected indices of size ",
+            IntArrayRef(sizes), ", but got ", indices.sizes());
+  OPD_CHECK(indices.dtype() == ScalarType::Long, "max_pool2d_with_indices_backward: expected indices of dtype Long, "
+            "but got ", indices.dtype());
+  OPD_CHECK(grad_output.dtype() == self.dtype(), "expected scalar type ", self.dtype(), " but found ", grad_output.dtype());
+  structured_detail::check_out_device(op, self.device(), grad_input);
+  OPD_CHECK(grad_input.dtype() == self.dtype(), "max_pool2d_with_indices_backward: expected grad_input of dtype ",
+            self.dtype(), ", but got ", grad_input.dtype());
+  structured_detail::resize_out(op, grad_input, self.sizes(), MemoryFormat::Contiguous);
+  if (grad_input.is_meta() || grad_input.numel() == 0) return;
+  const Tensor g = grad_output.is_contiguous() ? grad_output : contiguous_clone(grad_output);
+  const Tensor ix = indices.is_contiguous() ? indices : contiguous_clone(indices);
+  const Tensor gi = writable(grad_input);
+  const int64_t* idx = ix.data_ptr<int64_t>();
+  const int64_t plane_size = s.ih * s.iw;
+  for (int64_t k = 0; k < ix.numel(); ++k) {  // every index checked before anything is written
+    OPD_CHECK(idx[k] >= 0 && idx[k] < plane_size, "max_pool2d_with_indices_backward: index ", idx[k],
+              " out of range for a plane of ", plane_size, " elements");
+  }
+  const auto run = [&](auto* dst, const auto* go) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(go)>>;
+    std::fill(dst, dst + gi.numel(), T(0));
+    detail::for_each_plane(s, s.oh * s.ow, [&](int64_t p) {
+      T* plane = dst + p * plane_size;
+      for (int64_t k = p * s.oh * s.ow; k < (p + 1) * s.oh * s.ow; ++k) {
+        plane[idx[k]] += go[k];
+      }
+    });
+  };
+  if (self.dtype() == ScalarType::Float) run(gi.data_ptr<float>(), g.data_ptr<float>());
+  else run(gi.data_ptr<double>(), g.data_ptr<double>());
+  write_back(grad_input, gi);
+}
+
+OPD_FUNC Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                                 std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                                 std::span<const int64_t> padding, std::span<const int64_t> dilation,
+                                                 bool ceil_mode, const Tensor& indices) {
+  OPD_CHECK(self.defined(), "max_pool2d_with_indices_backward: argument 'self' is an undefined tensor");
+  const int64_t zero = 0;
+  Tensor grad_input = opd::empty(IntArrayRef(&zero, 1), self.dtype(), self.is_meta() ? Device::meta() : Device::cpu());
+  max_pool2d_with_indices_backward_out(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices,
+                                       grad_input);
+  return grad_input;
+}
+
+}  // namespace opd::kernels

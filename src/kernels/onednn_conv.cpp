@@ -1,0 +1,2 @@
+// libopdispatch: the oneDNN adapter for conv2d (kernels/cpu/onednn_conv.hpp).
+#include "kernels/cpu/onednn_conv-inl.hpp"

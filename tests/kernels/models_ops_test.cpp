@@ -1,0 +1,157 @@
+// The operators of kernels/ops_conv.hpp, ops_batch_norm.hpp and
+// ops_pooling.hpp where libtorch 1.13 has no counterpart to compare with
+// (models_torch_diff_test.cpp does the rest): PyTorch 2.x's
+// _native_batch_norm_legit* against native_batch_norm, native_batch_norm.out
+// (1.13 has the schema, no CPU kernel), and Meta kernels (shapes, the CPU
+// kernels' checks, running statistics untouched).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <dispatch/dispatcher.hpp>
+#include <kernels/ops_batch_norm.hpp>
+#include <kernels/ops_conv.hpp>
+#include <kernels/ops_pooling.hpp>
+#include "all_kernels.hpp"
+
+namespace {
+
+namespace ops = opd::kernels::ops;
+using opd::Tensor;
+using V = std::vector<int64_t>;
+
+Tensor ramp(const V& sizes, float scale, float offset = 0) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = offset + scale * static_cast<float>((i * 7) % 11 - 5);
+  return opd::from_vector<float>(v, sizes);
+}
+
+class ModelsOps : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { kernels_ = new opd::RegistrationSet(opd_test::register_all_kernels()); }
+  static void TearDownTestSuite() {
+    delete kernels_;
+    kernels_ = nullptr;
+  }
+  static opd::RegistrationSet* kernels_;
+};
+opd::RegistrationSet* ModelsOps::kernels_ = nullptr;
+
+TEST_F(ModelsOps, BatchNormLegitIsNativeBatchNorm) {
+  const Tensor x = ramp({2, 3, 4, 5}, 0.3f);
+  const std::optional<Tensor> w = ramp({3}, 0.1f, 1), b = ramp({3}, 0.2f);
+  for (bool training : {true, false}) {
+    Tensor rm1 = ramp({3}, 0.01f), rv1 = ramp({3}, 0.01f, 1), rm2 = ramp({3}, 0.01f), rv2 = ramp({3}, 0.01f, 1);
+    const auto [y1, m1, s1] = opd::call<ops::native_batch_norm>(x, w, b, std::optional<Tensor>(rm1),
+                                                                std::optional<Tensor>(rv1), training, 0.1, 1e-5);
+    const auto [y2, m2, s2] = opd::call<ops::native_batch_norm_legit>(x, w, b, rm2, rv2, training, 0.1, 1e-5);
+    EXPECT_EQ(opd::to_vector<float>(y1), opd::to_vector<float>(y2));
+    EXPECT_EQ(opd::to_vector<float>(m1), opd::to_vector<float>(m2));
+    EXPECT_EQ(opd::to_vector<float>(s1), opd::to_vector<float>(s2));
+    EXPECT_EQ(opd::to_vector<float>(rm1), opd::to_vector<float>(rm2));  // updated alike in training
+    EXPECT_EQ(opd::to_vector<float>(rv1), opd::to_vector<float>(rv2));
+    if (!training) {
+      EXPECT_EQ(m2.numel(), 0);
+      const auto [y3, m3, s3] = opd::call<ops::native_batch_norm_legit_no_training>(x, w, b, rm2, rv2, 0.1, 1e-5);
+      EXPECT_EQ(opd::to_vector<float>(y1), opd::to_vector<float>(y3));
+      EXPECT_EQ(m3.numel(), 0);
+    } else {
+      EXPECT_NE(opd::to_vector<float>(rm1), opd::to_vector<float>(ramp({3}, 0.01f)));
+    }
+  }
+  // no_stats: the batch's statistics, nothing to update
+  const auto [y4, m4, s4] = opd::call<ops::native_batch_norm_legit_no_stats>(x, w, b, true, 0.1, 1e-5);
+  const auto [y5, m5, s5] = opd::call<ops::native_batch_norm>(x, w, b, std::nullopt, std::nullopt, true, 0.1, 1e-5);
+  EXPECT_EQ(opd::to_vector<float>(y4), opd::to_vector<float>(y5));
+  EXPECT_EQ(opd::to_vector<float>(s4), opd::to_vector<float>(s5));
+  // one value per channel in training is computed, as ATen's kernel: x - mean is 0 (ATen's fused
+  // x * alpha + beta leaves ~1e-5 there), the unbiased variance 0/0 makes running_var NaN
+  Tensor rm = ramp({3}, 0.01f), rv = ramp({3}, 0.01f, 1);
+  const auto [y6, m6, s6] = opd::call<ops::native_batch_norm>(ramp({1, 3}, 0.5f), std::optional<Tensor>(),
+                                                              std::optional<Tensor>(), std::optional<Tensor>(rm),
+                                                              std::optional<Tensor>(rv), true, 0.1, 1e-5);
+  EXPECT_EQ(opd::to_vector<float>(y6), (std::vector<float>{0, 0, 0}));
+  for (float v : opd::to_vector<float>(rv)) EXPECT_TRUE(std::isnan(v));
+  // inference without running statistics is refused
+  EXPECT_THROW((void)opd::call<ops::native_batch_norm>(x, w, b, std::nullopt, std::nullopt, false, 0.1, 1e-5),
+               opd::Error);
+}
+
+TEST_F(ModelsOps, BatchNormOutVariants) {
+  const Tensor x = ramp({2, 3, 6}, 0.5f);
+  const std::optional<Tensor> w = ramp({3}, 0.1f, 1), b = ramp({3}, 0.2f);
+  const auto [y, m, s] = opd::call<ops::native_batch_norm>(x, w, b, std::nullopt, std::nullopt, true, 0.1, 1e-5);
+  Tensor out = opd::empty(V{0}), save_mean = opd::empty(V{0}), save_invstd = opd::empty(V{0});
+  opd::call<ops::native_batch_norm_out>(x, w, b, std::nullopt, std::nullopt, true, 0.1, 1e-5, out, save_mean,
+                                        save_invstd);
+  EXPECT_EQ(out.sizes(), x.sizes());
+  EXPECT_EQ(opd::to_vector<float>(out), opd::to_vector<float>(y));
+  EXPECT_EQ(opd::to_vector<float>(save_mean), opd::to_vector<float>(m));
+  EXPECT_EQ(opd::to_vector<float>(save_invstd), opd::to_vector<float>(s));
+  Tensor out2 = opd::empty(V{0}), sm2 = opd::empty(V{0}), si2 = opd::empty(V{0});
+  opd::call<ops::native_batch_norm_legit_no_stats_out>(x, w, b, true, 0.1, 1e-5, out2, sm2, si2);
+  EXPECT_EQ(opd::to_vector<float>(out2), opd::to_vector<float>(y));
+  // out= of another dtype is refused
+  Tensor bad = opd::empty(V{0}, opd::ScalarType::Double);
+  EXPECT_THROW(opd::call<ops::native_batch_norm_out>(x, w, b, std::nullopt, std::nullopt, true, 0.1, 1e-5, bad,
+                                                     save_mean, save_invstd),
+               opd::Error);
+}
+
+TEST_F(ModelsOps, MetaKernels) {
+  const opd::Device meta = opd::Device::meta();
+  const Tensor x = opd::empty(V{2, 4, 9, 9}, opd::ScalarType::Float, meta);
+  const Tensor w = opd::empty(V{6, 2, 3, 3}, opd::ScalarType::Float, meta);
+  const std::optional<Tensor> none;
+  // convolution: the CPU kernel's shape and checks
+  const Tensor y = opd::call<ops::convolution>(x, w, none, V{2}, V{1}, V{1}, false, V{0}, int64_t{2});
+  EXPECT_TRUE(y.is_meta());
+  EXPECT_EQ(y.sizes(), opd::IntArrayRef(V{2, 6, 5, 5}));
+  EXPECT_THROW((void)opd::call<ops::convolution>(x, w, none, V{1}, V{1}, V{1}, false, V{0}, int64_t{1}), opd::Error);
+  const Tensor wt = opd::empty(V{4, 3, 3, 3}, opd::ScalarType::Float, meta);
+  const Tensor yt = opd::call<ops::convolution>(x, wt, none, V{2}, V{1}, V{1}, true, V{1}, int64_t{1});
+  EXPECT_EQ(yt.sizes(), opd::IntArrayRef(V{2, 3, 18, 18}));
+  const Tensor x3 = opd::empty(V{1, 2, 5, 6, 7}, opd::ScalarType::Float, meta);
+  const Tensor w3 = opd::empty(V{3, 2, 3, 3, 3}, opd::ScalarType::Float, meta);
+  EXPECT_EQ(opd::call<ops::convolution>(x3, w3, none, V{1}, V{0}, V{1}, false, V{0}, int64_t{1}).sizes(),
+            opd::IntArrayRef(V{1, 3, 3, 4, 5}));
+  // the front ends reach Meta through convolution
+  EXPECT_EQ(opd::call<ops::conv1d>(opd::empty(V{4, 10}, opd::ScalarType::Float, meta),
+                                   opd::empty(V{6, 4, 3}, opd::ScalarType::Float, meta), none, V{1}, V{0}, V{1},
+                                   int64_t{1})
+                .sizes(),
+            opd::IntArrayRef(V{6, 8}));
+  // batch norm: shapes, running statistics untouched
+  const std::optional<Tensor> stat = opd::empty(V{4}, opd::ScalarType::Float, meta);
+  const auto [bn, bm, bs] = opd::call<ops::native_batch_norm>(x, stat, stat, stat, stat, true, 0.1, 1e-5);
+  EXPECT_TRUE(bn.is_meta());
+  EXPECT_EQ(bn.sizes(), x.sizes());
+  EXPECT_EQ(bm.sizes(), opd::IntArrayRef(V{4}));
+  // max_pool2d_with_indices
+  const auto [pv, pi] = opd::call<ops::max_pool2d_with_indices>(x, V{3}, V{2}, V{1}, V{1}, true);
+  EXPECT_EQ(pv.sizes(), opd::IntArrayRef(V{2, 4, 5, 5}));
+  EXPECT_EQ(pi.dtype(), opd::ScalarType::Long);
+  EXPECT_TRUE(pi.is_meta());
+}
+
+TEST_F(ModelsOps, MaxPoolBackwardScattersAtIndices) {
+  const Tensor x = opd::from_vector<float>({1, 5, 2, 4, 3, 0, 9, 8, 7, 6, 2, 1, 0, 3, 4, 5}, V{1, 1, 4, 4});
+  const auto [values, indices] = opd::call<ops::max_pool2d_with_indices>(x, V{2}, V{2}, V{0}, V{1}, false);
+  EXPECT_EQ(opd::to_vector<float>(values), (std::vector<float>{5, 9, 7, 5}));
+  EXPECT_EQ(opd::to_vector<int64_t>(indices), (std::vector<int64_t>{1, 6, 8, 15}));
+  const Tensor grad = opd::from_vector<float>({1, 2, 3, 4}, V{1, 1, 2, 2});
+  const Tensor gi =
+      opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, indices);
+  EXPECT_EQ(opd::to_vector<float>(gi), (std::vector<float>{0, 1, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0, 4}));
+  const Tensor bad = opd::from_vector<int64_t>({0, 1, 2, 16}, V{1, 1, 2, 2});
+  EXPECT_THROW((void)opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, bad),
+               opd::Error);
+}
+
+}  // namespace
