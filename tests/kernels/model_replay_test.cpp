@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -37,16 +38,23 @@ std::string trace_dir() {
   return OPD_MODEL_TRACE_DIR;
 }
 
-// Exports the three traces once (skipped when OPD_MODEL_TRACES names a directory).
-bool export_traces() {
-  static const bool ok = [] {
-    if (std::getenv("OPD_MODEL_TRACES") != nullptr) return true;
-    const std::string cmd = std::string("/usr/bin/python3 ") + OPD_SOURCE_DIR +
-                            "/tools/record_aten_calls.py --size 64 --export " + trace_dir() +
-                            " resnet18 mobilenet_v2 squeezenet1_0 > " + trace_dir() + ".log 2>&1";
-    return std::system(cmd.c_str()) == 0;
-  }();
-  return ok;
+// Exports `model`'s trace once per process, into a folder of its own: CTest
+// runs the three models as parallel processes, which must not write (or read
+// half-written) files of one another. Skipped when OPD_MODEL_TRACES names a
+// folder that holds the traces.
+std::string model_dir(const std::string& model) {
+  if (std::getenv("OPD_MODEL_TRACES") != nullptr) return trace_dir();
+  return trace_dir() + "/" + model;
+}
+bool export_trace(const std::string& model) {
+  static std::map<std::string, bool> done;
+  if (std::getenv("OPD_MODEL_TRACES") != nullptr) return true;
+  if (const auto it = done.find(model); it != done.end()) return it->second;
+  const std::string dir = model_dir(model);
+  const std::string cmd = std::string("/usr/bin/python3 ") + OPD_SOURCE_DIR + "/tools/record_aten_calls.py --size 64 --export " +
+                          dir + " " + model + " > " + dir + ".log 2>&1";
+  std::filesystem::create_directories(trace_dir());
+  return done[model] = std::system(cmd.c_str()) == 0;
 }
 
 opd::Tensor tensor_from(const json& spec, const std::vector<char>& bin) {
@@ -54,7 +62,9 @@ opd::Tensor tensor_from(const json& spec, const std::vector<char>& bin) {
   const std::vector<int64_t> sizes = spec.at("sizes").get<std::vector<int64_t>>();
   opd::Tensor t = opd::empty(sizes, dtype);
   const auto offset = spec.at("offset").get<std::size_t>(), nbytes = spec.at("nbytes").get<std::size_t>();
-  EXPECT_EQ(nbytes, static_cast<std::size_t>(t.numel()) * t.itemsize());
+  if (nbytes != static_cast<std::size_t>(t.numel()) * t.itemsize() || offset > bin.size() || nbytes > bin.size() - offset)
+    throw std::runtime_error("trace: tensor bytes [" + std::to_string(offset) + ", +" + std::to_string(nbytes) +
+                             ") do not fit the sizes or the .bin file of " + std::to_string(bin.size()) + " bytes");
   if (nbytes > 0) std::memcpy(t.data_ptr(), bin.data() + offset, nbytes);
   return t;
 }
@@ -98,7 +108,7 @@ struct Replay {
 
 Replay replay(const std::string& model) {
   Replay r;
-  const std::string base = trace_dir() + "/" + model;
+  const std::string base = model_dir(model) + "/" + model;
   std::ifstream jf(base + ".json"), bf(base + ".bin", std::ios::binary);
   if (!jf.good() || !bf.good()) {
     r.failure = "cannot read " + base + ".json/.bin";
@@ -156,8 +166,14 @@ class ModelReplay : public ::testing::TestWithParam<const char*> {
 opd::RegistrationSet* ModelReplay::kernels_ = nullptr;
 
 TEST_P(ModelReplay, LogitsMatchPyTorch) {
-  if (!export_traces()) GTEST_SKIP() << "no traces: /usr/bin/python3 with torch and torchvision is needed (see " << trace_dir() << ".log)";
-  const Replay r = replay(GetParam());
+  if (!export_trace(GetParam()))
+    GTEST_SKIP() << "no trace: /usr/bin/python3 with torch and torchvision is needed (see " << model_dir(GetParam()) << ".log)";
+  Replay r;
+  try {
+    r = replay(GetParam());
+  } catch (const std::exception& e) {
+    FAIL() << GetParam() << ": " << e.what();
+  }
   ASSERT_TRUE(r.output.has_value()) << GetParam() << ": " << r.failure;
   const double err = relative_error(*r.output, r.expected);
   std::printf("%s: %zu calls replayed, logits %s, max relative error %.3g\n", GetParam(), r.nodes,
