@@ -42,6 +42,7 @@
 #endif
 
 #include "median_reporter.hpp"
+#include "page_faults.hpp"
 
 namespace {
 
@@ -119,7 +120,8 @@ void BM(benchmark::State& st) {
   if (!right(checked, n, 1)) st.SkipWithError("wrong result");
   a = input(n, 1);
   const opd::Tensor zeros = opd::to(opd::call<opd::kernels::ops::zeros>(std::vector<int64_t>{n}), kDevice);
-  for (auto _ : st) call<V>(a, V == Variant::inplace ? zeros : b, out);  // in-place adds zeros: a stays bounded
+  // in-place adds zeros: a stays bounded
+  opd_bench::loop_counting_faults(st, [&] { call<V>(a, V == Variant::inplace ? zeros : b, out); });
 }
 
 }  // namespace opd_side
@@ -204,7 +206,7 @@ void BM(benchmark::State& st) {
   if (!right(checked, n, 1)) st.SkipWithError("wrong result");
   a = input(n, 1);
   const at::Tensor zeros = at::zeros({n}, at::kFloat).to(kDevice);
-  for (auto _ : st) call<V>(a, V == Variant::inplace ? zeros : b, out);
+  opd_bench::loop_counting_faults(st, [&] { call<V>(a, V == Variant::inplace ? zeros : b, out); });
 }
 
 }  // namespace aten_side

@@ -26,6 +26,7 @@
 
 #include "elementwise_ops.hpp"
 #include "median_reporter.hpp"
+#include "page_faults.hpp"
 
 namespace {
 
@@ -39,7 +40,7 @@ void BM_add(benchmark::State& st) {
   T a = Input(st.range(0), 1);
   const T b = Input(st.range(0), 0);
   T out = Input(st.range(0), 0);
-  for (auto _ : st) Call(a, b, out);
+  opd_bench::loop_counting_faults(st, [&] { Call(a, b, out); });
   set_bytes(st);
 }
 template <void (*Call)(opd::Tensor&, const opd::Tensor&, opd::Tensor&)>

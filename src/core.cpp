@@ -2,6 +2,7 @@
 // process: the allocator table, interned dimension names, the thread's
 // dispatch keys, the default generator).
 #include "dispatch/core/allocator-inl.hpp"
+#include "dispatch/core/cpu_block_cache-inl.hpp"
 #include "dispatch/core/dimname-inl.hpp"
 #include "dispatch/core/error-inl.hpp"
 #include "dispatch/core/generator-inl.hpp"

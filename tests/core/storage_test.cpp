@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "dispatch/core/allocator.hpp"
+#include "dispatch/core/cpu_block_cache.hpp"
 #include "dispatch/core/storage.hpp"
 
 using opd::Device;
@@ -92,6 +95,111 @@ TEST(Allocator, RegisteredAllocatorIsUsedAndRestored) {
     EXPECT_EQ(CountingAllocator::frees, frees_before + 2);
   }
   EXPECT_EQ(opd::try_get_allocator(DeviceType::PrivateUse1), nullptr);
+}
+
+// ---- the cache of large CPU blocks (cpu_block_cache.hpp) ---------------------
+namespace cache = opd::cpu_block_cache;
+
+// Sets a limit for one test and empties the cache on both ends, so that
+// tests do not see each other's blocks.
+struct ScopedCacheLimit {
+  std::size_t old;
+  explicit ScopedCacheLimit(std::size_t bytes) : old(cache::set_limit(bytes)) { cache::empty(); }
+  ~ScopedCacheLimit() {
+    cache::empty();
+    cache::set_limit(old);
+  }
+};
+
+TEST(CpuBlockCache, AFreedLargeBlockServesTheNextRequestThatFitsIt) {
+  ScopedCacheLimit limit(std::size_t{64} << 20);
+  const std::size_t n = std::size_t{4} << 20;
+  void* first = nullptr;
+  {
+    Storage s = Storage::allocate(n, Device::cpu());
+    first = s.data();
+    std::memset(first, 1, n);  // the whole block is usable
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % 64, 0u);
+  }
+  const cache::Stats held = cache::stats();
+  EXPECT_EQ(held.cached_blocks, 1u);
+  EXPECT_GE(held.cached_bytes, n);
+  const std::size_t hits = held.hits;
+  {
+    Storage again = Storage::allocate(n - 100, Device::cpu());  // a little smaller: same block
+    EXPECT_EQ(again.data(), first);
+    EXPECT_EQ(cache::stats().hits, hits + 1);
+    EXPECT_EQ(cache::stats().cached_blocks, 0u);
+    // Twice the size does not fit it; half the size would waste too much.
+    Storage larger = Storage::allocate(2 * n, Device::cpu());
+    EXPECT_NE(larger.data(), first);
+  }
+  {
+    Storage half = Storage::allocate(n / 2, Device::cpu());
+    EXPECT_NE(half.data(), first);
+    EXPECT_NE(half.data(), nullptr);
+  }
+}
+
+TEST(CpuBlockCache, SmallBlocksBypassIt) {
+  ScopedCacheLimit limit(std::size_t{64} << 20);
+  const cache::Stats before = cache::stats();
+  { Storage s = Storage::allocate(cache::kMinBytes - 1, Device::cpu()); }
+  const cache::Stats after = cache::stats();
+  EXPECT_EQ(after.cached_blocks, 0u);
+  EXPECT_EQ(after.hits + after.misses, before.hits + before.misses);
+}
+
+TEST(CpuBlockCache, TheLimitEvictsTheOldestAndZeroTurnsItOff) {
+  ScopedCacheLimit limit(std::size_t{3} << 20);  // room for one 2 MiB block
+  const std::size_t n = std::size_t{2} << 20;
+  void* a_data = nullptr;
+  {
+    Storage a = Storage::allocate(n, Device::cpu());
+    Storage b = Storage::allocate(n, Device::cpu());
+    a_data = a.data();
+  }  // b freed first, then a: a evicts b
+  EXPECT_EQ(cache::stats().cached_blocks, 1u);
+  {
+    Storage c = Storage::allocate(n, Device::cpu());
+    EXPECT_EQ(c.data(), a_data);
+  }
+  // A block over the limit is never kept.
+  { Storage big = Storage::allocate(std::size_t{8} << 20, Device::cpu()); }
+  EXPECT_LE(cache::stats().cached_bytes, std::size_t{3} << 20);
+  cache::set_limit(0);
+  EXPECT_EQ(cache::stats().cached_blocks, 0u);
+  { Storage d = Storage::allocate(n, Device::cpu()); }
+  EXPECT_EQ(cache::stats().cached_blocks, 0u);
+}
+
+TEST(CpuBlockCache, ResizeKeepsContentsThroughCachedBlocks) {
+  ScopedCacheLimit limit(std::size_t{64} << 20);
+  Storage s = Storage::allocate(cache::kMinBytes, Device::cpu());
+  std::memset(s.data(), 5, cache::kMinBytes);
+  s.resize(4 * cache::kMinBytes);
+  EXPECT_EQ(static_cast<unsigned char*>(s.data())[cache::kMinBytes - 1], 5);
+  EXPECT_EQ(cache::stats().cached_blocks, 1u);  // the old block, kept
+}
+
+// Named for the TSan build: threads allocating and freeing large blocks.
+TEST(CpuBlockCacheConcurrency, ThreadsShareTheCacheSafely) {
+  ScopedCacheLimit limit(std::size_t{16} << 20);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < 50; ++i) {
+        const std::size_t n = (std::size_t{256} << 10) * static_cast<std::size_t>(1 + (i + t) % 3);
+        Storage s = Storage::allocate(n, Device::cpu());
+        auto* bytes = static_cast<unsigned char*>(s.data());
+        bytes[0] = static_cast<unsigned char>(t);
+        bytes[n - 1] = static_cast<unsigned char>(i);
+        EXPECT_EQ(bytes[0], static_cast<unsigned char>(t));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_LE(cache::stats().cached_bytes, std::size_t{16} << 20);
 }
 
 TEST(DataPtr, MoveTransfersOwnership) {

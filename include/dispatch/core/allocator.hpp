@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "dispatch/config.hpp"
+#include "dispatch/core/cpu_block_cache.hpp"
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
 
@@ -102,6 +103,8 @@ class OPD_API Allocator {
 };
 
 // 64-byte aligned host memory: a cache line, and enough for AVX-512 loads.
+// Blocks of cpu_block_cache::kMinBytes and more are reused through that
+// cache (cpu_block_cache.hpp says why); smaller ones are malloc's.
 class OPD_API CPUAllocator final : public Allocator {
  public:
   static constexpr std::size_t kAlignment = 64;
@@ -109,6 +112,10 @@ class OPD_API CPUAllocator final : public Allocator {
   DataPtr allocate(std::size_t nbytes, Device device) override {
     OPD_CHECK(device.is_cpu(), "CPUAllocator cannot allocate on ", device);
     if (nbytes == 0) return DataPtr(nullptr, nullptr, nullptr, device);
+    if (nbytes >= cpu_block_cache::kMinBytes) {
+      void* block = cpu_block_cache::allocate(nbytes, kAlignment);
+      return DataPtr(block, block, &cpu_block_cache::release, device);
+    }
     // malloc, aligned by hand (the deleter gets malloc's pointer): aligned
     // operator new goes to glibc's memalign, several hundred instructions a
     // call where malloc's fast path takes a few dozen (small tensors).

@@ -4,7 +4,7 @@
 // opd::report_malformed_schema<opd::malformed_schema<error, column, 'n','e','a','r',...>,
 // opd::schema_text<the schema>>, which both g++ and clang print with the
 // error's name, its column, the text found there and the schema (g++ as a
-// string literal, clang as characters).
+// string literal, clang as the characters around the error).
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -20,9 +20,10 @@ namespace opd {
 
 // The schema as a type whose name shows it. g++ prints a fixed_string
 // template argument as a string literal: the whole schema, as written.
-// clang 14 prints one as character codes (and cuts it short), so there the
-// text comes as characters, up to the end of the offending text, where the
-// parse stopped.
+// clang 14 prints one as character codes (and cuts it short), and prints no
+// string from a constant evaluation either (notes show codes too), so there
+// the text comes as characters: an excerpt of up to 24 characters before the
+// error's column, through the end of the offending text.
 #if defined(__clang__)
 template <char... Text>
 struct schema_text {};
@@ -133,17 +134,21 @@ struct compiled {
   static constexpr void report(std::index_sequence<I...>, std::index_sequence<J...>) {
 #if defined(__clang__)
     report_malformed_schema<malformed_schema<value.error.code, value.error.column, near[I]...>,
-                            schema_text<S.view()[J]...>>();
+                            schema_text<S.view()[shown_begin() + J]...>>();
 #else
     report_malformed_schema<malformed_schema<value.error.code, value.error.column, near[I]...>, schema_text<S>>();
 #endif
   }
-  // How much of the schema clang's schema_text shows: up to the end of the
-  // offending text (the column is 1-based).
+  // The excerpt clang's schema_text shows: up to 24 characters before the
+  // error's column (1-based) through the end of the offending text.
+  static constexpr std::size_t shown_begin() {
+    const std::size_t at = value.error.column == 0 ? 0 : value.error.column - 1;
+    return at > 24 ? at - 24 : 0;
+  }
   static constexpr std::size_t shown_length() {
 #if defined(__clang__)
     const std::size_t end = value.error.column - 1 + value.error.near.size();
-    return end < S.view().size() ? end : S.view().size();
+    return (end < S.view().size() ? end : S.view().size()) - shown_begin();
 #else
     return 0;
 #endif
