@@ -112,10 +112,11 @@ PyObject* results_to_python(const Signature& sig, Stack& stack, const bound_argu
 
 }  // namespace
 
-PyObject* call_signature(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames) {
+namespace {
+
+// Converts the bound arguments, calls, converts the results.
+PyObject* call_bound(const Signature& sig, const bound_arguments& b, PyObject* const* args, std::size_t nargs) {
   const std::size_t n = sig.params.size();
-  bound_arguments b(n);
-  if (std::optional<std::string> why = bind(sig, args, nargs, kwnames, b)) return raise_type_error(*why);
   try {
     check_current(sig);
     stack_lease lease;
@@ -158,13 +159,21 @@ PyObject* call_signature(const Signature& sig, PyObject* const* args, std::size_
   }
 }
 
-bool signature_matches(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames, bool numbers) {
-  const std::size_t n = sig.params.size();
-  bound_arguments b(n);
+// Binds into b; whether the arguments fit sig (no conversion, no exception).
+bool bind_if_matches(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames, bool numbers,
+                     bound_arguments& b) {
   if (bind(sig, args, nargs, kwnames, b)) return false;
-  for (std::size_t k = 0; k < n; ++k)
+  for (std::size_t k = 0; k < sig.params.size(); ++k)
     if (b.slots[k] != nullptr && !accepts(sig.params[k], b.slots[k], numbers)) return false;
   return true;
+}
+
+}  // namespace
+
+PyObject* call_signature(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames) {
+  bound_arguments b(sig.params.size());
+  if (std::optional<std::string> why = bind(sig, args, nargs, kwnames, b)) return raise_type_error(*why);
+  return call_bound(sig, b, args, nargs);
 }
 
 // ---- the order PyTorch's Python bindings try overloads in ----------------------------------
@@ -337,18 +346,21 @@ PyObject* packet_vectorcall(PyObject* self, PyObject* const* args, std::size_t n
   auto* p = reinterpret_cast<PyPacket*>(self);
   const std::size_t nargs = PyVectorcall_NARGS(nargsf);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    // A Python number matches a Tensor parameter only when no overload takes it as it is.
-    const Signature* match = nullptr;
+    // A Python number matches a Tensor parameter only when no overload takes
+    // it as it is. The match's binding is the call's: arguments bound once.
+    // (A match whose operator was declared again since the packet read it:
+    // look again.)
+    bool stale = false;
     for (const bool numbers : {false, true}) {
-      for (const Signature* s : p->overloads)
-        if (signature_matches(*s, args, nargs, kwnames, numbers)) {
-          match = s;
-          break;
-        }
-      if (match != nullptr) break;
+      for (const Signature* s : p->overloads) {
+        bound_arguments b(s->params.size());
+        if (!bind_if_matches(*s, args, nargs, kwnames, numbers, b)) continue;
+        if (attempt == 1 || is_current(*s)) return call_bound(*s, b, args, nargs);
+        stale = true;
+        break;
+      }
+      if (stale) break;
     }
-    // (A match whose operator was declared again since the packet read it: look again.)
-    if (match != nullptr && (attempt == 1 || is_current(*match))) return call_signature(*match, args, nargs, kwnames);
     if (attempt == 0) {  // overloads declared (or redeclared) since: look again once
       try {
         p->overloads = find_overloads(p->qualified);

@@ -31,8 +31,6 @@ bool init_operator_types(PyObject* module);
 // the boxed dispatcher and converts the results (null with an exception set
 // on failure).
 PyObject* call_signature(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames);
-// Whether the arguments fit sig (no conversion, no exception).
-bool signature_matches(const Signature& sig, PyObject* const* args, std::size_t nargs, PyObject* kwnames, bool numbers_as_tensors);
 // torchgen's sort_overloads order.
 std::vector<const Signature*> pytorch_order(std::vector<const Signature*> overloads);
 
