@@ -3,6 +3,7 @@
 // computed here from the C++ standard library or by hand from ATen's
 // documented semantics; the operators are also called through the dispatcher
 // (kernels/ops_pointwise.hpp) in every variant.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -417,6 +418,28 @@ TEST(KernelsPointwise, Clamp) {
   EXPECT_TRUE(close(values(run(x, Scalar(-1.0), std::nullopt)), {-1, 0, 4, kNaN}, 0));
   EXPECT_TRUE(close(values(run(x, std::nullopt, Scalar(1.0))), {-3, 0, 1, kNaN}, 0));
   EXPECT_TRUE(close(values(run(x, Scalar(3.0), Scalar(1.0))), {1, 1, 1, kNaN}, 0));  // min > max: max
+  // The same through the vectorized loops (rows longer than a chunk), NaN
+  // at every lane position; and NaN bounds of clamp.Tensor give NaN.
+  {
+    std::vector<double> v(1000), both(1000), lo_only(1000);
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      v[k] = k % 7 == 3 ? kNaN : static_cast<double>(k % 9) - 4;
+      both[k] = k % 7 == 3 ? kNaN : std::min(std::max(v[k], -1.0), 2.0);
+      lo_only[k] = k % 7 == 3 ? kNaN : std::max(v[k], -1.0);
+    }
+    const Tensor big = tensor_of(v, shape({1000}), ST::Float);
+    EXPECT_TRUE(close(values(run(big, Scalar(-1.0), Scalar(2.0))), both, 0));
+    EXPECT_TRUE(close(values(run(big, Scalar(-1.0), std::nullopt)), lo_only, 0));
+    std::vector<double> bounds(1000, -1.0);
+    bounds[500] = kNaN;
+    const Tensor lo = tensor_of(bounds, shape({1000}), ST::Float);
+    const Tensor hi = tensor_of(std::vector<double>(1000, 2.0), shape({1000}), ST::Float);
+    Tensor out = empty_from_meta(clamp_tensor_meta(big, lo, hi));
+    clamp_tensor_impl(big, lo, hi, out);
+    std::vector<double> expected = both;
+    expected[500] = kNaN;
+    EXPECT_TRUE(close(values(out), expected, 0));
+  }
   // An integral self promotes with the bounds; a floating one does not.
   const Tensor i = tensor_of({-3, 0, 4}, shape({3}), ST::Long);
   const Tensor ri = run(i, Scalar(-1.5), std::nullopt);

@@ -6,10 +6,12 @@
 #include <limits>
 #include <optional>
 #include <tuple>
+#include <vector>
 
 #include "dispatch/core/error.hpp"
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/reduce_engine-inl.hpp"
+#include "kernels/cpu/unary_simd.hpp"
 
 namespace opd::kernels {
 
@@ -465,9 +467,20 @@ OPD_FUNC Tensor logsumexp_as(const Tensor& self, DimList dim, bool keepdim, Scal
                                   if (n == 0) return -std::numeric_limits<A>::infinity();
                                   A m = simd::max_row(x, n);
                                   if (std::isinf(m)) m = 0;  // ATen: infinite maxima shift by 0
+                                  if (!reduced) {
+                                    // exp(x - max) through the vector row (Sleef, as ATen's exp),
+                                    // into this thread's buffer, then summed: a scalar exp per
+                                    // element made logsumexp 4.6x ATen at 10^6.
+                                    thread_local std::vector<A> shifted;
+                                    shifted.resize(static_cast<std::size_t>(n));
+                                    for (int64_t i = 0; i < n; ++i) shifted[static_cast<std::size_t>(i)] = x[i] - m;
+                                    A* e = shifted.data();
+                                    if (!simd::unary_row(UnaryOp::Exp, e, e, n))
+                                      for (int64_t i = 0; i < n; ++i) e[i] = std::exp(e[i]);
+                                    return std::log(reduce_detail::pairwise_sum<A>(0, n, [e](int64_t i) { return e[i]; })) + m;
+                                  }
                                   // ATen computes x - max and exp() as BFloat16 tensors: round each.
                                   const A s = reduce_detail::pairwise_sum<A>(0, n, [&](int64_t i) {
-                                    if (!reduced) return std::exp(x[i] - m);
                                     const A shifted = static_cast<A>(static_cast<BFloat16>(x[i] - m));
                                     return static_cast<A>(static_cast<BFloat16>(std::exp(shifted)));
                                   });
