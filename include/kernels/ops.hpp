@@ -14,6 +14,9 @@
 //   kernels/ops_pooling.hpp        max_pool2d_with_indices and its backward
 //   kernels/ops_shape.hpp          cat, stack, gather/scatter, index, sort/topk, arange/full/linspace/eye, ...
 //   kernels/ops_pointwise.hpp      unary math, comparisons, logical, where, clamp, pow, remainder, bitwise, lerp, addcmul, ...
+//   kernels/ops_padding.hpp        reflection_pad1d/2d/3d, replication_pad1d/2d/3d, constant_pad_nd
+//   kernels/ops_upsample.hpp       upsample_nearest2d, upsample_bilinear2d (and their .vec overloads)
+//   kernels/ops_scalars.hpp        scalar_tensor, _local_scalar_dense, the sym_* queries
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -40,6 +43,9 @@
 #include "kernels/ops_pooling.hpp"
 #include "kernels/ops_shape.hpp"
 #include "kernels/ops_pointwise.hpp"
+#include "kernels/ops_padding.hpp"
+#include "kernels/ops_scalars.hpp"
+#include "kernels/ops_upsample.hpp"
 
 namespace opd::kernels {
 

@@ -51,6 +51,9 @@ inline Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor
   constexpr std::string_view op = "aten::scatter.value_reduce";
   return kernels::scatter_value(op, self, dim, index, value, scatter_reduce_of(op, reduce));
 }
+inline Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return kernels::scatter("aten::scatter_add", self, dim, index, src, ScatterReduce::Add);
+}
 inline Tensor flip(const Tensor& self, ints dims) { return kernels::flip(self, as_ref(dims)); }
 inline Tensor roll(const Tensor& self, ints shifts, ints dims) { return kernels::roll(self, as_ref(shifts), as_ref(dims)); }
 inline Tensor repeat(const Tensor& self, ints repeats) { return kernels::repeat(self, as_ref(repeats)); }
@@ -127,6 +130,9 @@ inline Tensor& scatter_reduce_out(const Tensor& s, int64_t d, const Tensor& i, c
 inline Tensor& scatter_value_reduce_out(const Tensor& s, int64_t d, const Tensor& i, const Scalar& v, sv r, Tensor& out) {
   return exact_out("aten::scatter.value_reduce_out", out, scatter_value_reduce(s, d, i, v, r));
 }
+inline Tensor& scatter_add_out(const Tensor& s, int64_t d, const Tensor& i, const Tensor& src, Tensor& out) {
+  return exact_out("aten::scatter_add.out", out, scatter_add(s, d, i, src));
+}
 inline Tensor& tril_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::tril.out", out, tril(s, k)); }
 inline Tensor& triu_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::triu.out", out, triu(s, k)); }
 inline Tensor& nonzero_out(const Tensor& s, Tensor& out) { return exact_out("aten::nonzero.out", out, nonzero(s)); }
@@ -135,6 +141,10 @@ inline Tensor& masked_select_out(const Tensor& s, const Tensor& m, Tensor& out) 
 }
 inline Tensor& index_out(const Tensor& s, index_list i, Tensor& out) {
   return exact_out("aten::index.Tensor_out", out, index(s, i));
+}
+inline Tensor& scatter_add_(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
+  check_inplace_self("aten::scatter_add_", s);
+  return copy_into_self(s, scatter_add(s, d, i, src));
 }
 inline Tensor& scatter__src(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
   check_inplace_self("aten::scatter_.src", s);
@@ -293,6 +303,9 @@ OPD_FUNC RegistrationSet register_shape() {
     set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
     set.add(register_kernel<ops::scatter_value_reduce_out, &d::scatter_value_reduce_out>(cpu));
     set.add(register_kernel<ops::scatter__value_reduce, &d::scatter__value_reduce>(cpu));
+    set.add(register_kernel<ops::scatter_add, &d::scatter_add>(cpu));
+    set.add(register_kernel<ops::scatter_add_out, &d::scatter_add_out>(cpu));
+    set.add(register_kernel<ops::scatter_add_, &d::scatter_add_>(cpu));
     set.add(register_kernel<ops::flip, &d::flip>(cpu));
     set.add(register_kernel<ops::roll, &d::roll>(cpu));
     set.add(register_kernel<ops::repeat, &d::repeat>(cpu));

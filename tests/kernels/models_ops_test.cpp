@@ -6,6 +6,7 @@
 // kernels' checks, running statistics untouched).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -15,7 +16,13 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops_batch_norm.hpp>
 #include <kernels/ops_conv.hpp>
+#include <kernels/ops_nn.hpp>
+#include <kernels/ops_padding.hpp>
+#include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_pooling.hpp>
+#include <kernels/ops_reductions.hpp>
+#include <kernels/ops_scalars.hpp>
+#include <kernels/ops_shape.hpp>
 #include "all_kernels.hpp"
 
 namespace {
@@ -152,6 +159,94 @@ TEST_F(ModelsOps, MaxPoolBackwardScattersAtIndices) {
   const Tensor bad = opd::from_vector<int64_t>({0, 1, 2, 16}, V{1, 1, 2, 2});
   EXPECT_THROW((void)opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, bad),
                opd::Error);
+}
+
+TEST_F(ModelsOps, SymQueries) {
+  const Tensor x = ramp({3, 4, 5}, 1.f);
+  const Tensor t = x.as_strided(V{4, 3}, V{1, 20}, 2);  // a strided view with an offset
+  EXPECT_EQ(opd::call<ops::sym_size>(x, int64_t{1}), 4);
+  EXPECT_EQ(opd::call<ops::sym_size>(x, int64_t{-1}), 5);
+  EXPECT_EQ(opd::call<ops::sym_stride>(x, int64_t{0}), 20);
+  EXPECT_EQ(opd::call<ops::sym_stride>(t, int64_t{1}), 20);
+  EXPECT_EQ(opd::call<ops::sym_numel>(x), 60);
+  EXPECT_EQ(opd::call<ops::sym_storage_offset>(t), 2);
+  EXPECT_EQ(opd::call<ops::sym_storage_offset>(x), 0);
+  EXPECT_TRUE(opd::call<ops::sym_is_contiguous>(x, opd::MemoryFormat::Contiguous));
+  EXPECT_FALSE(opd::call<ops::sym_is_contiguous>(t, opd::MemoryFormat::Contiguous));
+  EXPECT_THROW((void)opd::call<ops::sym_size>(x, int64_t{3}), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::sym_stride>(ramp({}, 1.f), int64_t{0}), opd::Error);
+  // metadata only: Meta tensors answer the same (CompositeExplicitAutograd)
+  const Tensor m = opd::empty(V{2, 7}, opd::ScalarType::Float, opd::Device::meta());
+  EXPECT_EQ(opd::call<ops::sym_size>(m, int64_t{1}), 7);
+  EXPECT_EQ(opd::call<ops::sym_numel>(m), 14);
+  // boxed, as a graph runner calls them: the int on the stack
+  opd::Stack stack{x, int64_t{2}};
+  opd::call_boxed<ops::sym_size>(stack);
+  ASSERT_EQ(stack.size(), 1u);
+  EXPECT_EQ(stack[0].to<int64_t>(), 5);
+}
+
+TEST_F(ModelsOps, CoreAtenMetaKernels) {
+  const opd::Device meta = opd::Device::meta();
+  const auto M = [&](const V& sizes) { return opd::empty(sizes, opd::ScalarType::Float, meta); };
+  const std::optional<Tensor> none;
+  // padding: sizes, and the CPU kernels' checks on Meta too
+  EXPECT_EQ(opd::call<ops::reflection_pad2d>(M({2, 3, 5, 6}), V{1, 2, 3, 0}).sizes(), opd::IntArrayRef(V{2, 3, 8, 9}));
+  EXPECT_TRUE(opd::call<ops::replication_pad3d>(M({2, 3, 3, 3}), V{1, 1, 1, 1, 1, 1}).is_meta());
+  EXPECT_THROW((void)opd::call<ops::reflection_pad1d>(M({2, 3, 4}), V{4, 0}), opd::Error);
+  const Tensor cp = opd::call<ops::constant_pad_nd>(M({2, 3, 4}), V{1, -1, 2, 0}, opd::Scalar(0.5));
+  EXPECT_TRUE(cp.is_meta());
+  EXPECT_EQ(cp.sizes(), opd::IntArrayRef(V{2, 5, 4}));
+  // pools and their backward
+  EXPECT_EQ(opd::call<ops::_adaptive_avg_pool2d>(M({2, 3, 7, 9}), V{3, 4}).sizes(), opd::IntArrayRef(V{2, 3, 3, 4}));
+  EXPECT_EQ(opd::call<ops::_adaptive_avg_pool2d_backward>(M({2, 3, 3, 4}), M({2, 3, 7, 9})).sizes(),
+            opd::IntArrayRef(V{2, 3, 7, 9}));
+  EXPECT_EQ(opd::call<ops::avg_pool2d_backward>(M({1, 2, 4, 4}), M({1, 2, 7, 7}), V{3}, V{2}, V{1}, false, true,
+                                                std::nullopt)
+                .sizes(),
+            opd::IntArrayRef(V{1, 2, 7, 7}));
+  EXPECT_THROW((void)opd::call<ops::avg_pool2d_backward>(M({1, 2, 3, 4}), M({1, 2, 7, 7}), V{3}, V{2}, V{1}, false,
+                                                         true, std::nullopt),
+               opd::Error);
+  EXPECT_EQ(opd::call<ops::avg_pool1d>(M({2, 3, 10}), V{3}, V{2}, V{1}, false, true).sizes(),
+            opd::IntArrayRef(V{2, 3, 5}));
+  // normalization
+  const auto [y, mean, rstd] =
+      opd::call<ops::native_group_norm>(M({2, 6, 4, 5}), none, none, int64_t{2}, int64_t{6}, int64_t{20}, int64_t{3}, 1e-5);
+  EXPECT_TRUE(y.is_meta());
+  EXPECT_EQ(mean.sizes(), opd::IntArrayRef(V{2, 3}));
+  const auto [dx, dw, db] = opd::call<ops::native_group_norm_backward>(
+      M({2, 6, 4, 5}), M({2, 6, 4, 5}), M({2, 3}), M({2, 3}), none, int64_t{2}, int64_t{6}, int64_t{20}, int64_t{3},
+      std::array<bool, 3>{true, false, true});
+  EXPECT_EQ(dx.sizes(), opd::IntArrayRef(V{2, 6, 4, 5}));
+  EXPECT_FALSE(dw.defined());
+  EXPECT_EQ(db.sizes(), opd::IntArrayRef(V{6}));
+  const auto [lx, lw, lb] = opd::call<ops::native_layer_norm_backward>(
+      M({4, 3, 5}), M({4, 3, 5}), V{5}, M({4, 3, 1}), M({4, 3, 1}), none, none, std::array<bool, 3>{true, true, true});
+  EXPECT_TRUE(lx.is_meta());
+  EXPECT_EQ(lw.sizes(), opd::IntArrayRef(V{5}));
+  // scalar_tensor on device=meta
+  const Tensor s = opd::call<ops::scalar_tensor>(opd::Scalar(2.0), std::nullopt, std::nullopt, meta, std::nullopt);
+  EXPECT_TRUE(s.is_meta());
+  EXPECT_EQ(s.dim(), 0);
+}
+
+TEST_F(ModelsOps, FailedCoreAtenOpsLeaveInputsUnchanged) {
+  // scatter_add_ with an index out of range: self untouched
+  Tensor self = ramp({3, 4}, 1.f);
+  const std::vector<float> before = opd::to_vector<float>(self);
+  const Tensor index = opd::from_vector<int64_t>({0, 5, 1, 2}, V{1, 4});
+  EXPECT_THROW((void)opd::call<ops::scatter_add_>(self, int64_t{0}, index, ramp({1, 4}, 1.f)), opd::Error);
+  EXPECT_EQ(opd::to_vector<float>(self), before);
+  // elu_ on an integral tensor is refused before writing
+  Tensor ints = opd::from_vector<int64_t>({-2, 0, 3}, V{3});
+  EXPECT_THROW((void)opd::call<ops::elu::inplace>(ints, opd::Scalar(1.0), opd::Scalar(1.0), opd::Scalar(1.0)),
+               opd::Error);
+  EXPECT_EQ(opd::to_vector<int64_t>(ints), (std::vector<int64_t>{-2, 0, 3}));
+  // an out= of the wrong dtype (reflection_pad1d.out derived): out untouched
+  Tensor out = opd::from_vector<int64_t>({7}, V{1});
+  EXPECT_THROW((void)opd::call<ops::reflection_pad1d_out>(ramp({1, 2, 4}, 1.f), V{1, 1}, out), opd::Error);
+  EXPECT_EQ(opd::to_vector<int64_t>(out), (std::vector<int64_t>{7}));
 }
 
 }  // namespace

@@ -49,6 +49,15 @@ OPD_API Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_si
 
 OPD_API Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t> output_size);
 
+// The gradients of avg_pool2d and adaptive_avg_pool2d with respect to self
+// (ATen's avg_pool2d_backward and _adaptive_avg_pool2d_backward): each output
+// element's gradient spread evenly over its window; Float and Double.
+OPD_API Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                                   std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                   std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
+                                   std::optional<int64_t> divisor_override);
+OPD_API Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
+
 }  // namespace opd::kernels
 
 #ifdef OPD_HEADER_ONLY
