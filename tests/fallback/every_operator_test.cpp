@@ -64,6 +64,11 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       else stack.emplace_back(std::vector<int64_t>{2, 3});
       continue;
     }
+    if (n->kind == type_kind::list && s.type(n->child).kind == type_kind::base &&
+        s.type(n->child).base == base_type::bool_) {  // output_mask (bool[3]): every output
+      stack.emplace_back(std::vector<bool>(n->fixed_size > 0 ? static_cast<std::size_t>(n->fixed_size) : 3u, true));
+      continue;
+    }
     if (n->kind != type_kind::base) return false;
     switch (n->base) {
       case base_type::Scalar: stack.emplace_back(0.75); break;

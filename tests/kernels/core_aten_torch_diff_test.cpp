@@ -4,7 +4,7 @@
 // leaky_relu, scatter_add, scalar_tensor, full_like, _local_scalar_dense,
 // reflection / replication / constant padding, the average pools' backward,
 // _adaptive_avg_pool2d, the 1-D pools, native_group_norm and its backward,
-// native_layer_norm_backward. float32 and float64, every layout of the
+// native_layer_norm_backward, upsample_nearest2d / upsample_bilinear2d. float32 and float64, every layout of the
 // harness (contiguous, transposed, expanded, sliced), edge shapes, out= and
 // in-place variants, and cases where both sides must throw. Tolerances as
 // torch.testing.assert_close's (float32 rtol 1.3e-6, atol 1e-5; float64
@@ -243,6 +243,42 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
   cases.push_back({"aten::native_layer_norm_backward", "",
                    {T(f32, {4, 3}), T(f32, {4, 3}), L({4}), T(f32, {4, 1}), T(f32, {4, 1}), None(), None(),
                     bools({true, true, true})}});
+  check_all(cases);
+}
+
+Value doubles(std::vector<double> d) { return DL(std::move(d)); }
+
+TEST(CoreAtenTorchDiff, Upsample) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({8, 10}), None(), None()}});
+      cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 3}), None(), None()}});
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 9}), B(false), None(), None()}, t});
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 9}), B(true), None(), None()}, t});
+    }
+    // scales given with the size (ATen then uses 1 / scale), downsampling, one output pixel
+    cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {1, 2, 5, 5}), L({7, 7}), D(1.5), D(1.5)}});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 5, 5}), L({7, 7}), B(false), D(1.5), D(1.5)}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 6, 8}), L({3, 1}), B(true), None(), None()}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 6, 8}), L({4, 3}), B(false), None(), None()}, t});
+    // .vec: output_size or scale_factors
+    cases.push_back({"aten::upsample_nearest2d", "vec", {T(dt, {1, 3, 4, 4}), None(), doubles({2.0, 2.0})}});
+    cases.push_back({"aten::upsample_nearest2d", "vec", {T(dt, {1, 3, 4, 4}), L({6, 5}), None()}});
+    cases.push_back({"aten::upsample_bilinear2d", "vec", {T(dt, {1, 3, 4, 4}), None(), B(false), doubles({1.7, 2.5})}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "vec", {T(dt, {1, 3, 4, 4}), L({5, 9}), B(true), None()}, t});
+    cases.push_back({"aten::upsample_nearest2d", "out", {T(dt, {1, 1, 2, 3}), L({4, 6}), None(), None(), T(dt, {0})}});
+    cases.push_back({"aten::upsample_bilinear2d", "out",
+                     {T(dt, {1, 1, 2, 3}), L({4, 6}), B(false), None(), None(), T(dt, {0})}, t});
+  }
+  cases.push_back({"aten::upsample_nearest2d", "", {T(u8, {1, 2, 3, 3}), L({5, 5}), None(), None()}});
+  // both throw: a 3-D input, a zero output size, both or neither of size and scales, an integral bilinear
+  cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {2, 3, 4}), L({8, 8}), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {1, 2, 3, 4}), L({0, 8}), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d", "vec", {T(f32, {1, 3, 4, 4}), L({6, 5}), doubles({2.0, 2.0})}});
+  cases.push_back({"aten::upsample_bilinear2d", "vec", {T(f32, {1, 3, 4, 4}), None(), B(false), None()}});
+  cases.push_back({"aten::upsample_bilinear2d", "", {T(i64, {1, 2, 3, 3}), L({5, 5}), B(false), None(), None()}});
   check_all(cases);
 }
 

@@ -201,6 +201,7 @@ std::string compare_values(const Value& ours, const Value& theirs, const Toleran
     }
     case Value::Kind::IntList: return ours.ints == theirs.ints ? "" : "int lists differ";
     case Value::Kind::BoolList: return ours.bools == theirs.bools ? "" : "bool lists differ";
+    case Value::Kind::DoubleList: return ours.doubles == theirs.doubles ? "" : "float lists differ";
     case Value::Kind::String: return ours.s == theirs.s ? "" : "'" + ours.s + "' vs '" + theirs.s + "'";
     default: break;
   }

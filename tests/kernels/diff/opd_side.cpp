@@ -95,6 +95,9 @@ Value from_ivalue(const opd::IValue& iv) {
   } else if (iv.is_int_list()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.to_int_list();
+  } else if (iv.is_double_list()) {
+    v.kind = Value::Kind::DoubleList;
+    v.doubles = iv.to_double_list();
   } else if (iv.is_bool_list()) {
     v.kind = Value::Kind::BoolList;
     v.bools = iv.to_bool_list();

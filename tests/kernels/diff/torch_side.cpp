@@ -108,6 +108,9 @@ Value from_ivalue(const c10::IValue& iv) {
   } else if (iv.isIntList()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.toIntVector();
+  } else if (iv.isDoubleList()) {
+    v.kind = Value::Kind::DoubleList;
+    v.doubles = iv.toDoubleVector();
   } else if (iv.isBoolList()) {
     v.kind = Value::Kind::BoolList;
     for (bool b : iv.toBoolList()) v.bools.push_back(b);
