@@ -16,6 +16,7 @@
 //   kernels/ops_pointwise.hpp      unary math, comparisons, logical, where, clamp, pow, remainder, bitwise, lerp, addcmul, ...
 //   kernels/ops_padding.hpp        reflection_pad1d/2d/3d, replication_pad1d/2d/3d, constant_pad_nd
 //   kernels/ops_upsample.hpp       upsample_nearest2d, upsample_bilinear2d (and their .vec overloads)
+//   kernels/ops_random.hpp         rand, randn, randperm, native_dropout (the library's seeded generator)
 //   kernels/ops_scalars.hpp        scalar_tensor, _local_scalar_dense, the sym_* queries
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
@@ -44,6 +45,7 @@
 #include "kernels/ops_shape.hpp"
 #include "kernels/ops_pointwise.hpp"
 #include "kernels/ops_padding.hpp"
+#include "kernels/ops_random.hpp"
 #include "kernels/ops_scalars.hpp"
 #include "kernels/ops_upsample.hpp"
 

@@ -125,7 +125,8 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // _adaptive_avg_pool2d and its backward, avg_pool2d_backward x 2, avg_pool1d, adaptive_avg_pool1d.
   // native_group_norm, its backward, native_layer_norm_backward.
   // upsample_nearest2d and upsample_bilinear2d x 3 (functional, out=, .vec).
-  constexpr std::size_t core_aten = 3 + 12 + 1 + 6 + 3 + 6;
+  // rand, randn, randperm x 4 (plain, generator, out, generator_out), native_dropout and its backward.
+  constexpr std::size_t core_aten = 3 + 12 + 1 + 6 + 3 + 6 + 14;
   constexpr std::size_t shape = 62;  // ops_shape.hpp: shape, indexing and range operators
   // The pointwise operators (kernels/ops_pointwise.hpp): 37 unary families, gelu,
   // nan_to_num, elu and leaky_relu x 3 variants; softplus, maximum, minimum (functional, out=),
@@ -215,8 +216,8 @@ TEST(AtenSchemas, CoreAtenOpset) {
       "aten::_adaptive_avg_pool3d", "aten::_cdist_forward", "aten::_embedding_bag", "aten::_fft_c2r",
       "aten::_fft_r2c", "aten::_pdist_forward", "aten::any.dims", "aten::avg_pool3d", "aten::col2im",
       "aten::convolution_backward", "aten::embedding_dense_backward", "aten::grid_sampler_2d",
-      "aten::masked_scatter", "aten::max_pool3d_with_indices", "aten::native_dropout", "aten::rand", "aten::randn",
-      "aten::randperm", "aten::resize_", "aten::scatter_reduce.two", "aten::squeeze.dims"
+      "aten::masked_scatter", "aten::max_pool3d_with_indices", "aten::resize_", "aten::scatter_reduce.two",
+      "aten::squeeze.dims"
   };
   opd::Dispatcher& d = opd::Dispatcher::singleton();
   std::vector<std::string> missing, added;

@@ -6,6 +6,7 @@
 // kernels' checks, running statistics untouched).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_pooling.hpp>
 #include <kernels/ops_reductions.hpp>
+#include <kernels/ops_random.hpp>
 #include <kernels/ops_scalars.hpp>
 #include <kernels/ops_shape.hpp>
 #include "all_kernels.hpp"
@@ -247,6 +249,93 @@ TEST_F(ModelsOps, FailedCoreAtenOpsLeaveInputsUnchanged) {
   Tensor out = opd::from_vector<int64_t>({7}, V{1});
   EXPECT_THROW((void)opd::call<ops::reflection_pad1d_out>(ramp({1, 2, 4}, 1.f), V{1, 1}, out), opd::Error);
   EXPECT_EQ(opd::to_vector<int64_t>(out), (std::vector<int64_t>{7}));
+}
+
+// The random operators draw from opd::Generator: a seeded generator repeats
+// its values; the values have the distribution's range and moments; Meta
+// calls draw nothing.
+TEST_F(ModelsOps, RandomOperatorsAreSeededAndDistributed) {
+  const V size{100, 100};
+  const auto uniform = [&](uint64_t seed) {
+    return opd::to_vector<float>(opd::call<ops::rand_generator>(size, opd::Generator(seed), std::nullopt, std::nullopt,
+                                                                std::nullopt, std::nullopt));
+  };
+  const std::vector<float> u = uniform(7);
+  EXPECT_EQ(u, uniform(7));
+  EXPECT_NE(u, uniform(8));
+  double sum = 0;
+  for (float x : u) {
+    ASSERT_TRUE(x >= 0.f && x < 1.f);
+    sum += x;
+  }
+  EXPECT_NEAR(sum / static_cast<double>(u.size()), 0.5, 0.01);  // 10,000 draws: sd of the mean 0.003
+  opd::Generator g(3);
+  const Tensor n = opd::call<ops::randn_generator>(size, g, opd::ScalarType::Double, std::nullopt, std::nullopt,
+                                                   std::nullopt);
+  ASSERT_EQ(n.dtype(), opd::ScalarType::Double);
+  double m = 0, m2 = 0;
+  for (double x : opd::to_vector<double>(n)) m += x, m2 += x * x;
+  m /= 1e4;
+  m2 /= 1e4;
+  EXPECT_NEAR(m, 0.0, 0.04);
+  EXPECT_NEAR(m2 - m * m, 1.0, 0.05);
+  // the generator advances: a second draw differs; re-seeding repeats the first
+  g.set_seed(3);
+  const Tensor n2 = opd::call<ops::randn_generator>(size, g, opd::ScalarType::Double, std::nullopt, std::nullopt,
+                                                    std::nullopt);
+  EXPECT_EQ(opd::to_vector<double>(n2), opd::to_vector<double>(n));
+  // randperm: every value once, Long by default, seeded
+  const Tensor p = opd::call<ops::randperm_generator>(int64_t{50}, opd::Generator(1), std::nullopt, std::nullopt,
+                                                      std::nullopt, std::nullopt);
+  ASSERT_EQ(p.dtype(), opd::ScalarType::Long);
+  std::vector<int64_t> pv = opd::to_vector<int64_t>(p), sorted = pv;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(sorted[static_cast<std::size_t>(i)], i);
+  EXPECT_NE(pv, sorted);
+  EXPECT_THROW((void)opd::call<ops::randperm>(int64_t{-1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt),
+               opd::Error);
+  EXPECT_THROW((void)opd::call<ops::randperm>(int64_t{300}, opd::ScalarType::Char, std::nullopt, std::nullopt,
+                                              std::nullopt),
+               opd::Error);
+  EXPECT_THROW((void)opd::call<ops::rand>(size, opd::ScalarType::Long, std::nullopt, std::nullopt, std::nullopt),
+               opd::Error);
+  // out=: resized, filled
+  Tensor out = opd::empty(V{0}, opd::ScalarType::Float);
+  opd::call<ops::rand_generator_out>(V{3, 4}, opd::Generator(7), out);
+  EXPECT_EQ(out.sizes(), opd::IntArrayRef(V{3, 4}));
+  // Meta: sized, nothing drawn
+  const Tensor mr = opd::call<ops::rand>(size, std::nullopt, std::nullopt, opd::Device::meta(), std::nullopt);
+  EXPECT_TRUE(mr.is_meta());
+  EXPECT_EQ(mr.sizes(), opd::IntArrayRef(size));
+}
+
+TEST_F(ModelsOps, NativeDropout) {
+  const Tensor x = ramp({64, 64}, 0.25f, 0.1f);
+  const auto [y, mask] = opd::call<ops::native_dropout>(x, 0.25, std::optional<bool>(true));
+  ASSERT_EQ(mask.dtype(), opd::ScalarType::Bool);
+  const std::vector<float> xv = opd::to_vector<float>(x), yv = opd::to_vector<float>(y);
+  const std::vector<bool> mv = opd::to_vector<bool>(mask);
+  int64_t kept = 0;
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    kept += mv[i];
+    EXPECT_EQ(yv[i], mv[i] ? xv[i] * (1.f / 0.75f) : 0.f) << i;
+  }
+  EXPECT_NEAR(static_cast<double>(kept) / 4096.0, 0.75, 0.03);
+  // eval: a copy and an all-true mask
+  const auto [ye, me] = opd::call<ops::native_dropout>(x, 0.25, std::optional<bool>(false));
+  EXPECT_EQ(opd::to_vector<float>(ye), xv);
+  for (bool b : opd::to_vector<bool>(me)) EXPECT_TRUE(b);
+  // backward: grad * mask * scale
+  const Tensor g = opd::call<ops::native_dropout_backward>(y, mask, 0.5);
+  const std::vector<float> gv = opd::to_vector<float>(g);
+  for (std::size_t i = 0; i < gv.size(); ++i) EXPECT_EQ(gv[i], mv[i] ? yv[i] * 0.5f : 0.f);
+  // p outside [0, 1], an integral input in training: refused
+  EXPECT_THROW((void)opd::call<ops::native_dropout>(x, 1.5, std::nullopt), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::native_dropout>(opd::from_vector<int64_t>({1, 2}, V{2}), 0.5, std::nullopt),
+               opd::Error);
+  const auto [ym, mm] = opd::call<ops::native_dropout>(opd::empty(V{2, 3}, opd::ScalarType::Float, opd::Device::meta()),
+                                                       0.5, std::nullopt);
+  EXPECT_TRUE(ym.is_meta() && mm.is_meta());
 }
 
 }  // namespace
