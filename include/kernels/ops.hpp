@@ -6,9 +6,10 @@
 //   kernels/ops_views.hpp          views and the copies that go with them
 //   kernels/ops_view_copies.hpp    each view's *_copy operator (transpose_copy.int, ...)
 //   kernels/ops_scatter.hpp        slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter, unfold_backward
-//   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
+//   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, group_norm, ... (reductions and normalization)
 //   kernels/ops_linalg.hpp         mm, bmm, addmm, baddbmm, dot, mv, outer, matmul, linear (through OpenBLAS)
-//   kernels/ops_nn.hpp             embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
+//   kernels/ops_nn.hpp             embedding (and its backward), dropout, conv2d, max_pool2d, the average pools (1-D,
+//                                  2-D, adaptive) and their backward
 //   kernels/ops_conv.hpp           convolution, and conv1d/2d/3d, conv_transpose1d/2d/3d over it
 //   kernels/ops_batch_norm.hpp     native_batch_norm, _native_batch_norm_legit*
 //   kernels/ops_pooling.hpp        max_pool2d_with_indices and its backward

@@ -11,6 +11,10 @@ inline Tensor embedding_kernel(const Tensor& weight, const Tensor& indices, int6
                                bool scale_grad_by_freq, bool sparse) {
   return kernels::embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse);
 }
+inline Tensor embedding_dense_backward_kernel(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                             int64_t padding_idx, bool scale_grad_by_freq) {
+  return kernels::embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+}
 inline Tensor dropout_kernel(const Tensor& input, double p, bool train) { return kernels::dropout(input, p, train); }
 inline Tensor max_pool2d_kernel(const Tensor& self, std::span<const int64_t> kernel_size,
                                 std::span<const int64_t> stride, std::span<const int64_t> padding,
@@ -85,6 +89,7 @@ OPD_FUNC RegistrationSet register_nn() {
     set.add(register_kernel<ops::_adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(key));
     set.add(register_kernel<ops::_adaptive_avg_pool2d_backward, &detail::adaptive_avg_pool2d_backward_kernel>(key));
     set.add(register_kernel<ops::avg_pool2d_backward, &detail::avg_pool2d_backward_kernel>(key));
+    set.add(register_kernel<ops::embedding_dense_backward, &detail::embedding_dense_backward_kernel>(key));
     set.add(derive_missing_variants<ops::avg_pool2d_backward, void, ops::avg_pool2d_backward_grad_input>(key));
   }
   constexpr DispatchKey implicit = DispatchKey::CompositeImplicitAutograd;

@@ -18,6 +18,7 @@ namespace opd::kernels {
 namespace ops {
 
 struct embedding : op<"aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"> {};
+struct embedding_dense_backward : op<"aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor"> {};
 struct dropout : op<"aten::dropout(Tensor input, float p, bool train) -> Tensor"> {};
 struct conv2d : op<"aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor"> {};
 struct max_pool2d : op<"aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor"> {};

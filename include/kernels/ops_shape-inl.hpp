@@ -1,12 +1,14 @@
 #pragma once
 // Out-of-line part of ops_shape.hpp (compiled in src/kernels/register_shape.cpp):
 // the kernels' adapters to ATen's signatures, and register_shape().
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -62,6 +64,40 @@ inline Tensor triu(const Tensor& self, int64_t diagonal) { return kernels::triu(
 inline std::vector<Tensor> where_condition(const Tensor& condition) { return kernels::nonzero_numpy(condition); }
 inline Tensor nonzero(const Tensor& self) { return kernels::nonzero(self); }
 inline Tensor masked_select(const Tensor& self, const Tensor& mask) { return kernels::masked_select(self, mask); }
+// ATen 1.13's masked_scatter: self and mask broadcast together, source read
+// in order (contiguous) for each true element (C order); every check before
+// anything is written. The elements are copied as bytes (every dtype).
+inline Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  constexpr std::string_view op = "aten::masked_scatter";
+  for (const Tensor* t : {&self, &mask, &source}) {
+    OPD_CHECK(t->defined(), op, ": an argument is an undefined tensor");
+    OPD_CHECK(t->device().is_cpu() || t->is_meta(), op, ": the CPU kernel got a tensor on ", t->device());
+  }
+  OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte,
+            "masked_scatter: expected BoolTensor or ByteTensor for mask");
+  OPD_CHECK(self.dtype() == source.dtype(), "masked_scatter: expected self and source to have same dtypes but got",
+            self.dtype(), " and ", source.dtype());
+  const std::vector<int64_t> shape = broadcast_shapes({self.sizes(), mask.sizes()});
+  const bool meta = self.is_meta() || mask.is_meta() || source.is_meta();
+  Tensor out = opd::empty(shape, self.dtype(), meta ? Device::meta() : Device::cpu());
+  if (meta || out.numel() == 0) return out;
+  Tensor m = opd::empty(shape, ScalarType::Bool, Device::cpu());
+  kernels::copy_(m, mask);  // broadcast, Byte read as nonzero
+  const bool* mp = m.data_ptr<bool>();
+  const int64_t n = out.numel();
+  int64_t ones = 0;
+  for (int64_t i = 0; i < n; ++i) ones += mp[i];
+  OPD_CHECK(ones <= source.numel(), "masked_scatter: Number of elements of source < number of ones in mask");
+  kernels::copy_(out, self);  // broadcast
+  const Tensor src = source.is_contiguous() ? source : contiguous_clone(source);
+  const std::size_t size = out.itemsize();
+  char* o = static_cast<char*>(out.data_ptr());
+  const char* s = static_cast<const char*>(src.data_ptr());
+  for (int64_t i = 0, k = 0; i < n; ++i) {
+    if (mp[i]) std::memcpy(o + static_cast<std::size_t>(i) * size, s + static_cast<std::size_t>(k++) * size, size);
+  }
+  return out;
+}
 inline Tensor index(const Tensor& self, index_list indices) { return kernels::index(self, indices); }
 inline Tensor& index_put_(Tensor& self, index_list indices, const Tensor& values, bool accumulate) {
   return kernels::index_put_(self, indices, values, accumulate);
@@ -145,6 +181,12 @@ inline Tensor& index_out(const Tensor& s, index_list i, Tensor& out) {
 inline Tensor& scatter_add_(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
   check_inplace_self("aten::scatter_add_", s);
   return copy_into_self(s, scatter_add(s, d, i, src));
+}
+inline Tensor& masked_scatter_(Tensor& s, const Tensor& mask, const Tensor& source) {
+  check_inplace_self("aten::masked_scatter_", s);
+  OPD_CHECK(mask.defined() && broadcast_shapes({s.sizes(), mask.sizes()}) == s.sizes().vec(),
+            "masked_scatter_: expected mask to be broadcastable to self");
+  return copy_into_self(s, masked_scatter(s, mask, source));
 }
 inline Tensor& scatter__src(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
   check_inplace_self("aten::scatter_.src", s);
@@ -306,6 +348,8 @@ OPD_FUNC RegistrationSet register_shape() {
     set.add(register_kernel<ops::scatter_add, &d::scatter_add>(cpu));
     set.add(register_kernel<ops::scatter_add_out, &d::scatter_add_out>(cpu));
     set.add(register_kernel<ops::scatter_add_, &d::scatter_add_>(cpu));
+    set.add(register_kernel<ops::masked_scatter, &d::masked_scatter>(cpu));
+    set.add(register_kernel<ops::masked_scatter_, &d::masked_scatter_>(cpu));
     set.add(register_kernel<ops::flip, &d::flip>(cpu));
     set.add(register_kernel<ops::roll, &d::roll>(cpu));
     set.add(register_kernel<ops::repeat, &d::repeat>(cpu));

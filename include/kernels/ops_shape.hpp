@@ -3,7 +3,7 @@
 // 1.13's schemas verbatim and backed by kernels/cpu/shape.hpp (CPU):
 // cat, stack, index_select, gather, scatter (src / value, with and without
 // reduce), scatter_add, flip, roll, repeat, tril, triu, where(condition), nonzero,
-// masked_select, index.Tensor, index_put_ / index_put, sort, argsort, topk,
+// masked_select, masked_scatter, index.Tensor, index_put_ / index_put, sort, argsort, topk,
 // arange, full, linspace, eye.
 //
 //   auto kernels = opd::kernels::register_cpu();   // calls register_shape()
@@ -65,6 +65,10 @@ struct nonzero : op<"aten::nonzero(Tensor self) -> Tensor"> {};
 struct nonzero_out : op<"aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct masked_select : op<"aten::masked_select(Tensor self, Tensor mask) -> Tensor"> {};
 struct masked_select_out : op<"aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)"> {};
+// masked_scatter: self (broadcast with mask) with the elements where mask is
+// true taken from source in order; masked_scatter_ in place (mask broadcast to self).
+struct masked_scatter : op<"aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor"> {};
+struct masked_scatter_ : op<"aten::masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)"> {};
 
 struct index : op<"aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor"> {};
 struct index_out : op<"aten::index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)"> {};

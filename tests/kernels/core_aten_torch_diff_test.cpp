@@ -4,7 +4,8 @@
 // leaky_relu, scatter_add, scalar_tensor, full_like, _local_scalar_dense,
 // reflection / replication / constant padding, the average pools' backward,
 // _adaptive_avg_pool2d, the 1-D pools, native_group_norm and its backward,
-// native_layer_norm_backward, upsample_nearest2d / upsample_bilinear2d. float32 and float64, every layout of the
+// native_layer_norm_backward, upsample_nearest2d / upsample_bilinear2d,
+// embedding_dense_backward, masked_scatter. float32 and float64, every layout of the
 // harness (contiguous, transposed, expanded, sliced), edge shapes, out= and
 // in-place variants, and cases where both sides must throw. Tolerances as
 // torch.testing.assert_close's (float32 rtol 1.3e-6, atol 1e-5; float64
@@ -279,6 +280,48 @@ TEST(CoreAtenTorchDiff, Upsample) {
   cases.push_back({"aten::upsample_nearest2d", "vec", {T(f32, {1, 3, 4, 4}), L({6, 5}), doubles({2.0, 2.0})}});
   cases.push_back({"aten::upsample_bilinear2d", "vec", {T(f32, {1, 3, 4, 4}), None(), B(false), None()}});
   cases.push_back({"aten::upsample_bilinear2d", "", {T(i64, {1, 2, 3, 3}), L({5, 5}), B(false), None(), None()}});
+  check_all(cases);
+}
+
+RawTensor bool_mask(std::vector<int64_t> sizes, const std::vector<int>& values) {
+  RawTensor t;
+  t.dtype = b8;
+  t.sizes = sizes;
+  t.strides.assign(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  for (int v : values) t.storage.push_back(static_cast<unsigned char>(v != 0));
+  return t;
+}
+
+TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
+  std::vector<Case> cases;
+  const RawTensor idx = longs({2, 3}, {4, 0, 4, 2, 4, 1});  // 4 three times
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(6), I(-1), B(false)}, t});
+      cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(5), I(4), B(true)}, t});
+    }
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {6, 3}), T(longs({6}, {1, 1, 0, 2, 1, 0})), I(3), I(0), B(true)}, t});
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {0, 4}), T(longs({0}, {})), I(3), I(-1), B(false)}, t});
+  }
+  // both throw: float indices
+  cases.push_back({"aten::embedding_dense_backward", "", {T(f32, {2, 4}), T(f32, {2}), I(3), I(-1), B(false)}});
+  const RawTensor mask = bool_mask({2, 3}, {1, 0, 1, 1, 0, 1});
+  const RawTensor row_mask = bool_mask({3}, {0, 1, 1});
+  for (int dt : {f32, f64, i64, b8}) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}, layout), T(mask), T(dt, {7}, Layout::contiguous, Fill::standard, 2)}});
+      cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}), T(row_mask), T(dt, {2, 3}, layout, Fill::standard, 3)}});
+    }
+    // (a contiguous self in place: ATen 1.13's masked_scatter_ walks a non-contiguous self in memory order)
+    cases.push_back({"aten::masked_scatter_", "", {T(dt, {4, 3}), T(row_mask), T(dt, {10})}});
+    cases.push_back({"aten::masked_scatter", "", {T(dt, {3}), T(mask), T(dt, {4})}});  // self broadcast to the mask's shape
+  }
+  // both throw: too few source elements, dtypes differ, a mask that does not broadcast to self in place
+  cases.push_back({"aten::masked_scatter", "", {T(f32, {2, 3}), T(mask), T(f32, {3})}});
+  cases.push_back({"aten::masked_scatter", "", {T(f32, {2, 3}), T(mask), T(f64, {6})}});
+  cases.push_back({"aten::masked_scatter_", "", {T(f32, {3}), T(mask), T(f32, {6})}});
   check_all(cases);
 }
 

@@ -227,6 +227,13 @@ TEST_F(ModelsOps, CoreAtenMetaKernels) {
       M({4, 3, 5}), M({4, 3, 5}), V{5}, M({4, 3, 1}), M({4, 3, 1}), none, none, std::array<bool, 3>{true, true, true});
   EXPECT_TRUE(lx.is_meta());
   EXPECT_EQ(lw.sizes(), opd::IntArrayRef(V{5}));
+  // embedding's backward, masked_scatter (broadcast shape)
+  const Tensor ge = opd::call<ops::embedding_dense_backward>(M({2, 3, 5}), opd::empty(V{2, 3}, opd::ScalarType::Long, meta),
+                                                             int64_t{7}, int64_t{-1}, false);
+  EXPECT_EQ(ge.sizes(), opd::IntArrayRef(V{7, 5}));
+  const Tensor ms = opd::call<ops::masked_scatter>(M({3}), opd::empty(V{2, 3}, opd::ScalarType::Bool, meta), M({6}));
+  EXPECT_TRUE(ms.is_meta());
+  EXPECT_EQ(ms.sizes(), opd::IntArrayRef(V{2, 3}));
   // scalar_tensor on device=meta
   const Tensor s = opd::call<ops::scalar_tensor>(opd::Scalar(2.0), std::nullopt, std::nullopt, meta, std::nullopt);
   EXPECT_TRUE(s.is_meta());
@@ -245,6 +252,17 @@ TEST_F(ModelsOps, FailedCoreAtenOpsLeaveInputsUnchanged) {
   EXPECT_THROW((void)opd::call<ops::elu::inplace>(ints, opd::Scalar(1.0), opd::Scalar(1.0), opd::Scalar(1.0)),
                opd::Error);
   EXPECT_EQ(opd::to_vector<int64_t>(ints), (std::vector<int64_t>{-2, 0, 3}));
+  // masked_scatter_ with too few source elements: self untouched
+  const Tensor mask = opd::from_vector<bool>({true, true, false, true}, V{4});
+  Tensor target = ramp({3, 4}, 1.f);
+  const std::vector<float> target_before = opd::to_vector<float>(target);
+  EXPECT_THROW((void)opd::call<ops::masked_scatter_>(target, mask, ramp({8}, 1.f)), opd::Error);
+  EXPECT_EQ(opd::to_vector<float>(target), target_before);
+  // embedding_dense_backward with an index out of range: refused (ATen 1.13 reads out of bounds)
+  EXPECT_THROW((void)opd::call<ops::embedding_dense_backward>(ramp({2, 3}, 1.f),
+                                                               opd::from_vector<int64_t>({0, 7}, V{2}), int64_t{4},
+                                                               int64_t{-1}, true),
+               opd::Error);
   // an out= of the wrong dtype (reflection_pad1d.out derived): out untouched
   Tensor out = opd::from_vector<int64_t>({7}, V{1});
   EXPECT_THROW((void)opd::call<ops::reflection_pad1d_out>(ramp({1, 2, 4}, 1.f), V{1, 1}, out), opd::Error);

@@ -106,6 +106,54 @@ OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t p
   return out;
 }
 
+// The gradient of embedding with respect to its weight (ATen 1.13's
+// embedding_dense_backward_cpu): grad_output's row i added to row indices[i]
+// (padding_idx's row left zero; with scale_grad_by_freq, each row scaled by
+// 1 / the number of times its index occurs). An index outside
+// [0, num_weights) is refused (ATen 1.13 skips it, after counting it out of bounds).
+OPD_FUNC Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                         int64_t padding_idx, bool scale_grad_by_freq) {
+  constexpr const char* op = "embedding_dense_backward";
+  detail::nn_check_cpu(op, grad_output, "grad_output");
+  detail::nn_check_cpu(op, indices, "indices");
+  OPD_CHECK(indices.dtype() == ScalarType::Long || indices.dtype() == ScalarType::Int,
+            "Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got ",
+            detail::cpu_type_name(indices.dtype()), " instead (while checking arguments for embedding_backward)");
+  OPD_CHECK(num_weights >= 0, op, ": num_weights must be non-negative, got ", num_weights);
+  OPD_CHECK(grad_output.dim() >= 1, op, ": grad_output must have at least one dimension");
+  const int64_t dim = grad_output.size(grad_output.dim() - 1), n = indices.numel();
+  OPD_CHECK(grad_output.numel() == n * dim, op, ": grad_output ", grad_output.sizes(), " does not hold one row of ",
+            dim, " per index of ", indices.sizes());
+  const ScalarType dt = grad_output.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(op, dt);
+  Tensor grad_weight = kernels::zeros(std::vector<int64_t>{num_weights, dim}, dt, grad_output.device());
+  if (grad_weight.is_meta() || indices.is_meta()) return grad_weight;
+  const Tensor idx = detail::contiguous_or_self(indices);
+  std::vector<int64_t> rows(static_cast<std::size_t>(n));
+  std::vector<int64_t> counts(scale_grad_by_freq ? static_cast<std::size_t>(num_weights) : 0u);
+  for (int64_t i = 0; i < n; ++i) {  // every index checked before anything is written
+    const int64_t v = idx.dtype() == ScalarType::Long ? idx.data_ptr<int64_t>()[i] : idx.data_ptr<int32_t>()[i];
+    OPD_CHECK_INDEX(v >= 0 && v < num_weights, op, ": index ", v, " is out of bounds for ", num_weights, " weights");
+    rows[static_cast<std::size_t>(i)] = v;
+    if (scale_grad_by_freq) ++counts[static_cast<std::size_t>(v)];
+  }
+  const Tensor g = detail::contiguous_or_self(grad_output);
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* gp = g.data_ptr<T>();
+      T* w = grad_weight.data_ptr<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t k = rows[static_cast<std::size_t>(i)];
+        if (k == padding_idx) continue;
+        const T scale = scale_grad_by_freq ? T(1) / static_cast<T>(counts[static_cast<std::size_t>(k)]) : T(1);
+        for (int64_t j = 0; j < dim; ++j) w[k * dim + j] += gp[i * dim + j] * scale;
+      }
+    }
+  });
+  return grad_weight;
+}
+
 // ----------------------------------------------------------------- dropout ---
 
 OPD_FUNC Tensor dropout(const Tensor& input, double p, bool train) {

@@ -34,6 +34,9 @@ namespace opd::kernels {
 OPD_API Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
                          bool scale_grad_by_freq = false, bool sparse = false);
 
+OPD_API Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                        int64_t padding_idx, bool scale_grad_by_freq);
+
 OPD_API Tensor dropout(const Tensor& input, double p, bool train);
 
 OPD_API Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
