@@ -19,6 +19,10 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_pooling());
   set.add(register_shape());
   set.add(register_pointwise());
+  set.add(register_padding());
+  set.add(register_random());
+  set.add(register_scalars());
+  set.add(register_upsample());
   return set;
 }
 

@@ -6,14 +6,19 @@
 //   kernels/ops_views.hpp          views and the copies that go with them
 //   kernels/ops_view_copies.hpp    each view's *_copy operator (transpose_copy.int, ...)
 //   kernels/ops_scatter.hpp        slice_scatter, select_scatter, diagonal_scatter, as_strided_scatter, unfold_backward
-//   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, ... (reductions and normalization)
+//   kernels/ops_reductions.hpp     sum, mean, amax, var, norm, softmax, layer_norm, group_norm, ... (reductions and normalization)
 //   kernels/ops_linalg.hpp         mm, bmm, addmm, baddbmm, dot, mv, outer, matmul, linear (through OpenBLAS)
-//   kernels/ops_nn.hpp             embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
+//   kernels/ops_nn.hpp             embedding (and its backward), dropout, conv2d, max_pool2d, the average pools (1-D,
+//                                  2-D, adaptive) and their backward
 //   kernels/ops_conv.hpp           convolution, and conv1d/2d/3d, conv_transpose1d/2d/3d over it
 //   kernels/ops_batch_norm.hpp     native_batch_norm, _native_batch_norm_legit*
 //   kernels/ops_pooling.hpp        max_pool2d_with_indices and its backward
 //   kernels/ops_shape.hpp          cat, stack, gather/scatter, index, sort/topk, arange/full/linspace/eye, ...
 //   kernels/ops_pointwise.hpp      unary math, comparisons, logical, where, clamp, pow, remainder, bitwise, lerp, addcmul, ...
+//   kernels/ops_padding.hpp        reflection_pad1d/2d/3d, replication_pad1d/2d/3d, constant_pad_nd
+//   kernels/ops_upsample.hpp       upsample_nearest2d, upsample_bilinear2d (and their .vec overloads)
+//   kernels/ops_random.hpp         rand, randn, randperm, native_dropout (the library's seeded generator)
+//   kernels/ops_scalars.hpp        scalar_tensor, _local_scalar_dense, the sym_* queries
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -40,6 +45,10 @@
 #include "kernels/ops_pooling.hpp"
 #include "kernels/ops_shape.hpp"
 #include "kernels/ops_pointwise.hpp"
+#include "kernels/ops_padding.hpp"
+#include "kernels/ops_random.hpp"
+#include "kernels/ops_scalars.hpp"
+#include "kernels/ops_upsample.hpp"
 
 namespace opd::kernels {
 

@@ -55,6 +55,16 @@ inline Tensor fill_functional(const Tensor& self, const Scalar& value) {
   call<ops::fill_>(out, value);
   return out;
 }
+inline Tensor full_like_kernel(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                               std::optional<Layout> layout, std::optional<Device> device,
+                               std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
+  check_factory_options("aten::full_like", layout, pin_memory, std::nullopt);
+  Tensor out = views_detail::empty_like_for_copy("aten::full_like", self, dtype.value_or(self.dtype()),
+                                                 device.value_or(self.device()),
+                                                 memory_format.value_or(MemoryFormat::Preserve));
+  call<ops::fill_>(out, fill_value);
+  return out;
+}
 inline Tensor copy_functional(const Tensor& self, const Tensor& src, bool non_blocking) {
   Tensor out = empty_like_self("aten::copy", self);
   call<ops::copy_>(out, src, non_blocking);
@@ -80,6 +90,7 @@ OPD_FUNC RegistrationSet register_arithmetic() {
   set.add(register_kernel<ops::zero, &detail::zero_functional>(DispatchKey::CompositeExplicitAutograd));
   set.add(register_kernel<ops::fill, &detail::fill_functional>(DispatchKey::CompositeExplicitAutograd));
   set.add(register_kernel<ops::copy, &detail::copy_functional>(DispatchKey::CompositeExplicitAutograd));
+  set.add(register_kernel<ops::full_like, &detail::full_like_kernel>(DispatchKey::CompositeExplicitAutograd));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::empty, &detail::empty_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::zeros, &detail::factory<&kernels::zeros, "aten::zeros">>(DispatchKey::CPU));

@@ -88,6 +88,9 @@ struct zero : op<schema::functional_variant_of<zero_>::text> {};
 struct empty : op<"aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"> {};
 struct zeros : op<"aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
 struct ones : op<"aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"> {};
+// A tensor like self (sizes; strides under preserve_format; self's dtype and
+// device unless given) filled with fill_value: empty_like, then fill_.
+struct full_like : op<"aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"> {};
 
 }  // namespace ops
 
@@ -101,7 +104,7 @@ OPD_API void check_factory_options(std::string_view op, std::optional<Layout> la
 
 // Registers every operator above for CPU (and the structured ones' Meta
 // kernels; copy_, fill_ and empty for Meta too; zero_, copy, fill and zero at
-// CompositeExplicitAutograd). Compiled once, in libopdispatch
+// CompositeExplicitAutograd; full_like there too). Compiled once, in libopdispatch
 // (src/kernels/register_arithmetic.cpp).
 OPD_API RegistrationSet register_arithmetic();
 

@@ -73,6 +73,9 @@ struct tanh : unary_family<UnaryOp::Tanh, "aten::tanh.out(Tensor self, *, Tensor
 struct sigmoid : unary_family<UnaryOp::Sigmoid, "aten::sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct erf : unary_family<UnaryOp::Erf, "aten::erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct erfc : unary_family<UnaryOp::Erfc, "aten::erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct acosh : unary_family<UnaryOp::Acosh, "aten::acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct asinh : unary_family<UnaryOp::Asinh, "aten::asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct atanh : unary_family<UnaryOp::Atanh, "aten::atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct neg : unary_family<UnaryOp::Neg, "aten::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct abs : unary_family<UnaryOp::Abs, "aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct sign : unary_family<UnaryOp::Sign, "aten::sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
@@ -102,6 +105,24 @@ struct nan_to_num : structured<"aten::nan_to_num.out(Tensor self, float? nan=Non
   static void impl(backend_tag<DispatchKey::CPU>, const Tensor& self, std::optional<double> nan,
                    std::optional<double> posinf, std::optional<double> neginf, Tensor& out) {
     unary_impl(UnaryOp::NanToNum, self, out, UnaryParams{nan, posinf, neginf}, meta_checked);
+  }
+};
+
+// elu and leaky_relu: floating inputs only (integral ones refused, as ATen's).
+struct elu : structured<"aten::elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)"> {
+  static TensorMeta meta(const Tensor& self, const Scalar&, const Scalar&, const Scalar&) {
+    return unary_meta(UnaryOp::Elu, self);
+  }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                   const Scalar& input_scale, Tensor& out) {
+    unary_impl(UnaryOp::Elu, self, out, UnaryParams{alpha.to_double(), scale.to_double(), input_scale.to_double()},
+               meta_checked);
+  }
+};
+struct leaky_relu : structured<"aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)"> {
+  static TensorMeta meta(const Tensor& self, const Scalar&) { return unary_meta(UnaryOp::LeakyRelu, self); }
+  static void impl(backend_tag<DispatchKey::CPU>, const Tensor& self, const Scalar& negative_slope, Tensor& out) {
+    unary_impl(UnaryOp::LeakyRelu, self, out, UnaryParams{negative_slope.to_double(), {}, {}}, meta_checked);
   }
 };
 

@@ -2,6 +2,7 @@
 // Out-of-line part of ops_reductions.hpp (compiled in
 // src/kernels/register_reductions.cpp): the kernels' adapters to the schemas
 // and register_reductions().
+#include <array>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -134,6 +135,23 @@ void functional_and_out(RegistrationSet& set, DispatchKey key) {
   set.add(derive_missing_variants<F, void, O>(key));
 }
 
+inline std::tuple<Tensor, Tensor, Tensor> layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                              std::span<const int64_t> normalized_shape,
+                                                              const Tensor& mean, const Tensor& rstd,
+                                                              const std::optional<Tensor>& weight,
+                                                              const std::optional<Tensor>& bias,
+                                                              std::array<bool, 3> output_mask) {
+  return kernels::native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
+                                             output_mask);
+}
+inline std::tuple<Tensor, Tensor, Tensor> group_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                              const Tensor& mean, const Tensor& rstd,
+                                                              const std::optional<Tensor>& weight, int64_t N,
+                                                              int64_t C, int64_t HxW, int64_t group,
+                                                              std::array<bool, 3> output_mask) {
+  return kernels::native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask);
+}
+
 }  // namespace reductions_detail
 
 OPD_FUNC RegistrationSet register_reductions() {
@@ -199,6 +217,9 @@ OPD_FUNC RegistrationSet register_reductions() {
     d::functional_and_out<ops::internal_log_softmax, ops::internal_log_softmax_out, &kernels::log_softmax>(set, cpu);
     set.add(register_kernel<ops::native_layer_norm, &kernels::native_layer_norm>(cpu));
     set.add(register_kernel<ops::layer_norm, &kernels::layer_norm>(cpu));
+    set.add(register_kernel<ops::native_layer_norm_backward, &d::layer_norm_backward>(cpu));
+    set.add(register_kernel<ops::native_group_norm, &kernels::native_group_norm>(cpu));
+    set.add(register_kernel<ops::native_group_norm_backward, &d::group_norm_backward>(cpu));
   }
   return set;
 }

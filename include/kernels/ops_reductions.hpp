@@ -1,5 +1,6 @@
 #pragma once
-// The reductions, softmax / log_softmax and layer_norm as operators, with
+// The reductions, softmax / log_softmax, layer_norm and group_norm (and their
+// backward) as operators, with
 // ATen 1.13's schemas verbatim (tests/data/native_functions_1.13.jsonl):
 // the functional overloads have CPU kernels (kernels/cpu/reduce.hpp,
 // normalization.hpp); the out= overloads are derived from them
@@ -93,6 +94,9 @@ struct internal_log_softmax : op<"aten::_log_softmax(Tensor self, int dim, bool 
 struct internal_log_softmax_out : op<"aten::_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct native_layer_norm : op<"aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"> {};
 struct layer_norm : op<"aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor"> {};
+struct native_layer_norm_backward : op<"aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"> {};
+struct native_group_norm : op<"aten::native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)"> {};
+struct native_group_norm_backward : op<"aten::native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)"> {};
 
 }  // namespace ops
 

@@ -1,12 +1,14 @@
 #pragma once
 // Out-of-line part of ops_shape.hpp (compiled in src/kernels/register_shape.cpp):
 // the kernels' adapters to ATen's signatures, and register_shape().
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -51,6 +53,9 @@ inline Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor
   constexpr std::string_view op = "aten::scatter.value_reduce";
   return kernels::scatter_value(op, self, dim, index, value, scatter_reduce_of(op, reduce));
 }
+inline Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return kernels::scatter("aten::scatter_add", self, dim, index, src, ScatterReduce::Add);
+}
 inline Tensor flip(const Tensor& self, ints dims) { return kernels::flip(self, as_ref(dims)); }
 inline Tensor roll(const Tensor& self, ints shifts, ints dims) { return kernels::roll(self, as_ref(shifts), as_ref(dims)); }
 inline Tensor repeat(const Tensor& self, ints repeats) { return kernels::repeat(self, as_ref(repeats)); }
@@ -59,6 +64,40 @@ inline Tensor triu(const Tensor& self, int64_t diagonal) { return kernels::triu(
 inline std::vector<Tensor> where_condition(const Tensor& condition) { return kernels::nonzero_numpy(condition); }
 inline Tensor nonzero(const Tensor& self) { return kernels::nonzero(self); }
 inline Tensor masked_select(const Tensor& self, const Tensor& mask) { return kernels::masked_select(self, mask); }
+// ATen 1.13's masked_scatter: self and mask broadcast together, source read
+// in order (contiguous) for each true element (C order); every check before
+// anything is written. The elements are copied as bytes (every dtype).
+inline Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  constexpr std::string_view op = "aten::masked_scatter";
+  for (const Tensor* t : {&self, &mask, &source}) {
+    OPD_CHECK(t->defined(), op, ": an argument is an undefined tensor");
+    OPD_CHECK(t->device().is_cpu() || t->is_meta(), op, ": the CPU kernel got a tensor on ", t->device());
+  }
+  OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte,
+            "masked_scatter: expected BoolTensor or ByteTensor for mask");
+  OPD_CHECK(self.dtype() == source.dtype(), "masked_scatter: expected self and source to have same dtypes but got",
+            self.dtype(), " and ", source.dtype());
+  const std::vector<int64_t> shape = broadcast_shapes({self.sizes(), mask.sizes()});
+  const bool meta = self.is_meta() || mask.is_meta() || source.is_meta();
+  Tensor out = opd::empty(shape, self.dtype(), meta ? Device::meta() : Device::cpu());
+  if (meta || out.numel() == 0) return out;
+  Tensor m = opd::empty(shape, ScalarType::Bool, Device::cpu());
+  kernels::copy_(m, mask);  // broadcast, Byte read as nonzero
+  const bool* mp = m.data_ptr<bool>();
+  const int64_t n = out.numel();
+  int64_t ones = 0;
+  for (int64_t i = 0; i < n; ++i) ones += mp[i];
+  OPD_CHECK(ones <= source.numel(), "masked_scatter: Number of elements of source < number of ones in mask");
+  kernels::copy_(out, self);  // broadcast
+  const Tensor src = source.is_contiguous() ? source : contiguous_clone(source);
+  const std::size_t size = out.itemsize();
+  char* o = static_cast<char*>(out.data_ptr());
+  const char* s = static_cast<const char*>(src.data_ptr());
+  for (int64_t i = 0, k = 0; i < n; ++i) {
+    if (mp[i]) std::memcpy(o + static_cast<std::size_t>(i) * size, s + static_cast<std::size_t>(k++) * size, size);
+  }
+  return out;
+}
 inline Tensor index(const Tensor& self, index_list indices) { return kernels::index(self, indices); }
 inline Tensor& index_put_(Tensor& self, index_list indices, const Tensor& values, bool accumulate) {
   return kernels::index_put_(self, indices, values, accumulate);
@@ -127,6 +166,9 @@ inline Tensor& scatter_reduce_out(const Tensor& s, int64_t d, const Tensor& i, c
 inline Tensor& scatter_value_reduce_out(const Tensor& s, int64_t d, const Tensor& i, const Scalar& v, sv r, Tensor& out) {
   return exact_out("aten::scatter.value_reduce_out", out, scatter_value_reduce(s, d, i, v, r));
 }
+inline Tensor& scatter_add_out(const Tensor& s, int64_t d, const Tensor& i, const Tensor& src, Tensor& out) {
+  return exact_out("aten::scatter_add.out", out, scatter_add(s, d, i, src));
+}
 inline Tensor& tril_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::tril.out", out, tril(s, k)); }
 inline Tensor& triu_out(const Tensor& s, int64_t k, Tensor& out) { return exact_out("aten::triu.out", out, triu(s, k)); }
 inline Tensor& nonzero_out(const Tensor& s, Tensor& out) { return exact_out("aten::nonzero.out", out, nonzero(s)); }
@@ -135,6 +177,16 @@ inline Tensor& masked_select_out(const Tensor& s, const Tensor& m, Tensor& out) 
 }
 inline Tensor& index_out(const Tensor& s, index_list i, Tensor& out) {
   return exact_out("aten::index.Tensor_out", out, index(s, i));
+}
+inline Tensor& scatter_add_(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
+  check_inplace_self("aten::scatter_add_", s);
+  return copy_into_self(s, scatter_add(s, d, i, src));
+}
+inline Tensor& masked_scatter_(Tensor& s, const Tensor& mask, const Tensor& source) {
+  check_inplace_self("aten::masked_scatter_", s);
+  OPD_CHECK(mask.defined() && broadcast_shapes({s.sizes(), mask.sizes()}) == s.sizes().vec(),
+            "masked_scatter_: expected mask to be broadcastable to self");
+  return copy_into_self(s, masked_scatter(s, mask, source));
 }
 inline Tensor& scatter__src(Tensor& s, int64_t d, const Tensor& i, const Tensor& src) {
   check_inplace_self("aten::scatter_.src", s);
@@ -293,6 +345,11 @@ OPD_FUNC RegistrationSet register_shape() {
     set.add(register_kernel<ops::scatter_value_reduce, &d::scatter_value_reduce>(cpu));
     set.add(register_kernel<ops::scatter_value_reduce_out, &d::scatter_value_reduce_out>(cpu));
     set.add(register_kernel<ops::scatter__value_reduce, &d::scatter__value_reduce>(cpu));
+    set.add(register_kernel<ops::scatter_add, &d::scatter_add>(cpu));
+    set.add(register_kernel<ops::scatter_add_out, &d::scatter_add_out>(cpu));
+    set.add(register_kernel<ops::scatter_add_, &d::scatter_add_>(cpu));
+    set.add(register_kernel<ops::masked_scatter, &d::masked_scatter>(cpu));
+    set.add(register_kernel<ops::masked_scatter_, &d::masked_scatter_>(cpu));
     set.add(register_kernel<ops::flip, &d::flip>(cpu));
     set.add(register_kernel<ops::roll, &d::roll>(cpu));
     set.add(register_kernel<ops::repeat, &d::repeat>(cpu));

@@ -2,8 +2,8 @@
 // ATen's shape, indexing and range-factory operators, declared with ATen
 // 1.13's schemas verbatim and backed by kernels/cpu/shape.hpp (CPU):
 // cat, stack, index_select, gather, scatter (src / value, with and without
-// reduce), flip, roll, repeat, tril, triu, where(condition), nonzero,
-// masked_select, index.Tensor, index_put_ / index_put, sort, argsort, topk,
+// reduce), scatter_add, flip, roll, repeat, tril, triu, where(condition), nonzero,
+// masked_select, masked_scatter, index.Tensor, index_put_ / index_put, sort, argsort, topk,
 // arange, full, linspace, eye.
 //
 //   auto kernels = opd::kernels::register_cpu();   // calls register_shape()
@@ -45,6 +45,10 @@ struct scatter_reduce_out : op<"aten::scatter.reduce_out(Tensor self, int dim, T
 struct scatter_value_reduce : op<"aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor"> {};
 struct scatter__value_reduce : op<"aten::scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)"> {};
 struct scatter_value_reduce_out : op<"aten::scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, Tensor(a!) out) -> Tensor(a!)"> {};
+// scatter_add: scatter's reduce="add" under its own name (ATen's kernel is the same loop).
+struct scatter_add : op<"aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"> {};
+struct scatter_add_ : op<"aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)"> {};
+struct scatter_add_out : op<"aten::scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)"> {};
 
 struct flip : op<"aten::flip(Tensor self, int[] dims) -> Tensor"> {};
 struct roll : op<"aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor"> {};
@@ -61,6 +65,10 @@ struct nonzero : op<"aten::nonzero(Tensor self) -> Tensor"> {};
 struct nonzero_out : op<"aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct masked_select : op<"aten::masked_select(Tensor self, Tensor mask) -> Tensor"> {};
 struct masked_select_out : op<"aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)"> {};
+// masked_scatter: self (broadcast with mask) with the elements where mask is
+// true taken from source in order; masked_scatter_ in place (mask broadcast to self).
+struct masked_scatter : op<"aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor"> {};
+struct masked_scatter_ : op<"aten::masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)"> {};
 
 struct index : op<"aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor"> {};
 struct index_out : op<"aten::index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)"> {};

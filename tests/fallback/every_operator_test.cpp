@@ -13,6 +13,7 @@
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
 #include <dispatch/core/error.hpp>
+#include <dispatch/core/generator.hpp>
 
 #include "toy_device.hpp"
 
@@ -64,6 +65,11 @@ bool build_arguments(const opd::OperatorEntry& op, opd::Device device, Stack& st
       else stack.emplace_back(std::vector<int64_t>{2, 3});
       continue;
     }
+    if (n->kind == type_kind::list && s.type(n->child).kind == type_kind::base &&
+        s.type(n->child).base == base_type::bool_) {  // output_mask (bool[3]): every output
+      stack.emplace_back(std::vector<bool>(n->fixed_size > 0 ? static_cast<std::size_t>(n->fixed_size) : 3u, true));
+      continue;
+    }
     if (n->kind != type_kind::base) return false;
     switch (n->base) {
       case base_type::Scalar: stack.emplace_back(0.75); break;
@@ -107,6 +113,11 @@ void expect_same(const IValue& device_value, const IValue& cpu_value, bool value
   }
 }
 
+// The random operators (rand, randn, randperm, native_dropout) draw from the
+// default generator: each call starts it from the same seed, so that the
+// device's result and the CPU's are the same draws.
+void reseed() { opd::default_cpu_generator().set_seed(opd::kDefaultRngSeed); }
+
 TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
   const opd::RegistrationSet cpu_kernels = opd_test::register_all_kernels();
   toydev::ToyDevice device;
@@ -126,12 +137,14 @@ TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
     // sum's dims): then the device call must fail with the CPU call's error.
     std::optional<std::string> cpu_error;
     try {
+      reseed();
       opd::call_boxed(*op, on_cpu);
     } catch (const opd::Error& e) {
       cpu_error = e.what();
     }
     if (cpu_error) {
       try {
+        reseed();
         opd::call_boxed(*op, on_device);
         ADD_FAILURE() << name << ": only the CPU call throws: " << *cpu_error;
       } catch (const opd::Error& e) {
@@ -140,6 +153,7 @@ TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
       refused.push_back(name);
       continue;
     }
+    reseed();
     opd::call_boxed(*op, on_device);
     // `empty` returns memory nobody wrote: its values are not compared.
     const bool values = op->schema().value().name.find("empty") == std::string_view::npos;
@@ -150,6 +164,7 @@ TEST(CpuFallbackEveryOperator, DeviceResultEqualsCpuResult) {
     Stack reference;
     ASSERT_TRUE(build_arguments(*op, opd::Device::cpu(), reference));
     Stack reference_arguments = reference;
+    reseed();
     opd::call_boxed(*op, reference);
     for (std::size_t p : op->alias_facts().written)
       expect_same(device_arguments[p], reference_arguments[p], values, name + " written argument " + std::to_string(p));

@@ -6,6 +6,8 @@
 // kernels' checks, running statistics untouched).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -15,7 +17,14 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops_batch_norm.hpp>
 #include <kernels/ops_conv.hpp>
+#include <kernels/ops_nn.hpp>
+#include <kernels/ops_padding.hpp>
+#include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_pooling.hpp>
+#include <kernels/ops_reductions.hpp>
+#include <kernels/ops_random.hpp>
+#include <kernels/ops_scalars.hpp>
+#include <kernels/ops_shape.hpp>
 #include "all_kernels.hpp"
 
 namespace {
@@ -152,6 +161,199 @@ TEST_F(ModelsOps, MaxPoolBackwardScattersAtIndices) {
   const Tensor bad = opd::from_vector<int64_t>({0, 1, 2, 16}, V{1, 1, 2, 2});
   EXPECT_THROW((void)opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, bad),
                opd::Error);
+}
+
+TEST_F(ModelsOps, SymQueries) {
+  const Tensor x = ramp({3, 4, 5}, 1.f);
+  const Tensor t = x.as_strided(V{4, 3}, V{1, 20}, 2);  // a strided view with an offset
+  EXPECT_EQ(opd::call<ops::sym_size>(x, int64_t{1}), 4);
+  EXPECT_EQ(opd::call<ops::sym_size>(x, int64_t{-1}), 5);
+  EXPECT_EQ(opd::call<ops::sym_stride>(x, int64_t{0}), 20);
+  EXPECT_EQ(opd::call<ops::sym_stride>(t, int64_t{1}), 20);
+  EXPECT_EQ(opd::call<ops::sym_numel>(x), 60);
+  EXPECT_EQ(opd::call<ops::sym_storage_offset>(t), 2);
+  EXPECT_EQ(opd::call<ops::sym_storage_offset>(x), 0);
+  EXPECT_TRUE(opd::call<ops::sym_is_contiguous>(x, opd::MemoryFormat::Contiguous));
+  EXPECT_FALSE(opd::call<ops::sym_is_contiguous>(t, opd::MemoryFormat::Contiguous));
+  EXPECT_THROW((void)opd::call<ops::sym_size>(x, int64_t{3}), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::sym_stride>(ramp({}, 1.f), int64_t{0}), opd::Error);
+  // metadata only: Meta tensors answer the same (CompositeExplicitAutograd)
+  const Tensor m = opd::empty(V{2, 7}, opd::ScalarType::Float, opd::Device::meta());
+  EXPECT_EQ(opd::call<ops::sym_size>(m, int64_t{1}), 7);
+  EXPECT_EQ(opd::call<ops::sym_numel>(m), 14);
+  // boxed, as a graph runner calls them: the int on the stack
+  opd::Stack stack{x, int64_t{2}};
+  opd::call_boxed<ops::sym_size>(stack);
+  ASSERT_EQ(stack.size(), 1u);
+  EXPECT_EQ(stack[0].to<int64_t>(), 5);
+}
+
+TEST_F(ModelsOps, CoreAtenMetaKernels) {
+  const opd::Device meta = opd::Device::meta();
+  const auto M = [&](const V& sizes) { return opd::empty(sizes, opd::ScalarType::Float, meta); };
+  const std::optional<Tensor> none;
+  // padding: sizes, and the CPU kernels' checks on Meta too
+  EXPECT_EQ(opd::call<ops::reflection_pad2d>(M({2, 3, 5, 6}), V{1, 2, 3, 0}).sizes(), opd::IntArrayRef(V{2, 3, 8, 9}));
+  EXPECT_TRUE(opd::call<ops::replication_pad3d>(M({2, 3, 3, 3}), V{1, 1, 1, 1, 1, 1}).is_meta());
+  EXPECT_THROW((void)opd::call<ops::reflection_pad1d>(M({2, 3, 4}), V{4, 0}), opd::Error);
+  const Tensor cp = opd::call<ops::constant_pad_nd>(M({2, 3, 4}), V{1, -1, 2, 0}, opd::Scalar(0.5));
+  EXPECT_TRUE(cp.is_meta());
+  EXPECT_EQ(cp.sizes(), opd::IntArrayRef(V{2, 5, 4}));
+  // pools and their backward
+  EXPECT_EQ(opd::call<ops::_adaptive_avg_pool2d>(M({2, 3, 7, 9}), V{3, 4}).sizes(), opd::IntArrayRef(V{2, 3, 3, 4}));
+  EXPECT_EQ(opd::call<ops::_adaptive_avg_pool2d_backward>(M({2, 3, 3, 4}), M({2, 3, 7, 9})).sizes(),
+            opd::IntArrayRef(V{2, 3, 7, 9}));
+  EXPECT_EQ(opd::call<ops::avg_pool2d_backward>(M({1, 2, 4, 4}), M({1, 2, 7, 7}), V{3}, V{2}, V{1}, false, true,
+                                                std::nullopt)
+                .sizes(),
+            opd::IntArrayRef(V{1, 2, 7, 7}));
+  EXPECT_THROW((void)opd::call<ops::avg_pool2d_backward>(M({1, 2, 3, 4}), M({1, 2, 7, 7}), V{3}, V{2}, V{1}, false,
+                                                         true, std::nullopt),
+               opd::Error);
+  EXPECT_EQ(opd::call<ops::avg_pool1d>(M({2, 3, 10}), V{3}, V{2}, V{1}, false, true).sizes(),
+            opd::IntArrayRef(V{2, 3, 5}));
+  // normalization
+  const auto [y, mean, rstd] =
+      opd::call<ops::native_group_norm>(M({2, 6, 4, 5}), none, none, int64_t{2}, int64_t{6}, int64_t{20}, int64_t{3}, 1e-5);
+  EXPECT_TRUE(y.is_meta());
+  EXPECT_EQ(mean.sizes(), opd::IntArrayRef(V{2, 3}));
+  const auto [dx, dw, db] = opd::call<ops::native_group_norm_backward>(
+      M({2, 6, 4, 5}), M({2, 6, 4, 5}), M({2, 3}), M({2, 3}), none, int64_t{2}, int64_t{6}, int64_t{20}, int64_t{3},
+      std::array<bool, 3>{true, false, true});
+  EXPECT_EQ(dx.sizes(), opd::IntArrayRef(V{2, 6, 4, 5}));
+  EXPECT_FALSE(dw.defined());
+  EXPECT_EQ(db.sizes(), opd::IntArrayRef(V{6}));
+  const auto [lx, lw, lb] = opd::call<ops::native_layer_norm_backward>(
+      M({4, 3, 5}), M({4, 3, 5}), V{5}, M({4, 3, 1}), M({4, 3, 1}), none, none, std::array<bool, 3>{true, true, true});
+  EXPECT_TRUE(lx.is_meta());
+  EXPECT_EQ(lw.sizes(), opd::IntArrayRef(V{5}));
+  // embedding's backward, masked_scatter (broadcast shape)
+  const Tensor ge = opd::call<ops::embedding_dense_backward>(M({2, 3, 5}), opd::empty(V{2, 3}, opd::ScalarType::Long, meta),
+                                                             int64_t{7}, int64_t{-1}, false);
+  EXPECT_EQ(ge.sizes(), opd::IntArrayRef(V{7, 5}));
+  const Tensor ms = opd::call<ops::masked_scatter>(M({3}), opd::empty(V{2, 3}, opd::ScalarType::Bool, meta), M({6}));
+  EXPECT_TRUE(ms.is_meta());
+  EXPECT_EQ(ms.sizes(), opd::IntArrayRef(V{2, 3}));
+  // scalar_tensor on device=meta
+  const Tensor s = opd::call<ops::scalar_tensor>(opd::Scalar(2.0), std::nullopt, std::nullopt, meta, std::nullopt);
+  EXPECT_TRUE(s.is_meta());
+  EXPECT_EQ(s.dim(), 0);
+}
+
+TEST_F(ModelsOps, FailedCoreAtenOpsLeaveInputsUnchanged) {
+  // scatter_add_ with an index out of range: self untouched
+  Tensor self = ramp({3, 4}, 1.f);
+  const std::vector<float> before = opd::to_vector<float>(self);
+  const Tensor index = opd::from_vector<int64_t>({0, 5, 1, 2}, V{1, 4});
+  EXPECT_THROW((void)opd::call<ops::scatter_add_>(self, int64_t{0}, index, ramp({1, 4}, 1.f)), opd::Error);
+  EXPECT_EQ(opd::to_vector<float>(self), before);
+  // elu_ on an integral tensor is refused before writing
+  Tensor ints = opd::from_vector<int64_t>({-2, 0, 3}, V{3});
+  EXPECT_THROW((void)opd::call<ops::elu::inplace>(ints, opd::Scalar(1.0), opd::Scalar(1.0), opd::Scalar(1.0)),
+               opd::Error);
+  EXPECT_EQ(opd::to_vector<int64_t>(ints), (std::vector<int64_t>{-2, 0, 3}));
+  // masked_scatter_ with too few source elements: self untouched
+  const Tensor mask = opd::from_vector<bool>({true, true, false, true}, V{4});
+  Tensor target = ramp({3, 4}, 1.f);
+  const std::vector<float> target_before = opd::to_vector<float>(target);
+  EXPECT_THROW((void)opd::call<ops::masked_scatter_>(target, mask, ramp({8}, 1.f)), opd::Error);
+  EXPECT_EQ(opd::to_vector<float>(target), target_before);
+  // embedding_dense_backward with an index out of range: refused (ATen 1.13 reads out of bounds)
+  EXPECT_THROW((void)opd::call<ops::embedding_dense_backward>(ramp({2, 3}, 1.f),
+                                                               opd::from_vector<int64_t>({0, 7}, V{2}), int64_t{4},
+                                                               int64_t{-1}, true),
+               opd::Error);
+  // an out= of the wrong dtype (reflection_pad1d.out derived): out untouched
+  Tensor out = opd::from_vector<int64_t>({7}, V{1});
+  EXPECT_THROW((void)opd::call<ops::reflection_pad1d_out>(ramp({1, 2, 4}, 1.f), V{1, 1}, out), opd::Error);
+  EXPECT_EQ(opd::to_vector<int64_t>(out), (std::vector<int64_t>{7}));
+}
+
+// The random operators draw from opd::Generator: a seeded generator repeats
+// its values; the values have the distribution's range and moments; Meta
+// calls draw nothing.
+TEST_F(ModelsOps, RandomOperatorsAreSeededAndDistributed) {
+  const V size{100, 100};
+  const auto uniform = [&](uint64_t seed) {
+    return opd::to_vector<float>(opd::call<ops::rand_generator>(size, opd::Generator(seed), std::nullopt, std::nullopt,
+                                                                std::nullopt, std::nullopt));
+  };
+  const std::vector<float> u = uniform(7);
+  EXPECT_EQ(u, uniform(7));
+  EXPECT_NE(u, uniform(8));
+  double sum = 0;
+  for (float x : u) {
+    ASSERT_TRUE(x >= 0.f && x < 1.f);
+    sum += x;
+  }
+  EXPECT_NEAR(sum / static_cast<double>(u.size()), 0.5, 0.01);  // 10,000 draws: sd of the mean 0.003
+  opd::Generator g(3);
+  const Tensor n = opd::call<ops::randn_generator>(size, g, opd::ScalarType::Double, std::nullopt, std::nullopt,
+                                                   std::nullopt);
+  ASSERT_EQ(n.dtype(), opd::ScalarType::Double);
+  double m = 0, m2 = 0;
+  for (double x : opd::to_vector<double>(n)) m += x, m2 += x * x;
+  m /= 1e4;
+  m2 /= 1e4;
+  EXPECT_NEAR(m, 0.0, 0.04);
+  EXPECT_NEAR(m2 - m * m, 1.0, 0.05);
+  // the generator advances: a second draw differs; re-seeding repeats the first
+  g.set_seed(3);
+  const Tensor n2 = opd::call<ops::randn_generator>(size, g, opd::ScalarType::Double, std::nullopt, std::nullopt,
+                                                    std::nullopt);
+  EXPECT_EQ(opd::to_vector<double>(n2), opd::to_vector<double>(n));
+  // randperm: every value once, Long by default, seeded
+  const Tensor p = opd::call<ops::randperm_generator>(int64_t{50}, opd::Generator(1), std::nullopt, std::nullopt,
+                                                      std::nullopt, std::nullopt);
+  ASSERT_EQ(p.dtype(), opd::ScalarType::Long);
+  std::vector<int64_t> pv = opd::to_vector<int64_t>(p), sorted = pv;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(sorted[static_cast<std::size_t>(i)], i);
+  EXPECT_NE(pv, sorted);
+  EXPECT_THROW((void)opd::call<ops::randperm>(int64_t{-1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt),
+               opd::Error);
+  EXPECT_THROW((void)opd::call<ops::randperm>(int64_t{300}, opd::ScalarType::Char, std::nullopt, std::nullopt,
+                                              std::nullopt),
+               opd::Error);
+  EXPECT_THROW((void)opd::call<ops::rand>(size, opd::ScalarType::Long, std::nullopt, std::nullopt, std::nullopt),
+               opd::Error);
+  // out=: resized, filled
+  Tensor out = opd::empty(V{0}, opd::ScalarType::Float);
+  opd::call<ops::rand_generator_out>(V{3, 4}, opd::Generator(7), out);
+  EXPECT_EQ(out.sizes(), opd::IntArrayRef(V{3, 4}));
+  // Meta: sized, nothing drawn
+  const Tensor mr = opd::call<ops::rand>(size, std::nullopt, std::nullopt, opd::Device::meta(), std::nullopt);
+  EXPECT_TRUE(mr.is_meta());
+  EXPECT_EQ(mr.sizes(), opd::IntArrayRef(size));
+}
+
+TEST_F(ModelsOps, NativeDropout) {
+  const Tensor x = ramp({64, 64}, 0.25f, 0.1f);
+  const auto [y, mask] = opd::call<ops::native_dropout>(x, 0.25, std::optional<bool>(true));
+  ASSERT_EQ(mask.dtype(), opd::ScalarType::Bool);
+  const std::vector<float> xv = opd::to_vector<float>(x), yv = opd::to_vector<float>(y);
+  const std::vector<bool> mv = opd::to_vector<bool>(mask);
+  int64_t kept = 0;
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    kept += mv[i];
+    EXPECT_EQ(yv[i], mv[i] ? xv[i] * (1.f / 0.75f) : 0.f) << i;
+  }
+  EXPECT_NEAR(static_cast<double>(kept) / 4096.0, 0.75, 0.03);
+  // eval: a copy and an all-true mask
+  const auto [ye, me] = opd::call<ops::native_dropout>(x, 0.25, std::optional<bool>(false));
+  EXPECT_EQ(opd::to_vector<float>(ye), xv);
+  for (bool b : opd::to_vector<bool>(me)) EXPECT_TRUE(b);
+  // backward: grad * mask * scale
+  const Tensor g = opd::call<ops::native_dropout_backward>(y, mask, 0.5);
+  const std::vector<float> gv = opd::to_vector<float>(g);
+  for (std::size_t i = 0; i < gv.size(); ++i) EXPECT_EQ(gv[i], mv[i] ? yv[i] * 0.5f : 0.f);
+  // p outside [0, 1], an integral input in training: refused
+  EXPECT_THROW((void)opd::call<ops::native_dropout>(x, 1.5, std::nullopt), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::native_dropout>(opd::from_vector<int64_t>({1, 2}, V{2}), 0.5, std::nullopt),
+               opd::Error);
+  const auto [ym, mm] = opd::call<ops::native_dropout>(opd::empty(V{2, 3}, opd::ScalarType::Float, opd::Device::meta()),
+                                                       0.5, std::nullopt);
+  EXPECT_TRUE(ym.is_meta() && mm.is_meta());
 }
 
 }  // namespace

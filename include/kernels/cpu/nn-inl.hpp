@@ -2,7 +2,7 @@
 // Out-of-line part of nn.hpp (compiled in src/kernels/nn.cpp): embedding,
 // dropout, conv2d (im2col + detail::batched_gemm of linalg.hpp, shifted GEMMs
 // for stride 1, Winograd for 3x3 stride 1 in conv_winograd-inl.hpp), max_pool2d,
-// avg_pool2d, adaptive_avg_pool2d.
+// avg_pool2d, adaptive_avg_pool2d and the two average pools' backward.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -104,6 +104,54 @@ OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t p
                                   dim, weight.stride(1), size);
   }
   return out;
+}
+
+// The gradient of embedding with respect to its weight (ATen 1.13's
+// embedding_dense_backward_cpu): grad_output's row i added to row indices[i]
+// (padding_idx's row left zero; with scale_grad_by_freq, each row scaled by
+// 1 / the number of times its index occurs). An index outside
+// [0, num_weights) is refused (ATen 1.13 skips it, after counting it out of bounds).
+OPD_FUNC Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                         int64_t padding_idx, bool scale_grad_by_freq) {
+  constexpr const char* op = "embedding_dense_backward";
+  detail::nn_check_cpu(op, grad_output, "grad_output");
+  detail::nn_check_cpu(op, indices, "indices");
+  OPD_CHECK(indices.dtype() == ScalarType::Long || indices.dtype() == ScalarType::Int,
+            "Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got ",
+            detail::cpu_type_name(indices.dtype()), " instead (while checking arguments for embedding_backward)");
+  OPD_CHECK(num_weights >= 0, op, ": num_weights must be non-negative, got ", num_weights);
+  OPD_CHECK(grad_output.dim() >= 1, op, ": grad_output must have at least one dimension");
+  const int64_t dim = grad_output.size(grad_output.dim() - 1), n = indices.numel();
+  OPD_CHECK(grad_output.numel() == n * dim, op, ": grad_output ", grad_output.sizes(), " does not hold one row of ",
+            dim, " per index of ", indices.sizes());
+  const ScalarType dt = grad_output.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(op, dt);
+  Tensor grad_weight = kernels::zeros(std::vector<int64_t>{num_weights, dim}, dt, grad_output.device());
+  if (grad_weight.is_meta() || indices.is_meta()) return grad_weight;
+  const Tensor idx = detail::contiguous_or_self(indices);
+  std::vector<int64_t> rows(static_cast<std::size_t>(n));
+  std::vector<int64_t> counts(scale_grad_by_freq ? static_cast<std::size_t>(num_weights) : 0u);
+  for (int64_t i = 0; i < n; ++i) {  // every index checked before anything is written
+    const int64_t v = idx.dtype() == ScalarType::Long ? idx.data_ptr<int64_t>()[i] : idx.data_ptr<int32_t>()[i];
+    OPD_CHECK_INDEX(v >= 0 && v < num_weights, op, ": index ", v, " is out of bounds for ", num_weights, " weights");
+    rows[static_cast<std::size_t>(i)] = v;
+    if (scale_grad_by_freq) ++counts[static_cast<std::size_t>(v)];
+  }
+  const Tensor g = detail::contiguous_or_self(grad_output);
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* gp = g.data_ptr<T>();
+      T* w = grad_weight.data_ptr<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t k = rows[static_cast<std::size_t>(i)];
+        if (k == padding_idx) continue;
+        const T scale = scale_grad_by_freq ? T(1) / static_cast<T>(counts[static_cast<std::size_t>(k)]) : T(1);
+        for (int64_t j = 0; j < dim; ++j) w[k * dim + j] += gp[i * dim + j] * scale;
+      }
+    }
+  });
+  return grad_weight;
 }
 
 // ----------------------------------------------------------------- dropout ---
@@ -436,37 +484,8 @@ OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
 OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
                            std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
                            std::optional<int64_t> divisor_override) {
-  detail::nn_check_cpu("avg_pool2d", self, "self");
-  OPD_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
-            "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
-  OPD_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2,
-            "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
-  OPD_CHECK(padding.size() == 1 || padding.size() == 2,
-            "avg_pool2d: padding must either be a single int, or a tuple of two ints");
-  OPD_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
-  const int64_t nd = self.dim();
-  if (nd < 3) {
-    const int64_t lo = nd == 0 ? -1 : -nd, hi = nd == 0 ? 0 : nd - 1;
-    throw IndexError(opd::detail::str_cat("Dimension out of range (expected to be in range of [", lo, ", ", hi,
-                                          "], but got -3)"));
-  }
-  detail::Pool2dShape s{};
-  s.kh = kernel_size[0];
-  s.kw = detail::pick(kernel_size, 1);
-  s.sh = stride.empty() ? s.kh : stride[0];
-  s.sw = stride.empty() ? s.kw : detail::pick(stride, 1);
-  s.ph = padding[0];
-  s.pw = detail::pick(padding, 1);
-  s.dh = s.dw = 1;
-  s.batch = nd == 4 ? self.size(0) : 1;
-  s.planes = self.size(nd - 3);
-  s.ih = self.size(nd - 2);
-  s.iw = self.size(nd - 1);
-  s.oh = detail::pooling_output_size(s.ih, s.kh, s.ph, s.sh, 1, ceil_mode);
-  s.ow = detail::pooling_output_size(s.iw, s.kw, s.pw, s.sw, 1, ceil_mode);
-  OPD_CHECK(nd == 3 || nd == 4, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
-            self.sizes());
-  detail::pool2d_shape_check(self, s);
+  const detail::Pool2dShape s =
+      detail::avg_pool2d_shape("avg_pool2d", self, kernel_size, stride, padding, ceil_mode, divisor_override);
   const ScalarType dt = self.dtype();
   if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
     throw_not_implemented_for("avg_pool2d", dt);
@@ -483,35 +502,59 @@ OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
         T* dst = o + p * s.oh * s.ow;
         for (int64_t y = 0; y < s.oh; ++y) {
           for (int64_t xo = 0; xo < s.ow; ++xo) {
-            int64_t h0 = y * s.sh - s.ph, w0 = xo * s.sw - s.pw;
-            int64_t h1 = std::min(h0 + s.kh, s.ih + s.ph), w1 = std::min(w0 + s.kw, s.iw + s.pw);
-            const int64_t pool_size = (h1 - h0) * (w1 - w0);
-            h0 = std::max<int64_t>(h0, 0);
-            w0 = std::max<int64_t>(w0, 0);
-            h1 = std::min(h1, s.ih);
-            w1 = std::min(w1, s.iw);
-            if (h0 >= h1 || w0 >= w1) {
+            const detail::AvgWindow w = detail::avg_window(s, y, xo, count_include_pad, divisor_override);
+            if (w.empty()) {
               dst[y * s.ow + xo] = T(0);
               continue;
             }
             T sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) sum += plane[h * s.iw + w];
-            int64_t divide = 0;
-            if (divisor_override) {
-              divide = *divisor_override;
-            } else if (count_include_pad) {
-              divide = pool_size;
-            } else {
-              divide = (h1 - h0) * (w1 - w0);
-            }
-            dst[y * s.ow + xo] = sum / static_cast<T>(divide);
+            for (int64_t h = w.h0; h < w.h1; ++h)
+              for (int64_t c = w.w0; c < w.w1; ++c) sum += plane[h * s.iw + c];
+            dst[y * s.ow + xo] = sum / static_cast<T>(w.divide);
           }
         }
       });
     }
   });
   return out;
+}
+
+// grad_input[window] += grad_output / divide, over the windows of the forward.
+OPD_FUNC Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                                    std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                    std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
+                                    std::optional<int64_t> divisor_override) {
+  constexpr const char* op = "avg_pool2d_backward";
+  detail::nn_check_cpu(op, grad_output, "grad_output");
+  const detail::Pool2dShape s =
+      detail::avg_pool2d_shape(op, self, kernel_size, stride, padding, ceil_mode, divisor_override);
+  detail::check_pool_grad_output(op, grad_output, self, s);
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(op, dt);
+  Tensor grad_input = kernels::zeros(self.sizes(), dt, self.device());
+  if (grad_input.is_meta()) return grad_input;
+  const Tensor g = detail::contiguous_or_self(grad_output);
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* go = g.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
+        const T* src = go + p * s.oh * s.ow;
+        T* plane = gi + p * s.ih * s.iw;
+        for (int64_t y = 0; y < s.oh; ++y) {
+          for (int64_t xo = 0; xo < s.ow; ++xo) {
+            const detail::AvgWindow w = detail::avg_window(s, y, xo, count_include_pad, divisor_override);
+            if (w.empty()) continue;
+            const T delta = src[y * s.ow + xo] / static_cast<T>(w.divide);
+            for (int64_t h = w.h0; h < w.h1; ++h)
+              for (int64_t c = w.w0; c < w.w1; ++c) plane[h * s.iw + c] += delta;
+          }
+        }
+      });
+    }
+  });
+  return grad_input;
 }
 
 // ----------------------------------------------------- adaptive_avg_pool2d ---
@@ -552,20 +595,14 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
         detail::for_each_plane(s, n, [&](int64_t p) { o[p] = simd::sum_row(in + p * n, n) / static_cast<T>(n); });
         return;
       }
-      // ATen's start_index / end_index (computed in float, as ATen does).
-      const auto start = [](int64_t a, int64_t b, int64_t c) {
-        return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));
-      };
-      const auto end = [](int64_t a, int64_t b, int64_t c) {
-        return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
-      };
+      using detail::adaptive_start, detail::adaptive_end;
       detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
         const T* plane = in + p * s.ih * s.iw;
         T* dst = o + p * s.oh * s.ow;
         for (int64_t y = 0; y < s.oh; ++y) {
-          const int64_t h0 = start(y, s.oh, s.ih), h1 = end(y, s.oh, s.ih);
+          const int64_t h0 = adaptive_start(y, s.oh, s.ih), h1 = adaptive_end(y, s.oh, s.ih);
           for (int64_t xo = 0; xo < s.ow; ++xo) {
-            const int64_t w0 = start(xo, s.ow, s.iw), w1 = end(xo, s.ow, s.iw);
+            const int64_t w0 = adaptive_start(xo, s.ow, s.iw), w1 = adaptive_end(xo, s.ow, s.iw);
             T sum = 0;
             for (int64_t h = h0; h < h1; ++h)
               for (int64_t w = w0; w < w1; ++w) sum += plane[h * s.iw + w];
@@ -576,6 +613,62 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
     }
   });
   return out;
+}
+
+// grad_input[window] += grad_output / window height / window width (ATen's order).
+OPD_FUNC Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
+  constexpr const char* op = "adaptive_avg_pool2d_backward";
+  detail::nn_check_cpu(op, grad_output, "grad_output");
+  detail::nn_check_cpu(op, self, "self");
+  const int64_t nd = grad_output.dim();
+  OPD_CHECK(nd == 3 || nd == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got ",
+            grad_output.sizes());
+  for (int64_t i = 1; i < nd; ++i) {
+    OPD_CHECK(grad_output.size(i) > 0, "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size "
+              "for non-batch dimensions, but grad_output has sizes ", grad_output.sizes(), " with dimension ", i,
+              " being empty");
+  }
+  OPD_CHECK(self.dim() == nd, op, ": expected self of ", nd, " dimensions as grad_output, but got ", self.sizes());
+  for (int64_t i = 0; i < nd - 2; ++i) {
+    OPD_CHECK(self.size(i) == grad_output.size(i), op, ": grad_output ", grad_output.sizes(), " does not match self ",
+              self.sizes(), " at dimension ", i);
+  }
+  OPD_CHECK(self.dtype() == grad_output.dtype(), "expected dtype ", self.dtype(), " for `grad_output` but got dtype ",
+            grad_output.dtype());
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(op, dt);
+  detail::Pool2dShape s{};
+  s.batch = nd == 4 ? self.size(0) : 1;
+  s.planes = self.size(nd - 3);
+  s.ih = self.size(nd - 2);
+  s.iw = self.size(nd - 1);
+  s.oh = grad_output.size(nd - 2);
+  s.ow = grad_output.size(nd - 1);
+  Tensor grad_input = kernels::zeros(self.sizes(), dt, self.device());
+  if (grad_input.is_meta()) return grad_input;
+  const Tensor g = detail::contiguous_or_self(grad_output);
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) {
+      using detail::adaptive_start, detail::adaptive_end;
+      const T* go = g.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
+        const T* src = go + p * s.oh * s.ow;
+        T* plane = gi + p * s.ih * s.iw;
+        for (int64_t y = 0; y < s.oh; ++y) {
+          const int64_t h0 = adaptive_start(y, s.oh, s.ih), h1 = adaptive_end(y, s.oh, s.ih);
+          for (int64_t xo = 0; xo < s.ow; ++xo) {
+            const int64_t w0 = adaptive_start(xo, s.ow, s.iw), w1 = adaptive_end(xo, s.ow, s.iw);
+            const T delta = src[y * s.ow + xo] / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t c = w0; c < w1; ++c) plane[h * s.iw + c] += delta;
+          }
+        }
+      });
+    }
+  });
+  return grad_input;
 }
 
 }  // namespace opd::kernels

@@ -34,6 +34,9 @@ namespace opd::kernels {
 OPD_API Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
                          bool scale_grad_by_freq = false, bool sparse = false);
 
+OPD_API Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                        int64_t padding_idx, bool scale_grad_by_freq);
+
 OPD_API Tensor dropout(const Tensor& input, double p, bool train);
 
 OPD_API Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
@@ -48,6 +51,15 @@ OPD_API Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_si
                           std::optional<int64_t> divisor_override);
 
 OPD_API Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t> output_size);
+
+// The gradients of avg_pool2d and adaptive_avg_pool2d with respect to self
+// (ATen's avg_pool2d_backward and _adaptive_avg_pool2d_backward): each output
+// element's gradient spread evenly over its window; Float and Double.
+OPD_API Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                                   std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                   std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
+                                   std::optional<int64_t> divisor_override);
+OPD_API Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self);
 
 }  // namespace opd::kernels
 

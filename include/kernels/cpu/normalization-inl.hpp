@@ -43,6 +43,30 @@ void softmax_row_scalar(A* x, int64_t n, bool log, bool round = false) {
   for (int64_t i = 0; i < n; ++i) x[i] *= inv;
 }
 
+// A row's mean and 1 / sqrt(biased variance + eps), as layer and group norm
+// compute them: Float in float (pairwise, vectorized), others in double.
+struct RowMoments {
+  double mean, rstd;
+};
+template <class T>
+RowMoments row_moments(const T* row, int64_t n, double eps) {
+  if (n == 0) return {0.0, 1.0 / std::sqrt(eps)};
+  if constexpr (std::is_same_v<T, float>) {
+    const float mu = simd::sum_row(row, n) / static_cast<float>(n);
+    const float var = simd::sum_sq_dev_row(row, n, mu) / static_cast<float>(n);
+    return {mu, 1.0f / std::sqrt(std::max(var, 0.f) + static_cast<float>(eps))};
+  } else {
+    using C = opmath_t<T>;
+    const auto at = [&](int64_t i) { return static_cast<double>(static_cast<C>(row[i])); };
+    const double mu = reduce_detail::pairwise_sum<double>(0, n, at) / static_cast<double>(n);
+    const double var = reduce_detail::pairwise_sum<double>(0, n, [&](int64_t i) {
+                         const double dv = at(i) - mu;
+                         return dv * dv;
+                       }) / static_cast<double>(n);
+    return {mu, 1.0 / std::sqrt(std::max(var, 0.0) + eps)};
+  }
+}
+
 inline Tensor softmax_impl(const char* op, const Tensor& self, int64_t dim, bool half_to_float, bool log) {
   reduce_detail::check_input(op, self);
   OPD_CHECK(!half_to_float, op, ": softmax with half to float conversion is not supported on CPU");
@@ -191,9 +215,8 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& inpu
       parallel_for(0, M, grain, [&](int64_t lo, int64_t hi) {
         for (int64_t m = lo; m < hi; ++m) {
           const float* row = xp + m * N;
-          const float mu = N == 0 ? 0.f : simd::sum_row(row, N) / static_cast<float>(N);
-          const float var = N == 0 ? 0.f : simd::sum_sq_dev_row(row, N, mu) / static_cast<float>(N);
-          const float r = 1.0f / std::sqrt(std::max(var, 0.f) + static_cast<float>(eps));
+          const norm_detail::RowMoments st = norm_detail::row_moments(row, N, eps);
+          const auto mu = static_cast<float>(st.mean), r = static_cast<float>(st.rstd);
           simd::affine_row(row, yp + m * N, N, r, -r * mu, wp, bp);
           mp[m] = mu;
           rp[m] = r;
@@ -235,6 +258,297 @@ OPD_FUNC Tensor layer_norm(const Tensor& input, std::span<const int64_t> normali
                            bool cudnn_enable) {
   (void)cudnn_enable;  // CUDA's choice only
   return std::get<0>(native_layer_norm(input, normalized_shape, weight, bias, eps));
+}
+
+// ------------------------------------------------ group norm, norm backward ---
+
+namespace norm_detail {
+
+inline void check_float_or_double(const char* op, const Tensor& t) {
+  if (t.dtype() != ScalarType::Float && t.dtype() != ScalarType::Double) throw_not_implemented_for(op, t.dtype());
+}
+inline bool any_meta(std::initializer_list<const Tensor*> ts) {
+  for (const Tensor* t : ts)
+    if (t && t->defined() && t->is_meta()) return true;
+  return false;
+}
+// A defined optional tensor's contiguous copy in `dtype` (undefined when absent).
+inline Tensor rows_or_none(const std::optional<Tensor>& t, ScalarType dtype) {
+  return t && t->defined() ? reduce_detail::contiguous_rows(*t, dtype) : Tensor();
+}
+inline void check_affine(const char* op, const char* what, const std::optional<Tensor>& t, int64_t C,
+                         const Tensor& input) {
+  OPD_CHECK(!t || !t->defined() || (t->dim() == 1 && t->numel() == C), op, ": Expected ", what,
+            " to be a vector of size equal to the number of channels in input, but got ", what, " of shape ",
+            t && t->defined() ? t->sizes() : IntArrayRef(), " and input of shape ", input.sizes());
+}
+inline void check_group_norm(const char* op, const Tensor& input, int64_t N, int64_t C, int64_t HxW, int64_t group) {
+  reduce_detail::check_input(op, input);
+  OPD_CHECK(group > 0, op, ": Expected num groups to be greater than 0, got ", group);
+  OPD_CHECK(C % group == 0, op, ": Expected number of channels in input to be divisible by num_groups, but got input "
+            "of shape ", input.sizes(), " and num_groups=", group);
+  OPD_CHECK(N >= 0 && HxW >= 0 && input.numel() == N * C * HxW && input.dim() >= 2 && input.size(0) == N &&
+                input.size(1) == C,
+            op, ": input of shape ", input.sizes(), " is not (N=", N, ", C=", C, ", HxW=", HxW, ")");
+}
+
+}  // namespace norm_detail
+
+OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                                              const std::optional<Tensor>& bias, int64_t N, int64_t C,
+                                                              int64_t HxW, int64_t group, double eps) {
+  constexpr const char* op = "native_group_norm";
+  norm_detail::check_group_norm(op, input, N, C, HxW, group);
+  norm_detail::check_affine(op, "weight", weight, C, input);
+  norm_detail::check_affine(op, "bias", bias, C, input);
+  norm_detail::check_float_or_double(op, input);
+  const ScalarType dt = input.dtype();
+  const std::vector<int64_t> stat_sizes{N, group};
+  if (norm_detail::any_meta({&input, weight ? &*weight : nullptr, bias ? &*bias : nullptr})) {
+    const Device meta = Device::meta();
+    return {opd::empty(input.sizes(), dt, meta), opd::empty(IntArrayRef(stat_sizes), dt, meta),
+            opd::empty(IntArrayRef(stat_sizes), dt, meta)};
+  }
+  Tensor out = kernels::empty(input.sizes(), dt);
+  Tensor mean = kernels::empty(stat_sizes, dt);
+  Tensor rstd = kernels::empty(stat_sizes, dt);
+  if (N * group == 0) return {out, mean, rstd};
+  const int64_t D = C / group, row = D * HxW;
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const Tensor x = reduce_detail::contiguous_rows(input, dt);
+      const Tensor w = norm_detail::rows_or_none(weight, dt), b = norm_detail::rows_or_none(bias, dt);
+      const T* xp = x.data_ptr<T>();
+      const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
+      const T* bp = b.defined() ? b.data_ptr<T>() : nullptr;
+      T* yp = out.data_ptr<T>();
+      T* mp = mean.data_ptr<T>();
+      T* rp = rstd.data_ptr<T>();
+      // one (sample, group) row of D channels x HxW at a time: its moments,
+      // then y = x * scale + shift per channel (ATen's order).
+      parallel_for(0, N * group, std::max<int64_t>(1, grain_size / std::max<int64_t>(row, 1)), [&](int64_t lo, int64_t hi) {
+        for (int64_t r = lo; r < hi; ++r) {
+          const T* xr = xp + r * row;
+          const norm_detail::RowMoments st = norm_detail::row_moments(xr, row, eps);
+          const T mu = static_cast<T>(st.mean), rs = static_cast<T>(st.rstd);
+          mp[r] = mu;
+          rp[r] = rs;
+          const int64_t c0 = (r % group) * D;
+          for (int64_t d = 0; d < D; ++d) {
+            const T scale = wp ? rs * wp[c0 + d] : rs;
+            const T shift = -scale * mu + (bp ? bp[c0 + d] : T(0));
+            const T* xc = xr + d * HxW;
+            T* yc = yp + r * row + d * HxW;
+            for (int64_t i = 0; i < HxW; ++i) yc[i] = xc[i] * scale + shift;
+          }
+        }
+      });
+    }
+  });
+  return {out, mean, rstd};
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
+    const Tensor& grad_out, const Tensor& input, const Tensor& mean, const Tensor& rstd,
+    const std::optional<Tensor>& weight, int64_t N, int64_t C, int64_t HxW, int64_t group,
+    std::span<const bool> output_mask) {
+  constexpr const char* op = "native_group_norm_backward";
+  norm_detail::check_group_norm(op, input, N, C, HxW, group);
+  reduce_detail::check_input(op, grad_out);
+  reduce_detail::check_input(op, mean);
+  reduce_detail::check_input(op, rstd);
+  norm_detail::check_affine(op, "weight", weight, C, input);
+  OPD_CHECK(output_mask.size() == 3, op, ": output_mask must have 3 elements");
+  OPD_CHECK(grad_out.sizes() == input.sizes(), op, ": Expected grad_out to be of the same shape as input, but got ",
+            grad_out.sizes(), " and ", input.sizes());
+  OPD_CHECK(mean.numel() == N * group && rstd.numel() == N * group, op, ": Expected mean and rstd of N * group = ",
+            N * group, " elements, but got ", mean.numel(), " and ", rstd.numel());
+  norm_detail::check_float_or_double(op, input);
+  const ScalarType dt = input.dtype();
+  for (const Tensor* t : {&grad_out, &mean, &rstd})
+    OPD_CHECK(t->dtype() == dt, op, ": expected ", dt, " tensors, got ", t->dtype());
+  const Device device = norm_detail::any_meta({&grad_out, &input, &mean, &rstd, weight ? &*weight : nullptr})
+                            ? Device::meta()
+                            : Device::cpu();
+  const std::vector<int64_t> c_sizes{C};
+  Tensor dx = output_mask[0] ? kernels::empty(input.sizes(), dt, device) : Tensor();
+  Tensor dgamma = output_mask[1] ? kernels::zeros(c_sizes, dt, device) : Tensor();
+  Tensor dbeta = output_mask[2] ? kernels::zeros(c_sizes, dt, device) : Tensor();
+  if (device.is_meta() || N * C == 0) return {dx, dgamma, dbeta};
+  const int64_t D = C / group;
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const Tensor x = reduce_detail::contiguous_rows(input, dt), dy = reduce_detail::contiguous_rows(grad_out, dt);
+      const Tensor mu_t = reduce_detail::contiguous_rows(mean, dt), rs_t = reduce_detail::contiguous_rows(rstd, dt);
+      const Tensor w = norm_detail::rows_or_none(weight, dt);
+      const T* xp = x.data_ptr<T>();
+      const T* gp = dy.data_ptr<T>();
+      const T* mp = mu_t.data_ptr<T>();
+      const T* rp = rs_t.data_ptr<T>();
+      const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
+      // ds[n, c] = sum dy * x, db[n, c] = sum dy over each channel's HxW.
+      std::vector<double> ds(static_cast<std::size_t>(N * C)), db(static_cast<std::size_t>(N * C));
+      parallel_for(0, N * C, std::max<int64_t>(1, grain_size / std::max<int64_t>(HxW, 1)), [&](int64_t lo, int64_t hi) {
+        for (int64_t nc = lo; nc < hi; ++nc) {
+          double s = 0, t = 0;
+          for (int64_t i = 0; i < HxW; ++i) {
+            s += static_cast<double>(gp[nc * HxW + i]) * static_cast<double>(xp[nc * HxW + i]);
+            t += static_cast<double>(gp[nc * HxW + i]);
+          }
+          ds[static_cast<std::size_t>(nc)] = s;
+          db[static_cast<std::size_t>(nc)] = t;
+        }
+      });
+      if (dx.defined()) {
+        T* dxp = dx.data_ptr<T>();
+        const double scale = 1.0 / static_cast<double>(D * HxW);
+        parallel_for(0, N * group, 1, [&](int64_t lo, int64_t hi) {
+          for (int64_t r = lo; r < hi; ++r) {
+            const int64_t n = r / group, c0 = (r % group) * D;
+            double ds_g = 0, db_g = 0;
+            for (int64_t d = 0; d < D; ++d) {
+              const double gamma = wp ? static_cast<double>(wp[c0 + d]) : 1.0;
+              ds_g += ds[static_cast<std::size_t>(n * C + c0 + d)] * gamma;
+              db_g += db[static_cast<std::size_t>(n * C + c0 + d)] * gamma;
+            }
+            const double mu = static_cast<double>(mp[r]), rs = static_cast<double>(rp[r]);
+            const double c2 = (db_g * mu - ds_g) * rs * rs * rs * scale;
+            const double c3 = -c2 * mu - db_g * rs * scale;
+            for (int64_t d = 0; d < D; ++d) {
+              const double c1 = rs * (wp ? static_cast<double>(wp[c0 + d]) : 1.0);
+              const int64_t base = (n * C + c0 + d) * HxW;
+              for (int64_t i = 0; i < HxW; ++i)
+                dxp[base + i] = static_cast<T>(c1 * static_cast<double>(gp[base + i]) +
+                                               c2 * static_cast<double>(xp[base + i]) + c3);
+            }
+          }
+        });
+      }
+      if (dgamma.defined() || dbeta.defined()) {
+        T* dgp = dgamma.defined() ? dgamma.data_ptr<T>() : nullptr;
+        T* dbp = dbeta.defined() ? dbeta.data_ptr<T>() : nullptr;
+        for (int64_t c = 0; c < C; ++c) {
+          double g = 0, b = 0;
+          for (int64_t n = 0; n < N; ++n) {
+            const int64_t r = n * group + c / D;
+            const std::size_t nc = static_cast<std::size_t>(n * C + c);
+            g += (ds[nc] - db[nc] * static_cast<double>(mp[r])) * static_cast<double>(rp[r]);
+            b += db[nc];
+          }
+          if (dgp) dgp[c] = static_cast<T>(g);
+          if (dbp) dbp[c] = static_cast<T>(b);
+        }
+      }
+    }
+  });
+  return {dx, dgamma, dbeta};
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
+    const Tensor& grad_out, const Tensor& input, std::span<const int64_t> normalized_shape, const Tensor& mean,
+    const Tensor& rstd, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+    std::span<const bool> output_mask) {
+  constexpr const char* op = "native_layer_norm_backward";
+  reduce_detail::check_input(op, input);
+  reduce_detail::check_input(op, grad_out);
+  reduce_detail::check_input(op, mean);
+  reduce_detail::check_input(op, rstd);
+  OPD_CHECK(output_mask.size() == 3, op, ": output_mask must have 3 elements");
+  const auto nn = static_cast<int64_t>(normalized_shape.size());
+  const IntArrayRef shape(normalized_shape.data(), normalized_shape.size());
+  OPD_CHECK(nn >= 1, op, ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+            "element, but got normalized_shape = ", norm_detail::shape_string(normalized_shape));
+  const bool has_w = weight && weight->defined(), has_b = bias && bias->defined();
+  OPD_CHECK(!has_w || weight->sizes() == shape, op, ": Expected weight to be of same shape as normalized_shape, but "
+            "got weight of shape ", has_w ? weight->sizes() : IntArrayRef(), " and normalized_shape = ",
+            norm_detail::shape_string(normalized_shape));
+  OPD_CHECK(!has_b || bias->sizes() == shape, op, ": Expected bias to be of same shape as normalized_shape, but got "
+            "bias of shape ", has_b ? bias->sizes() : IntArrayRef(), " and normalized_shape = ",
+            norm_detail::shape_string(normalized_shape));
+  const int64_t nd = input.dim();
+  bool fits = nd >= nn;
+  for (int64_t i = 0; fits && i < nn; ++i)
+    fits = input.sizes()[static_cast<std::size_t>(nd - nn + i)] == normalized_shape[static_cast<std::size_t>(i)];
+  OPD_CHECK(fits, op, ": Given normalized_shape=", norm_detail::shape_string(normalized_shape),
+            ", expected input with shape [*, ...], but got input of size", input.sizes());
+  OPD_CHECK(grad_out.sizes() == input.sizes(), op, ": Expected grad_out to be of the same shape as input, but got ",
+            grad_out.sizes(), " and ", input.sizes());
+  int64_t M = 1, N = 1;
+  for (int64_t i = 0; i < nd - nn; ++i) M *= input.size(i);
+  for (int64_t i = nd - nn; i < nd; ++i) N *= input.size(i);
+  OPD_CHECK(mean.numel() == M && rstd.numel() == M, op, ": Expected mean and rstd of ", M, " elements, but got ",
+            mean.numel(), " and ", rstd.numel());
+  norm_detail::check_float_or_double(op, input);
+  const ScalarType dt = input.dtype();
+  for (const Tensor* t : {&grad_out, &mean, &rstd})
+    OPD_CHECK(t->dtype() == dt, op, ": expected ", dt, " tensors, got ", t->dtype());
+  const Device device = norm_detail::any_meta({&grad_out, &input, &mean, &rstd, has_w ? &*weight : nullptr,
+                                               has_b ? &*bias : nullptr})
+                            ? Device::meta()
+                            : Device::cpu();
+  // ATen: dweight / dbias shaped as the weight / bias (normalized_shape when absent).
+  Tensor dx = output_mask[0] ? kernels::empty(input.sizes(), dt, device) : Tensor();
+  Tensor dgamma = output_mask[1] ? kernels::zeros(shape, dt, device) : Tensor();
+  Tensor dbeta = output_mask[2] ? kernels::zeros(shape, dt, device) : Tensor();
+  if (device.is_meta() || M == 0 || N == 0) {
+    if (dx.defined() && !device.is_meta() && dx.numel() != 0) kernels::fill_(dx, Scalar(0.0));
+    return {dx, dgamma, dbeta};
+  }
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const Tensor x = reduce_detail::contiguous_rows(input, dt), dy = reduce_detail::contiguous_rows(grad_out, dt);
+      const Tensor mu_t = reduce_detail::contiguous_rows(mean, dt), rs_t = reduce_detail::contiguous_rows(rstd, dt);
+      const Tensor w = norm_detail::rows_or_none(weight, dt);
+      const T* xp = x.data_ptr<T>();
+      const T* gp = dy.data_ptr<T>();
+      const T* mp = mu_t.data_ptr<T>();
+      const T* rp = rs_t.data_ptr<T>();
+      const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
+      if (dx.defined()) {
+        T* dxp = dx.data_ptr<T>();
+        const double scale = 1.0 / static_cast<double>(N);
+        parallel_for(0, M, std::max<int64_t>(1, grain_size / N), [&](int64_t lo, int64_t hi) {
+          for (int64_t m = lo; m < hi; ++m) {
+            const T* xr = xp + m * N;
+            const T* gr = gp + m * N;
+            double ds = 0, db = 0;
+            for (int64_t j = 0; j < N; ++j) {
+              const double g = static_cast<double>(gr[j]) * (wp ? static_cast<double>(wp[j]) : 1.0);
+              ds += g * static_cast<double>(xr[j]);
+              db += g;
+            }
+            const double mu = static_cast<double>(mp[m]), rs = static_cast<double>(rp[m]);
+            const double b = (db * mu - ds) * rs * rs * rs * scale;
+            const double c = -b * mu - db * rs * scale;
+            for (int64_t j = 0; j < N; ++j) {
+              const double g = static_cast<double>(gr[j]) * (wp ? static_cast<double>(wp[j]) : 1.0);
+              dxp[m * N + j] = static_cast<T>(rs * g + b * static_cast<double>(xr[j]) + c);
+            }
+          }
+        });
+      }
+      if (dgamma.defined() || dbeta.defined()) {
+        T* dgp = dgamma.defined() ? dgamma.data_ptr<T>() : nullptr;
+        T* dbp = dbeta.defined() ? dbeta.data_ptr<T>() : nullptr;
+        parallel_for(0, N, std::max<int64_t>(1, grain_size / M), [&](int64_t lo, int64_t hi) {
+          for (int64_t j = lo; j < hi; ++j) {
+            double g = 0, b = 0;
+            for (int64_t m = 0; m < M; ++m) {
+              const double d = static_cast<double>(gp[m * N + j]);
+              g += d * (static_cast<double>(xp[m * N + j]) - static_cast<double>(mp[m])) * static_cast<double>(rp[m]);
+              b += d;
+            }
+            if (dgp) dgp[j] = static_cast<T>(g);
+            if (dbp) dbp[j] = static_cast<T>(b);
+          }
+        });
+      }
+    }
+  });
+  return {dx, dgamma, dbeta};
 }
 
 }  // namespace opd::kernels

@@ -44,8 +44,8 @@ OPD_FUNC const char* unary_name(UnaryOp op) noexcept {
   static constexpr const char* names[kNumUnaryOps] = {
       "exp",  "exp2", "expm1", "log",  "log2", "log10",   "log1p",       "sqrt",      "rsqrt",    "reciprocal",
       "sin",  "cos",  "tan",   "asin", "acos", "atan",    "sinh",        "cosh",      "tanh",     "sigmoid",
-      "erf",  "erfc", "neg",   "abs",  "sign", "relu",    "gelu",        "gelu",      "silu",     "hardswish",
-      "softplus", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "nan_to_num", "logical_not", "isnan",
+      "erf",  "erfc", "acosh", "asinh", "atanh", "neg", "abs", "sign", "relu", "gelu", "gelu", "silu", "hardswish",
+      "softplus", "elu", "leaky_relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "nan_to_num", "logical_not", "isnan",
       "isinf", "isfinite"};
   return names[static_cast<int>(op)];
 }
@@ -130,6 +130,8 @@ inline void check_unary_dtype(UnaryOp op, ScalarType d) {
     case UnaryOp::Silu:
     case UnaryOp::Hardswish:
     case UnaryOp::Softplus:
+    case UnaryOp::Elu:
+    case UnaryOp::LeakyRelu:
     case UnaryOp::Frac:
       if (!floating) throw_not_implemented_for(name, d);
       break;
@@ -152,7 +154,8 @@ inline ScalarType unary_result_dtype(UnaryOp op, ScalarType d) {
 // Ops whose loops are unary_float_loops'.
 constexpr bool uses_float_loops(UnaryOp op) noexcept {
   return unary_kind(op) == UnaryKind::Float || op == UnaryOp::Gelu || op == UnaryOp::GeluTanh ||
-         op == UnaryOp::Silu || op == UnaryOp::Hardswish || op == UnaryOp::Softplus || op == UnaryOp::Frac;
+         op == UnaryOp::Silu || op == UnaryOp::Hardswish || op == UnaryOp::Softplus || op == UnaryOp::Elu ||
+         op == UnaryOp::LeakyRelu || op == UnaryOp::Frac;
 }
 
 inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, const UnaryParams& params) {
@@ -163,6 +166,12 @@ inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, con
   if (op == UnaryOp::Softplus) {
     if (!p.a) p.a = 1.0;
     if (!p.b) p.b = 20.0;
+  } else if (op == UnaryOp::Elu) {  // alpha, scale, input_scale
+    if (!p.a) p.a = 1.0;
+    if (!p.b) p.b = 1.0;
+    if (!p.c) p.c = 1.0;
+  } else if (op == UnaryOp::LeakyRelu) {  // negative_slope
+    if (!p.a) p.a = 0.01;
   }
   if (uses_float_loops(op)) {
     unary_float_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));

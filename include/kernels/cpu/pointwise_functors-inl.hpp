@@ -85,6 +85,9 @@ struct FloatUnary {
     else if constexpr (K == UnaryOp::Sigmoid) return C(1) / (C(1) + std::exp(-x));
     else if constexpr (K == UnaryOp::Erf) return std::erf(x);
     else if constexpr (K == UnaryOp::Erfc) return std::erfc(x);
+    else if constexpr (K == UnaryOp::Acosh) return std::acosh(x);
+    else if constexpr (K == UnaryOp::Asinh) return std::asinh(x);
+    else if constexpr (K == UnaryOp::Atanh) return std::atanh(x);
     // keep-kind ops on floating dtypes only
     else if constexpr (K == UnaryOp::Gelu) return x * C(0.5) * (C(1) + std::erf(x * C(0.5 * std::numbers::sqrt2)));
     else if constexpr (K == UnaryOp::GeluTanh) {
@@ -103,6 +106,20 @@ template <class C>
 struct SoftplusOp {
   C beta, threshold;
   C operator()(C x) const noexcept { return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta; }
+};
+
+// elu(x) = x > 0 ? scale x : alpha scale (exp(input_scale x) - 1), as ATen's
+// (expm1 as its vector path); leaky_relu(x) = x > 0 ? x : negative_slope x.
+// NaN passes through both.
+template <class C>
+struct EluOp {
+  C negcoef, poscoef, negiptcoef;  // alpha * scale, scale, input_scale
+  C operator()(C x) const noexcept { return x <= C(0) ? std::expm1(x * negiptcoef) * negcoef : x * poscoef; }
+};
+template <class C>
+struct LeakyReluOp {
+  C negval;
+  C operator()(C x) const noexcept { return x > C(0) ? x : x * negval; }
 };
 
 // ------------------------------------------------------------- unary: keep ---

@@ -9,9 +9,9 @@ namespace opd::kernels {
 enum class UnaryOp : uint8_t {
   // float: integral and Bool inputs compute in the default dtype
   Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
-  Tanh, Sigmoid, Erf, Erfc,
+  Tanh, Sigmoid, Erf, Erfc, Acosh, Asinh, Atanh,
   // keep: the input's dtype
-  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
+  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Elu, LeakyRelu, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
   NanToNum,
   // bool: a Bool result
   LogicalNot, IsNan, IsInf, IsFinite,
@@ -21,7 +21,7 @@ inline constexpr int kNumUnaryOps = static_cast<int>(UnaryOp::IsFinite) + 1;
 enum class UnaryKind : uint8_t { Float, Keep, Bool };
 
 constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
-  if (op <= UnaryOp::Erfc) return UnaryKind::Float;
+  if (op <= UnaryOp::Atanh) return UnaryKind::Float;
   if (op <= UnaryOp::NanToNum) return UnaryKind::Keep;
   return UnaryKind::Bool;
 }

@@ -1,11 +1,13 @@
 #pragma once
 // Shapes and checks shared by the pooling kernels (nn-inl.hpp: max_pool2d,
-// avg_pool2d, adaptive_avg_pool2d; pooling-inl.hpp: max_pool2d_with_indices):
+// avg_pool2d, adaptive_avg_pool2d and their backward; pooling-inl.hpp: max_pool2d_with_indices):
 // ATen's pooling_output_shape and pool2d_shape_check, the output of a pool,
 // and the loop over (batch, plane) pairs. Inline only: included by the
 // translation units that compile those kernels.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -110,6 +112,87 @@ inline Pool2dShape max_pool2d_shape(const char* name, const Tensor& self, std::s
   s.ow = pooling_output_size(s.iw, s.kw, s.pw, s.sw, s.dw, ceil_mode);
   pool2d_shape_check(self, s);
   return s;
+}
+
+// avg_pool2d's arguments read as ATen's avg_pool2d reads them, with its
+// checks, and the output sizes (dilation 1).
+inline Pool2dShape avg_pool2d_shape(const char* name, const Tensor& self, std::span<const int64_t> kernel_size,
+                                    std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                    bool ceil_mode, std::optional<int64_t> divisor_override) {
+  nn_check_cpu(name, self, "self");
+  OPD_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
+            "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+  OPD_CHECK(stride.empty() || stride.size() == 1 || stride.size() == 2,
+            "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+  OPD_CHECK(padding.size() == 1 || padding.size() == 2,
+            "avg_pool2d: padding must either be a single int, or a tuple of two ints");
+  OPD_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const int64_t nd = self.dim();
+  if (nd < 3) {
+    const int64_t lo = nd == 0 ? -1 : -nd, hi = nd == 0 ? 0 : nd - 1;
+    throw IndexError(opd::detail::str_cat("Dimension out of range (expected to be in range of [", lo, ", ", hi,
+                                          "], but got -3)"));
+  }
+  Pool2dShape s{};
+  s.kh = kernel_size[0];
+  s.kw = pick(kernel_size, 1);
+  s.sh = stride.empty() ? s.kh : stride[0];
+  s.sw = stride.empty() ? s.kw : pick(stride, 1);
+  s.ph = padding[0];
+  s.pw = pick(padding, 1);
+  s.dh = s.dw = 1;
+  s.batch = nd == 4 ? self.size(0) : 1;
+  s.planes = self.size(nd - 3);
+  s.ih = self.size(nd - 2);
+  s.iw = self.size(nd - 1);
+  s.oh = pooling_output_size(s.ih, s.kh, s.ph, s.sh, 1, ceil_mode);
+  s.ow = pooling_output_size(s.iw, s.kw, s.pw, s.sw, 1, ceil_mode);
+  OPD_CHECK(nd == 3 || nd == 4, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:",
+            self.sizes());
+  pool2d_shape_check(self, s);
+  return s;
+}
+
+// One output element's window of avg_pool2d (its forward and backward):
+// rows [h0, h1), columns [w0, w1) clipped to the input, and the divisor.
+struct AvgWindow {
+  int64_t h0, h1, w0, w1, divide;
+  bool empty() const { return h0 >= h1 || w0 >= w1; }
+};
+inline AvgWindow avg_window(const Pool2dShape& s, int64_t y, int64_t x, bool count_include_pad,
+                            std::optional<int64_t> divisor_override) {
+  int64_t h0 = y * s.sh - s.ph, w0 = x * s.sw - s.pw;
+  int64_t h1 = std::min(h0 + s.kh, s.ih + s.ph), w1 = std::min(w0 + s.kw, s.iw + s.pw);
+  const int64_t pool_size = (h1 - h0) * (w1 - w0);
+  h0 = std::max<int64_t>(h0, 0);
+  w0 = std::max<int64_t>(w0, 0);
+  h1 = std::min(h1, s.ih);
+  w1 = std::min(w1, s.iw);
+  const int64_t divide = divisor_override ? *divisor_override : count_include_pad ? pool_size : (h1 - h0) * (w1 - w0);
+  return {h0, h1, w0, w1, divide};
+}
+
+// grad_output's checks against the forward's output (ATen's
+// avg_pool2d_backward_shape_check / max_pool2d_backward_shape_check).
+inline void check_pool_grad_output(const char* name, const Tensor& grad_output, const Tensor& self,
+                                   const Pool2dShape& s) {
+  const int64_t nd = self.dim();
+  OPD_CHECK(grad_output.dim() == nd, name, ": expected grad_output of ", nd, " dimensions, got ", grad_output.sizes());
+  const bool ok = grad_output.size(nd - 3) == s.planes && grad_output.size(nd - 2) == s.oh &&
+                  grad_output.size(nd - 1) == s.ow && (nd == 3 || grad_output.size(0) == s.batch);
+  OPD_CHECK(ok, name, ": grad_output ", grad_output.sizes(), " is not the forward's output size (", s.planes, "x",
+            s.oh, "x", s.ow, ")");
+  OPD_CHECK(grad_output.dtype() == self.dtype(), "expected dtype ", self.dtype(), " for `grad_output` but got dtype ",
+            grad_output.dtype());
+}
+
+// adaptive_avg_pool2d's window of output index a of b over an input of c:
+// ATen's start_index / end_index (computed in float, as ATen does).
+inline int64_t adaptive_start(int64_t a, int64_t b, int64_t c) {
+  return static_cast<int64_t>(std::floor(static_cast<float>(a * c) / static_cast<float>(b)));
+}
+inline int64_t adaptive_end(int64_t a, int64_t b, int64_t c) {
+  return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
 }
 
 }  // namespace opd::kernels::detail

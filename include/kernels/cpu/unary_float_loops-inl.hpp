@@ -19,11 +19,21 @@ void unary_float_loops_of(UnaryOp op, const UnaryParams& params, ScalarType comp
       run_pointwise<T, 1>(out, inputs, SoftplusOp<C>{static_cast<C>(*params.a), static_cast<C>(*params.b)});
       return;
     }
+    if (op == UnaryOp::Elu) {
+      const C scale = static_cast<C>(*params.b);
+      run_pointwise<T, 1>(out, inputs,
+                          EluOp<C>{static_cast<C>(*params.a) * scale, scale, static_cast<C>(*params.c)});
+      return;
+    }
+    if (op == UnaryOp::LeakyRelu) {
+      run_pointwise<T, 1>(out, inputs, LeakyReluOp<C>{static_cast<C>(*params.a)});
+      return;
+    }
     using U = UnaryOp;
     const bool done =
         run_unary_of<T, FloatUnary, U::Exp, U::Exp2, U::Expm1, U::Log, U::Log2, U::Log10, U::Log1p, U::Sqrt, U::Rsqrt,
                      U::Reciprocal, U::Sin, U::Cos, U::Tan, U::Asin, U::Acos, U::Atan, U::Sinh, U::Cosh, U::Tanh,
-                     U::Sigmoid, U::Erf, U::Erfc, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Frac>(op, out,
+                     U::Sigmoid, U::Erf, U::Erfc, U::Acosh, U::Asinh, U::Atanh, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Frac>(op, out,
                                                                                                         inputs);
     OPD_CHECK(done, unary_name(op), ": not a floating unary op");
   });

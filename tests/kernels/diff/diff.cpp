@@ -200,6 +200,8 @@ std::string compare_values(const Value& ours, const Value& theirs, const Toleran
       return same ? "" : std::to_string(ours.d) + " vs " + std::to_string(theirs.d);
     }
     case Value::Kind::IntList: return ours.ints == theirs.ints ? "" : "int lists differ";
+    case Value::Kind::BoolList: return ours.bools == theirs.bools ? "" : "bool lists differ";
+    case Value::Kind::DoubleList: return ours.doubles == theirs.doubles ? "" : "float lists differ";
     case Value::Kind::String: return ours.s == theirs.s ? "" : "'" + ours.s + "' vs '" + theirs.s + "'";
     default: break;
   }

@@ -70,7 +70,7 @@ opd::IValue to_ivalue(const Value& v) {
 
 Value from_ivalue(const opd::IValue& iv) {
   Value v;
-  if (iv.is_none()) {
+  if (iv.is_none() || (iv.is_tensor() && !iv.to_tensor().defined())) {  // an undefined tensor reads as None
     v.kind = Value::Kind::None;
   } else if (iv.is_tensor()) {
     v.kind = Value::Kind::Tensor;
@@ -95,6 +95,12 @@ Value from_ivalue(const opd::IValue& iv) {
   } else if (iv.is_int_list()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.to_int_list();
+  } else if (iv.is_double_list()) {
+    v.kind = Value::Kind::DoubleList;
+    v.doubles = iv.to_double_list();
+  } else if (iv.is_bool_list()) {
+    v.kind = Value::Kind::BoolList;
+    v.bools = iv.to_bool_list();
   } else if (iv.is_string()) {
     v.kind = Value::Kind::String;
     v.s = std::string(iv.to_string_view());

@@ -82,7 +82,7 @@ c10::IValue to_ivalue(const Value& v, std::vector<at::Tensor>& keep) {
 
 Value from_ivalue(const c10::IValue& iv) {
   Value v;
-  if (iv.isNone()) {
+  if (iv.isNone() || (iv.isTensor() && !iv.toTensor().defined())) {  // an undefined tensor reads as None
     v.kind = Value::Kind::None;
   } else if (iv.isTensor()) {
     v.kind = Value::Kind::Tensor;
@@ -108,6 +108,12 @@ Value from_ivalue(const c10::IValue& iv) {
   } else if (iv.isIntList()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.toIntVector();
+  } else if (iv.isDoubleList()) {
+    v.kind = Value::Kind::DoubleList;
+    v.doubles = iv.toDoubleVector();
+  } else if (iv.isBoolList()) {
+    v.kind = Value::Kind::BoolList;
+    for (bool b : iv.toBoolList()) v.bools.push_back(b);
   } else if (iv.isString()) {
     v.kind = Value::Kind::String;
     v.s = iv.toStringRef();

@@ -1,0 +1,328 @@
+// The Core ATen operators added for issue 25 against libtorch 1.13 through
+// the differential harness (diff/README.md), part of
+// kernels_models_torch_diff_test: the inverse hyperbolic functions, elu,
+// leaky_relu, scatter_add, scalar_tensor, full_like, _local_scalar_dense,
+// reflection / replication / constant padding, the average pools' backward,
+// _adaptive_avg_pool2d, the 1-D pools, native_group_norm and its backward,
+// native_layer_norm_backward, upsample_nearest2d / upsample_bilinear2d,
+// embedding_dense_backward, masked_scatter. float32 and float64, every layout of the
+// harness (contiguous, transposed, expanded, sliced), edge shapes, out= and
+// in-place variants, and cases where both sides must throw. Tolerances as
+// torch.testing.assert_close's (float32 rtol 1.3e-6, atol 1e-5; float64
+// rtol 1e-7, atol 1e-7).
+#include <cstring>
+
+#include "diff.hpp"
+
+using namespace diff;
+
+namespace {
+
+Tolerance tol(int dtype) {
+  if (dtype == f32) return {.ulp = 0, .atol = 1e-5, .rtol = 1.3e-6};
+  return {.ulp = 0, .atol = 1e-7, .rtol = 1e-7};
+}
+
+// A contiguous Long tensor holding exactly `values`.
+RawTensor longs(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
+  RawTensor t;
+  t.dtype = i64;
+  t.sizes = sizes;
+  t.strides.assign(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  t.storage.resize(values.size() * 8);
+  std::memcpy(t.storage.data(), values.data(), t.storage.size());
+  return t;
+}
+
+Value bools(std::vector<bool> b) {
+  Value v = value_of(Value::Kind::BoolList);
+  v.bools = std::move(b);
+  return v;
+}
+
+TEST(CoreAtenTorchDiff, InverseHyperbolic) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::acosh", "", {T(dt, {3, 5}, layout, Fill::positive)}, tol(dt)});
+      cases.push_back({"aten::asinh", "", {T(dt, {3, 5}, layout, Fill::special)}, tol(dt)});
+      cases.push_back({"aten::atanh", "", {T(dt, {3, 5}, layout, Fill::small)}, tol(dt)});
+    }
+    cases.push_back({"aten::acosh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, tol(dt)});  // NaN below 1
+    cases.push_back({"aten::atanh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, tol(dt)});  // +-inf at +-1
+    cases.push_back({"aten::asinh_", "", {T(dt, {4, 3}, Layout::transposed)}, tol(dt)});
+    cases.push_back({"aten::atanh", "out", {T(dt, {2, 3}, Layout::contiguous, Fill::small), T(dt, {0})}, tol(dt)});
+  }
+  cases.push_back({"aten::asinh", "", {T(i64, {5})}, tol(f32)});  // integral: the default dtype
+  cases.push_back({"aten::acosh", "", {T(f32, {0, 3})}});
+  cases.push_back({"aten::acosh_", "", {T(i64, {3})}});  // both throw: a Float result into Long
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, EluAndLeakyRelu) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::elu", "", {T(dt, {3, 5}, layout, Fill::special), I(1), I(1), I(1)}, tol(dt)});
+      cases.push_back({"aten::leaky_relu", "", {T(dt, {3, 5}, layout, Fill::special), D(0.01)}, tol(dt)});
+    }
+    cases.push_back({"aten::elu", "", {T(dt, {4, 4}), D(0.5), D(1.0507), D(2.0)}, tol(dt)});  // scaled
+    cases.push_back({"aten::elu_", "", {T(dt, {4, 4}, Layout::transposed), D(1.6732), D(1.0507), I(1)}, tol(dt)});
+    cases.push_back({"aten::elu", "out", {T(dt, {6}), I(2), I(1), D(0.5), T(dt, {0})}, tol(dt)});
+    cases.push_back({"aten::leaky_relu_", "", {T(dt, {2, 3, 4}, Layout::sliced), D(0.2)}, tol(dt)});
+    cases.push_back({"aten::leaky_relu", "out", {T(dt, {5}), D(-3.0), T(dt, {5})}, tol(dt)});
+  }
+  cases.push_back({"aten::elu", "", {T(f32, {})  , I(1), I(1), I(1)}, tol(f32)});  // 0-dim
+  cases.push_back({"aten::elu", "", {T(i64, {4}), I(1), I(1), I(1)}});              // both throw
+  cases.push_back({"aten::leaky_relu", "", {T(i32, {4}), D(0.1)}});                 // both throw
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, ScatterAdd) {
+  std::vector<Case> cases;
+  const RawTensor idx0 = longs({2, 4}, {0, 2, 1, 2, 2, 2, 0, 1});  // repeated targets accumulate
+  const RawTensor idx1 = longs({3, 2}, {4, 0, 1, 1, 3, 4});
+  for (int dt : {f32, f64, i64}) {
+    const Tolerance t = dt == i64 ? Tolerance{} : tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::scatter_add", "", {T(dt, {3, 5}, layout), I(0), T(idx0), T(dt, {2, 5})}, t});
+      cases.push_back({"aten::scatter_add", "", {T(dt, {3, 5}), I(1), T(idx1), T(dt, {3, 4}, layout)}, t});
+    }
+    cases.push_back({"aten::scatter_add_", "", {T(dt, {3, 5}), I(-1), T(idx1), T(dt, {3, 2})}, t});
+    cases.push_back({"aten::scatter_add", "out", {T(dt, {3, 5}), I(0), T(idx0), T(dt, {2, 4}), T(dt, {3, 5})}, t});
+  }
+  cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(0), T(longs({1, 2}, {3, 0})), T(f32, {1, 2})}});  // both throw
+  cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(2), T(idx0), T(f32, {2, 5})}});  // both throw: dim
+  cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(0), T(idx0), T(f64, {2, 5})}});  // both throw: dtype
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, ScalarsAndFullLike) {
+  std::vector<Case> cases;
+  cases.push_back({"aten::scalar_tensor", "", {D(2.5), None(), None(), None(), None()}});
+  cases.push_back({"aten::scalar_tensor", "", {I(3), None(), None(), None(), None()}});  // the default dtype, Float
+  cases.push_back({"aten::scalar_tensor", "", {I(7), ScalarT(i64), None(), None(), None()}});
+  cases.push_back({"aten::scalar_tensor", "", {B(true), ScalarT(f64), None(), None(), None()}});
+  for (int dt : {f32, f64, i64, b8}) {
+    cases.push_back({"aten::_local_scalar_dense", "", {T(dt, {1})}});
+    cases.push_back({"aten::_local_scalar_dense", "", {T(dt, {1, 1, 1}, Layout::expanded, Fill::special, 3)}});
+    cases.push_back({"aten::full_like", "", {T(dt, {3, 4}, Layout::transposed), I(1), None(), None(), None(), None(), None()}});
+  }
+  cases.push_back({"aten::_local_scalar_dense", "", {T(f32, {2, 3}, Layout::sliced)}});  // the first element, as ATen
+  cases.push_back({"aten::full_like", "", {T(f32, {2, 3}), D(-1.5), ScalarT(f64), None(), None(), None(), None()}});
+  cases.push_back({"aten::full_like", "", {T(i32, {0, 3}), I(4), None(), None(), None(), None(), None()}});
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, Padding) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    for (const char* op : {"aten::reflection_pad1d", "aten::replication_pad1d"}) {
+      for (Layout layout : all_layouts) cases.push_back({op, "", {T(dt, {2, 3, 6}, layout), L({2, 3})}});
+      cases.push_back({op, "", {T(dt, {3, 6}), L({-1, 5})}});  // unbatched, a negative pad crops
+      cases.push_back({op, "", {T(dt, {0, 3, 6}), L({1, 1})}});  // empty batch
+      cases.push_back({op, "out", {T(dt, {1, 2, 5}), L({4, 0}), T(dt, {0})}});
+    }
+    for (const char* op : {"aten::reflection_pad2d", "aten::replication_pad2d"}) {
+      for (Layout layout : all_layouts) cases.push_back({op, "", {T(dt, {2, 3, 5, 6}, layout), L({1, 2, 3, 0})}});
+      cases.push_back({op, "", {T(dt, {3, 4, 4}), L({3, 3, -2, 1})}});
+      cases.push_back({op, "out", {T(dt, {1, 1, 3, 3}), L({2, 2, 2, 2}), T(dt, {1})}});
+    }
+    for (const char* op : {"aten::reflection_pad3d", "aten::replication_pad3d"}) {
+      for (Layout layout : all_layouts) cases.push_back({op, "", {T(dt, {1, 2, 3, 4, 5}, layout), L({1, 1, 2, 0, 1, 2})}});
+      cases.push_back({op, "", {T(dt, {2, 3, 3, 3}), L({2, 0, 0, 2, 1, 1})}});
+      cases.push_back({op, "out", {T(dt, {1, 1, 2, 2, 2}), L({1, 1, 1, 1, 1, 1}), T(dt, {0})}});
+    }
+    // constant_pad_nd: positive, negative and mixed pads, fewer pads than dimensions
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::constant_pad_nd", "", {T(dt, {2, 3, 4}, layout), L({1, 2}), D(0.5)}});
+      cases.push_back({"aten::constant_pad_nd", "", {T(dt, {2, 3, 4}, layout), L({1, -1, 2, 0}), I(0)}});
+    }
+    cases.push_back({"aten::constant_pad_nd", "", {T(dt, {2, 3, 4}), L({-1, -1, 0, -2}), I(3)}});  // crop only
+    cases.push_back({"aten::constant_pad_nd", "", {T(dt, {2, 3}), L({0, 0, 1, 1}), D(-2)}});
+    cases.push_back({"aten::constant_pad_nd", "", {T(dt, {1, 2, 2, 2, 2}), L({1, 1, 1, 1, 1, 1, 1, 1}), I(1)}});
+  }
+  cases.push_back({"aten::constant_pad_nd", "", {T(i64, {3, 3}), L({1, 1}), I(7)}});
+  cases.push_back({"aten::constant_pad_nd", "", {T(b8, {3, 3}), L({0, 1, 1, 0}), B(true)}});
+  cases.push_back({"aten::reflection_pad1d", "", {T(i64, {2, 3, 6}), L({2, 3})}});    // both throw: integral
+  cases.push_back({"aten::replication_pad2d", "", {T(b8, {2, 3, 6}), L({1, 1, 1, 1})}});
+  // both throw: a reflection pad not below its dimension, an output too small,
+  // the wrong number of dimensions, an odd pad list, more pads than dimensions
+  cases.push_back({"aten::reflection_pad1d", "", {T(f32, {2, 3, 4}), L({4, 0})}});
+  cases.push_back({"aten::reflection_pad2d", "", {T(f32, {1, 3, 4, 4}), L({1, 1, 0, 4})}});
+  cases.push_back({"aten::replication_pad1d", "", {T(f32, {2, 3, 4}), L({-3, -2})}});
+  cases.push_back({"aten::replication_pad2d", "", {T(f32, {4, 4}), L({1, 1, 1, 1})}});
+  cases.push_back({"aten::replication_pad3d", "", {T(f32, {1, 1, 2, 2, 2}), L({1, 1, 1, 1})}});
+  cases.push_back({"aten::constant_pad_nd", "", {T(f32, {2, 3}), L({1, 1, 1}), I(0)}});
+  cases.push_back({"aten::constant_pad_nd", "", {T(f32, {3}), L({1, 1, 1, 1}), I(0)}});
+  cases.push_back({"aten::constant_pad_nd", "", {T(f32, {3}), L({-2, -2}), I(0)}});
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, AveragePools) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(dt, {2, 3, 7, 9}, layout), L({3, 4})}, t});
+      cases.push_back({"aten::_adaptive_avg_pool2d_backward", "", {T(dt, {2, 3, 3, 4}, layout), T(dt, {2, 3, 7, 9})}, t});
+      cases.push_back({"aten::avg_pool1d", "", {T(dt, {2, 3, 10}, layout), L({3}), L({2}), L({1}), B(false), B(true)}, t});
+      cases.push_back({"aten::adaptive_avg_pool1d", "", {T(dt, {2, 3, 10}, layout), L({4})}, t});
+      // avg_pool2d's backward: grad_output of the forward's size (1, 2, 4, 4)
+      cases.push_back({"aten::avg_pool2d_backward", "",
+                       {T(dt, {1, 2, 4, 4}, layout), T(dt, {1, 2, 7, 7}), L({3}), L({2}), L({1}), B(false), B(true), None()}, t});
+    }
+    cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(dt, {3, 5, 5}), L({1, 1})}, t});
+    cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(dt, {1, 2, 4, 4}), L({6, 5})}, t});  // output above input
+    cases.push_back({"aten::_adaptive_avg_pool2d_backward", "", {T(dt, {3, 6, 5}), T(dt, {3, 4, 4})}, t});
+    cases.push_back({"aten::avg_pool1d", "", {T(dt, {3, 9}), L({4}), L({}), L({2}), B(true), B(false)}, t});
+    cases.push_back({"aten::adaptive_avg_pool1d", "", {T(dt, {3, 5}), L({7})}, t});
+    // ceil_mode (a last window past the input), count_include_pad off, divisor_override
+    cases.push_back({"aten::avg_pool2d_backward", "",
+                     {T(dt, {2, 3, 3}), T(dt, {2, 6, 5}), L({3, 2}), L({2}), L({1}), B(true), B(false), None()}, t});
+    cases.push_back({"aten::avg_pool2d_backward", "",
+                     {T(dt, {1, 1, 3, 3}), T(dt, {1, 1, 6, 6}), L({2}), L({2}), L({0}), B(false), B(true), I(3)}, t});
+    cases.push_back({"aten::avg_pool2d_backward", "grad_input",
+                     {T(dt, {1, 2, 4, 4}), T(dt, {1, 2, 7, 7}), L({3}), L({2}), L({1}), B(false), B(true), None(), T(dt, {0})}, t});
+  }
+  // both throw: a grad_output of the wrong size, an integral grad, a 2-D input
+  cases.push_back({"aten::avg_pool2d_backward", "",
+                   {T(f32, {1, 2, 3, 4}), T(f32, {1, 2, 7, 7}), L({3}), L({2}), L({1}), B(false), B(true), None()}});
+  cases.push_back({"aten::_adaptive_avg_pool2d_backward", "", {T(i64, {1, 2, 2, 2}), T(i64, {1, 2, 4, 4})}});
+  cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(f32, {4, 4}), L({2, 2})}});
+  cases.push_back({"aten::avg_pool1d", "", {T(f32, {2, 3, 4, 4}), L({2}), L({2}), L({0}), B(false), B(true)}});
+  check_all(cases);
+}
+
+TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    const Value w = T(dt, {6}, Layout::contiguous, Fill::standard, 2), b = T(dt, {6}, Layout::contiguous, Fill::standard, 3);
+    // contiguous inputs: ATen 1.13 refuses others ("Expected X.is_contiguous(memory_format)"); the
+    // library takes them (a copy first)
+    cases.push_back({"aten::native_group_norm", "", {T(dt, {2, 6, 4, 5}), w, b, I(2), I(6), I(20), I(3), D(1e-5)}, t});
+    cases.push_back({"aten::native_group_norm", "", {T(dt, {3, 6}), None(), None(), I(3), I(6), I(1), I(6), D(1e-3)}, t});
+    cases.push_back({"aten::native_group_norm", "", {T(dt, {1, 6, 2, 2, 3}), None(), b, I(1), I(6), I(12), I(1), D(1e-5)}, t});
+    cases.push_back({"aten::native_group_norm", "", {T(dt, {0, 6, 3}), w, b, I(0), I(6), I(3), I(2), D(1e-5)}, t});
+    // backward: any mean and (positive) rstd make a well-defined function to compare
+    const Value mean = T(dt, {2, 3}, Layout::contiguous, Fill::small, 4);
+    const Value rstd = T(dt, {2, 3}, Layout::contiguous, Fill::positive, 5);
+    // contiguous grad_out: ATen 1.13 reads any grad_out's memory as if contiguous
+    cases.push_back({"aten::native_group_norm_backward", "",
+                     {T(dt, {2, 6, 4, 5}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 4, 5}), mean, rstd, w,
+                      I(2), I(6), I(20), I(3), bools({true, true, true})},
+                     t});
+    cases.push_back({"aten::native_group_norm_backward", "",
+                     {T(dt, {2, 6, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 3}), mean, rstd, None(), I(2),
+                      I(6), I(3), I(3), bools({true, false, false})},
+                     t});
+    cases.push_back({"aten::native_group_norm_backward", "",
+                     {T(dt, {2, 6, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 3}), mean, rstd, w, I(2),
+                      I(6), I(3), I(3), bools({false, true, true})},
+                     t});
+    // layer norm's backward over the last one and two dimensions
+    const Value lmean = T(dt, {4, 3, 1}, Layout::contiguous, Fill::small, 7);
+    const Value lrstd = T(dt, {4, 3, 1}, Layout::contiguous, Fill::positive, 8);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::native_layer_norm_backward", "",
+                       {T(dt, {4, 3, 5}, layout, Fill::standard, 9), T(dt, {4, 3, 5}), L({5}), lmean, lrstd,
+                        T(dt, {5}, Layout::contiguous, Fill::standard, 2), T(dt, {5}, Layout::contiguous, Fill::standard, 3),
+                        bools({true, true, true})},
+                       t});
+    }
+    cases.push_back({"aten::native_layer_norm_backward", "",
+                     {T(dt, {4, 3, 5}, Layout::contiguous, Fill::standard, 9), T(dt, {4, 3, 5}), L({3, 5}),
+                      T(dt, {4, 1, 1}, Layout::contiguous, Fill::small, 7), T(dt, {4, 1, 1}, Layout::contiguous, Fill::positive, 8),
+                      None(), None(), bools({true, false, false})},
+                     t});
+  }
+  // both throw: channels not divisible by the groups, a weight of the wrong size, mismatched normalized_shape
+  cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), None(), None(), I(2), I(6), I(4), I(4), D(1e-5)}});
+  cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), T(f32, {5}), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
+  cases.push_back({"aten::native_layer_norm_backward", "",
+                   {T(f32, {4, 3}), T(f32, {4, 3}), L({4}), T(f32, {4, 1}), T(f32, {4, 1}), None(), None(),
+                    bools({true, true, true})}});
+  check_all(cases);
+}
+
+Value doubles(std::vector<double> d) { return DL(std::move(d)); }
+
+TEST(CoreAtenTorchDiff, Upsample) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({8, 10}), None(), None()}});
+      cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 3}), None(), None()}});
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 9}), B(false), None(), None()}, t});
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 9}), B(true), None(), None()}, t});
+    }
+    // scales given with the size (ATen then uses 1 / scale), downsampling, one output pixel
+    cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {1, 2, 5, 5}), L({7, 7}), D(1.5), D(1.5)}});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 5, 5}), L({7, 7}), B(false), D(1.5), D(1.5)}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 6, 8}), L({3, 1}), B(true), None(), None()}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "", {T(dt, {1, 2, 6, 8}), L({4, 3}), B(false), None(), None()}, t});
+    // .vec: output_size or scale_factors
+    cases.push_back({"aten::upsample_nearest2d", "vec", {T(dt, {1, 3, 4, 4}), None(), doubles({2.0, 2.0})}});
+    cases.push_back({"aten::upsample_nearest2d", "vec", {T(dt, {1, 3, 4, 4}), L({6, 5}), None()}});
+    cases.push_back({"aten::upsample_bilinear2d", "vec", {T(dt, {1, 3, 4, 4}), None(), B(false), doubles({1.7, 2.5})}, t});
+    cases.push_back({"aten::upsample_bilinear2d", "vec", {T(dt, {1, 3, 4, 4}), L({5, 9}), B(true), None()}, t});
+    cases.push_back({"aten::upsample_nearest2d", "out", {T(dt, {1, 1, 2, 3}), L({4, 6}), None(), None(), T(dt, {0})}});
+    cases.push_back({"aten::upsample_bilinear2d", "out",
+                     {T(dt, {1, 1, 2, 3}), L({4, 6}), B(false), None(), None(), T(dt, {0})}, t});
+  }
+  cases.push_back({"aten::upsample_nearest2d", "", {T(u8, {1, 2, 3, 3}), L({5, 5}), None(), None()}});
+  // both throw: a 3-D input, a zero output size, both or neither of size and scales, an integral bilinear
+  cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {2, 3, 4}), L({8, 8}), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {1, 2, 3, 4}), L({0, 8}), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d", "vec", {T(f32, {1, 3, 4, 4}), L({6, 5}), doubles({2.0, 2.0})}});
+  cases.push_back({"aten::upsample_bilinear2d", "vec", {T(f32, {1, 3, 4, 4}), None(), B(false), None()}});
+  cases.push_back({"aten::upsample_bilinear2d", "", {T(i64, {1, 2, 3, 3}), L({5, 5}), B(false), None(), None()}});
+  check_all(cases);
+}
+
+RawTensor bool_mask(std::vector<int64_t> sizes, const std::vector<int>& values) {
+  RawTensor t;
+  t.dtype = b8;
+  t.sizes = sizes;
+  t.strides.assign(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  for (int v : values) t.storage.push_back(static_cast<unsigned char>(v != 0));
+  return t;
+}
+
+TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
+  std::vector<Case> cases;
+  const RawTensor idx = longs({2, 3}, {4, 0, 4, 2, 4, 1});  // 4 three times
+  for (int dt : {f32, f64}) {
+    const Tolerance t = tol(dt);
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(6), I(-1), B(false)}, t});
+      cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(5), I(4), B(true)}, t});
+    }
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {6, 3}), T(longs({6}, {1, 1, 0, 2, 1, 0})), I(3), I(0), B(true)}, t});
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {0, 4}), T(longs({0}, {})), I(3), I(-1), B(false)}, t});
+  }
+  // both throw: float indices
+  cases.push_back({"aten::embedding_dense_backward", "", {T(f32, {2, 4}), T(f32, {2}), I(3), I(-1), B(false)}});
+  const RawTensor mask = bool_mask({2, 3}, {1, 0, 1, 1, 0, 1});
+  const RawTensor row_mask = bool_mask({3}, {0, 1, 1});
+  for (int dt : {f32, f64, i64, b8}) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}, layout), T(mask), T(dt, {7}, Layout::contiguous, Fill::standard, 2)}});
+      cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}), T(row_mask), T(dt, {2, 3}, layout, Fill::standard, 3)}});
+    }
+    // (a contiguous self in place: ATen 1.13's masked_scatter_ walks a non-contiguous self in memory order)
+    cases.push_back({"aten::masked_scatter_", "", {T(dt, {4, 3}), T(row_mask), T(dt, {10})}});
+    cases.push_back({"aten::masked_scatter", "", {T(dt, {3}), T(mask), T(dt, {4})}});  // self broadcast to the mask's shape
+  }
+  // both throw: too few source elements, dtypes differ, a mask that does not broadcast to self in place
+  cases.push_back({"aten::masked_scatter", "", {T(f32, {2, 3}), T(mask), T(f32, {3})}});
+  cases.push_back({"aten::masked_scatter", "", {T(f32, {2, 3}), T(mask), T(f64, {6})}});
+  cases.push_back({"aten::masked_scatter_", "", {T(f32, {3}), T(mask), T(f32, {6})}});
+  check_all(cases);
+}
+
+}  // namespace
