@@ -198,6 +198,8 @@ def default_size(name, size):
         return max(size, 75)
     if name.startswith("maxvit"):
         return 224
+    if name == "vit_h_14":  # patches of 14
+        return 14 * max(1, round(size / 14))
     return size
 
 

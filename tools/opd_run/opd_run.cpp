@@ -7,7 +7,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -35,12 +38,53 @@ constexpr std::string_view usage_text =
     "  --threads N     the library's thread count (default: the library's)\n"
     "  --device D      run on device D (default cpu): weights and inputs copied there\n"
     "  --plugin SO     dlopen a library that registers kernels (repeatable)\n"
+    "  --memory        print the peak count and size of the buffers the runs allocate\n"
     "  --missing       list the graph's operators that have no kernel, one per line, and stop\n"
     "  --help          show this text\n"
     "\n"
     "Exit status: 0; 1 when a node fails or an output is off the reference; 2 on bad\n"
     "usage or a malformed file; 3 when the library lacks operators of the graph\n"
     "(listed on stderr, or stdout with --missing).\n";
+
+// --memory: counts the buffers the CPU allocator hands out and their peak,
+// to show that the runner drops values after their last use.
+class CountingAllocator final : public opd::Allocator {
+ public:
+  explicit CountingAllocator(opd::Allocator* inner) : inner_(inner) {}
+  opd::DataPtr allocate(std::size_t nbytes, opd::Device device) override {
+    auto inner = std::make_shared<opd::DataPtr>(inner_->allocate(nbytes, device));
+    if (nbytes == 0) return std::move(*inner);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++live_;
+    live_bytes_ += nbytes;
+    peak_ = std::max(peak_, live_);
+    peak_bytes_ = std::max(peak_bytes_, live_bytes_);
+    void* data = inner->get();
+    return opd::DataPtr::from_function(
+        data,
+        [this, inner, nbytes](void*) mutable {
+          const std::lock_guard<std::mutex> lock(mutex_);
+          --live_;
+          live_bytes_ -= nbytes;
+          inner.reset();
+        },
+        device);
+  }
+  void reset_peak() {
+    base_ = live_;
+    base_bytes_ = live_bytes_;
+    peak_ = live_;
+    peak_bytes_ = live_bytes_;
+  }
+  long peak_buffers() const { return peak_ - base_; }
+  double peak_mb() const { return static_cast<double>(peak_bytes_ - base_bytes_) / 1e6; }
+
+ private:
+  opd::Allocator* inner_;
+  std::mutex mutex_;
+  long live_ = 0, peak_ = 0, base_ = 0;
+  std::size_t live_bytes_ = 0, peak_bytes_ = 0, base_bytes_ = 0;
+};
 
 int usage_error(const char* msg) {
   std::fprintf(stderr, "opd-run: %s\n%s", msg, usage_text.data());
@@ -59,7 +103,7 @@ int main(int argc, char** argv) {
   std::string graph_path, inputs_path, expect_path, device_text = "cpu";
   std::vector<std::string> plugins;
   double rtol = 1e-4;
-  bool profile = false, missing_only = false;
+  bool profile = false, missing_only = false, memory = false;
   long repeat = 1, warmup = 0, threads = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -67,6 +111,7 @@ int main(int argc, char** argv) {
     if (a == "--help") return std::fputs(usage_text.data(), stdout) < 0 ? 2 : 0;
     if (a == "--profile") profile = true;
     else if (a == "--missing") missing_only = true;
+    else if (a == "--memory") memory = true;
     else if (a == "--inputs" || a == "--expect" || a == "--io" || a == "--device" || a == "--plugin") {
       const char* v = value();
       if (v == nullptr) return usage_error("an option lacks its value");
@@ -97,6 +142,8 @@ int main(int argc, char** argv) {
   const auto device = opd::Device::try_parse(device_text);
   if (!device) return usage_error("unknown --device");
 
+  static CountingAllocator counting(opd::get_allocator(opd::DeviceType::CPU));
+  if (memory) opd::set_allocator(opd::DeviceType::CPU, &counting);
   const opd::RegistrationSet kernels = opd::kernels::register_cpu();
   for (const std::string& p : plugins) {
     if (dlopen(p.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
@@ -133,6 +180,8 @@ int main(int argc, char** argv) {
   double seconds = 0;
   try {
     for (long r = 0; r < warmup; ++r) outputs = graph.run(inputs);
+    outputs.clear();
+    counting.reset_peak();
     for (long r = 0; r < repeat; ++r) {
       const auto start = std::chrono::steady_clock::now();
       outputs = graph.run(inputs, profile ? &prof : nullptr);
@@ -167,6 +216,9 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
   }
+  if (memory)
+    std::printf("memory: peak %ld buffers, %.3f MB allocated by the runs at once (beyond weights and inputs)\n",
+                counting.peak_buffers(), counting.peak_mb());
   if (profile) std::printf("\n%s", prof.table(repeat).c_str());
   return status;
 }
