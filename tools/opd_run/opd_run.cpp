@@ -173,12 +173,12 @@ int main(int argc, char** argv) {
     for (const std::string& m : missing) std::fprintf(stderr, "  %s\n", m.c_str());
     return 3;
   }
-  if (inputs_path.empty()) inputs = opd::graph::synthetic_inputs(graph);
 
   std::vector<opd::Tensor> outputs;
   opd::graph::Profile prof;
   double seconds = 0;
   try {
+    if (inputs_path.empty()) inputs = opd::graph::synthetic_inputs(graph);
     for (long r = 0; r < warmup; ++r) outputs = graph.run(inputs);
     outputs.clear();
     counting.reset_peak();
