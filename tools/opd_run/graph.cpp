@@ -244,6 +244,14 @@ Graph Graph::load(const std::string& path, Device device) {
               arg.optional_list |= id.is_null();
               arg.values.push_back(id.is_null() ? -1 : use(id, at));
             }
+            // A Tensor?[] argument (index.Tensor's indices) is one whatever its entries.
+            if (n.entry != nullptr) {
+              const schema::dynamic_schema& sch = n.entry->schema().value();
+              const schema::type_node& t = sch.type_of(sch.arguments[k]);
+              if (t.kind == schema::type_kind::list && t.child != schema::no_index &&
+                  sch.type(t.child).kind == schema::type_kind::optional)
+                arg.optional_list = true;
+            }
           } else if (kind == "none") {
             arg.constant = IValue();
           } else if (kind == "bool") {
@@ -343,7 +351,7 @@ std::vector<std::string> Graph::missing_operators() const {
   return out;
 }
 
-std::vector<Tensor> Graph::run(const std::vector<Tensor>& inputs, Profile* profile) const {
+std::vector<Tensor> Graph::run(const std::vector<Tensor>& inputs, Profile* profile, const NodeHook* on_node) const {
   // 1. Refuse a graph with operators the library lacks, before any work.
   if (const auto missing = missing_operators(); !missing.empty()) {
     std::string msg = model_ + ": operators without a kernel:";
@@ -411,6 +419,13 @@ std::vector<Tensor> Graph::run(const std::vector<Tensor>& inputs, Profile* profi
       fail(model_ + ": node " + std::to_string(i) + " (" + n.op + "): " + e.what());
     }
     stack.clear();
+    if (on_node != nullptr) {
+      std::vector<Tensor> outs;
+      for (const Output& o : n.outputs)
+        for (std::int32_t s : o.slots)
+          if (s >= 0) outs.push_back(values[static_cast<std::size_t>(s)]);
+      (*on_node)(i, n, outs);
+    }
     for (std::int32_t s : n.frees) values[static_cast<std::size_t>(s)] = Tensor();
     if (profile) {
       const auto t = std::chrono::steady_clock::now() - start;

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -86,7 +87,11 @@ class Graph {
 
   // Runs the graph on inputs (count, dtypes and sizes as the graph's); the
   // outputs in the graph's order. Throws GraphError naming the node.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs, Profile* profile = nullptr) const;
+  // on_node, when given, sees each node's tensor outputs right after its call
+  // (opd-run --trace).
+  using NodeHook = std::function<void(std::size_t index, const Node& node, const std::vector<Tensor>& outputs)>;
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, Profile* profile = nullptr,
+                          const NodeHook* on_node = nullptr) const;
 
   const std::string& model() const { return model_; }
   const std::vector<Node>& nodes() const { return nodes_; }

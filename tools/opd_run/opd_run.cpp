@@ -38,6 +38,7 @@ constexpr std::string_view usage_text =
     "  --threads N     the library's thread count (default: the library's)\n"
     "  --device D      run on device D (default cpu): weights and inputs copied there\n"
     "  --plugin SO     dlopen a library that registers kernels (repeatable)\n"
+    "  --trace         after each node, print each floating output's sum weighted by position (1 + i mod 7)\n"
     "  --memory        print the peak count and size of the buffers the runs allocate\n"
     "  --missing       list the graph's operators that have no kernel, one per line, and stop\n"
     "  --help          show this text\n"
@@ -103,7 +104,7 @@ int main(int argc, char** argv) {
   std::string graph_path, inputs_path, expect_path, device_text = "cpu";
   std::vector<std::string> plugins;
   double rtol = 1e-4;
-  bool profile = false, missing_only = false, memory = false;
+  bool profile = false, missing_only = false, memory = false, trace = false;
   long repeat = 1, warmup = 0, threads = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
     if (a == "--profile") profile = true;
     else if (a == "--missing") missing_only = true;
     else if (a == "--memory") memory = true;
+    else if (a == "--trace") trace = true;
     else if (a == "--inputs" || a == "--expect" || a == "--io" || a == "--device" || a == "--plugin") {
       const char* v = value();
       if (v == nullptr) return usage_error("an option lacks its value");
@@ -182,9 +184,24 @@ int main(int argc, char** argv) {
     for (long r = 0; r < warmup; ++r) outputs = graph.run(inputs);
     outputs.clear();
     counting.reset_peak();
+    const opd::graph::Graph::NodeHook hook = [](std::size_t i, const opd::graph::Graph::Node& n,
+                                                 const std::vector<opd::Tensor>& outs) {
+      std::printf("node %zu %s:", i, n.op.c_str());
+      for (const opd::Tensor& t : outs) {
+        if (t.dtype() != opd::ScalarType::Float) {
+          std::printf(" -");
+          continue;
+        }
+        double sum = 0;  // weighted by position, so that a permutation shows
+        std::size_t k = 0;
+        for (float x : opd::to_vector<float>(t)) sum += x * static_cast<double>(k++ % 7 + 1);
+        std::printf(" %.6g", sum);
+      }
+      std::printf("\n");
+    };
     for (long r = 0; r < repeat; ++r) {
       const auto start = std::chrono::steady_clock::now();
-      outputs = graph.run(inputs, profile ? &prof : nullptr);
+      outputs = graph.run(inputs, profile ? &prof : nullptr, trace && r == 0 ? &hook : nullptr);
       seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
   } catch (const std::exception& e) {
