@@ -21,6 +21,8 @@ torch.nn's layers named in NN_MODELS. Per model, in the output folder:
     <model>.io.json, <model>.io.bin  the example inputs and PyTorch's outputs (opd-run --inputs/--expect)
     <model>.pt                       with --torchscript: torch.jit.trace of the model (libtorch's side of
                                      bench/models)
+    <model>.trace.txt                with --trace: each node's float outputs as `opd-run --trace` prints
+                                     them (tools/compare_traces.py finds the first node that departs)
 
 The file formats are described in docs/models.md; tools/opd-run reads them.
 tools/record_aten_calls.py counts the overloads with the same Recorder.
@@ -70,6 +72,7 @@ class Recorder(TorchDispatchMode):
         self.weights = []       # (value id, name or None, tensor snapshot)
         self.nodes = []
         self.names = names or {}  # id(parameter or buffer) -> its name in the module
+        self.trace = None         # a file: one trace_line per node (--trace)
 
     def _new_value(self, t):
         self.ids[id(t)] = len(self.ids)
@@ -147,7 +150,25 @@ class Recorder(TorchDispatchMode):
             else:
                 encoded_outs.append(None)  # a non-tensor result: not referred to by the graph
         self.nodes.append({"op": overload_name(func), "args": encoded, "outputs": encoded_outs})
+        if self.trace is not None:
+            self.trace.write(trace_line(len(self.nodes) - 1, self.nodes[-1]["op"], outs))
         return out
+
+
+def trace_line(index, op, outs):
+    """opd-run --trace's line for a node: each float32 output's sum weighted
+    by position (1 + i mod 7, row-major), "-" for other outputs."""
+    flat = []
+    for o in outs:
+        flat += o if isinstance(o, list) else [o]
+    cols = []
+    for t in flat:
+        if isinstance(t, torch.Tensor) and t.dtype == torch.float32:
+            w = (torch.arange(t.numel()) % 7 + 1).double()
+            cols.append("%.6g" % (t.detach().double().contiguous().reshape(-1) * w).sum().item())
+        elif isinstance(t, torch.Tensor):
+            cols.append("-")
+    return f"node {index} {op}:" + "".join(" " + c for c in cols) + "\n"
 
 
 # torch.nn layers, small (the operators and paths are those of larger ones):
@@ -224,11 +245,12 @@ def build(name, batch=1, size=64, seed=0):
     return model.eval(), inputs
 
 
-def record(model, inputs):
+def record(model, inputs, trace=None):
     """Runs the model once under the Recorder: (recorder, outputs flattened)."""
     names = {id(p): n for n, p in model.named_parameters()}
     names.update({id(b): n for n, b in model.named_buffers()})
     rec = Recorder(names)
+    rec.trace = trace
     with torch.no_grad():
         for x in inputs:
             rec.add_input(x)
@@ -267,13 +289,19 @@ class Blob:
                 "offset": offset, "nbytes": len(raw)}
 
 
-def export(name, directory, batch=1, size=64, seed=0, suffix="", torchscript=False):
-    """Writes <name><suffix>.json/.bin and .io.json/.io.bin into directory;
-    returns the graph's node count."""
+def export(name, directory, batch=1, size=64, seed=0, suffix="", torchscript=False, trace=False):
+    """Writes <name><suffix>.json/.bin and .io.json/.io.bin into directory
+    (and with trace, <name><suffix>.trace.txt: PyTorch's side of opd-run
+    --trace); returns the graph's node count."""
     model, inputs = build(name, batch, size, seed)
-    rec, outputs = record(model, inputs)
     base = name + suffix
     os.makedirs(directory, exist_ok=True)
+    trace_file = open(os.path.join(directory, base + ".trace.txt"), "w") if trace else None
+    try:
+        rec, outputs = record(model, inputs, trace_file)
+    finally:
+        if trace_file:
+            trace_file.close()
 
     weights = Blob()
     graph = {
@@ -317,6 +345,8 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--suffix", default="", help="appended to the model's name in the file names")
     p.add_argument("--torchscript", action="store_true", help="also save torch.jit.trace(model) as <model>.pt")
+    p.add_argument("--trace", action="store_true",
+                   help="also write <model>.trace.txt, each node's outputs as opd-run --trace prints them")
     p.add_argument("--list", action="store_true", help="print the models this script knows")
     p.add_argument("--keep-going", action="store_true",
                    help="on a model that fails to export, report it and go on (exit status 1 at the end)")
@@ -330,7 +360,7 @@ def main():
     status = 0
     for m in a.models:
         try:
-            n = export(m, a.output, a.batch, a.size, a.seed, a.suffix, a.torchscript)
+            n = export(m, a.output, a.batch, a.size, a.seed, a.suffix, a.torchscript, a.trace)
         except Exception as e:  # noqa: BLE001 -- any failure of one model's capture
             if not a.keep_going:
                 raise
