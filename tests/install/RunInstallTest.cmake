@@ -62,7 +62,7 @@ if(OPD_MODE STREQUAL "package")
     run(configure-lib ${CMAKE_COMMAND} -S "${OPD_SOURCE_DIR}" -B "${lib_build}"
         -G "${OPD_GENERATOR}" -C "${OPD_WORK_DIR}/init-lib.cmake"
         -DOPD_BUILD_TESTS=OFF -DOPD_BUILD_EXAMPLES=OFF -DOPD_BUILD_TOOLS=ON
-        -DOPD_BUILD_BENCH=OFF -DOPD_INSTALL=ON)
+        -DOPD_BUILD_BENCH=OFF -DOPD_BUILD_OPD_RUN=OFF -DOPD_INSTALL=ON)
     run(build-lib ${CMAKE_COMMAND} --build "${lib_build}")
   endif()
   run(install ${CMAKE_COMMAND} --install "${lib_build}" --prefix "${prefix}")
