@@ -450,30 +450,7 @@ OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {
-      const T* in = x.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
-        const T* plane = in + p * s.ih * s.iw;
-        T* dst = o + p * s.oh * s.ow;
-        for (int64_t y = 0; y < s.oh; ++y) {
-          int64_t h0 = y * s.sh - s.ph;
-          const int64_t h1 = std::min(h0 + (s.kh - 1) * s.dh + 1, s.ih);
-          while (h0 < 0) h0 += s.dh;
-          for (int64_t xo = 0; xo < s.ow; ++xo) {
-            int64_t w0 = xo * s.sw - s.pw;
-            const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
-            while (w0 < 0) w0 += s.dw;
-            T best = -std::numeric_limits<T>::infinity();
-            for (int64_t h = h0; h < h1; h += s.dh) {
-              for (int64_t w = w0; w < w1; w += s.dw) {
-                const T v = plane[h * s.iw + w];
-                if (v > best || std::isnan(v)) best = v;
-              }
-            }
-            dst[y * s.ow + xo] = best;
-          }
-        }
-      });
+      detail::max_pool_planes<T>(s, x.data_ptr<T>(), out.data_ptr<T>(), nullptr);
     }
   });
   return out;

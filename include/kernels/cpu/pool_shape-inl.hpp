@@ -2,11 +2,12 @@
 // Shapes and checks shared by the pooling kernels (nn-inl.hpp: max_pool2d,
 // avg_pool2d, adaptive_avg_pool2d and their backward; pooling-inl.hpp: max_pool2d_with_indices):
 // ATen's pooling_output_shape and pool2d_shape_check, the output of a pool,
-// and the loop over (batch, plane) pairs. Inline only: included by the
+// the loop over (batch, plane) pairs and the max-pool window walk. Inline only: included by the
 // translation units that compile those kernels.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -77,6 +78,43 @@ void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
   const int64_t grain = std::max<int64_t>(1, grain_size / std::max<int64_t>(work_per_plane, 1));
   parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) f(p);
+  });
+}
+
+// The max over each window of every plane of `in` (contiguous planes of
+// ih x iw) into `out`, and, when `indices` is not null, the flat index in its
+// plane of each maximum: max_pool2d and max_pool2d_with_indices share it. A
+// NaN wins its window, as in ATen; an all -inf window gives the index of its
+// first element (ATen's cpu_max_pool).
+template <class T>
+void max_pool_planes(const Pool2dShape& s, const T* in, T* out, int64_t* indices) {
+  for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
+    const T* plane = in + p * s.ih * s.iw;
+    T* dst = out + p * s.oh * s.ow;
+    int64_t* dst_index = indices == nullptr ? nullptr : indices + p * s.oh * s.ow;
+    for (int64_t y = 0; y < s.oh; ++y) {
+      int64_t h0 = y * s.sh - s.ph;
+      const int64_t h1 = std::min(h0 + (s.kh - 1) * s.dh + 1, s.ih);
+      while (h0 < 0) h0 += s.dh;
+      for (int64_t xo = 0; xo < s.ow; ++xo) {
+        int64_t w0 = xo * s.sw - s.pw;
+        const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
+        while (w0 < 0) w0 += s.dw;
+        int64_t best_index = h0 * s.iw + w0;
+        T best = -std::numeric_limits<T>::infinity();
+        for (int64_t h = h0; h < h1; h += s.dh) {
+          for (int64_t w = w0; w < w1; w += s.dw) {
+            const T v = plane[h * s.iw + w];
+            if (v > best || std::isnan(v)) {
+              best = v;
+              best_index = h * s.iw + w;
+            }
+          }
+        }
+        dst[y * s.ow + xo] = best;
+        if (dst_index != nullptr) dst_index[y * s.ow + xo] = best_index;
+      }
+    }
   });
 }
 

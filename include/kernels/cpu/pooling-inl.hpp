@@ -57,41 +57,8 @@ OPD_FUNC void max_pool2d_with_indices_out(const Tensor& self, std::span<const in
   const Tensor x = self.is_contiguous() ? self : contiguous_clone(self);
   const Tensor o_t = writable(out), i_t = writable(indices);
   int64_t* idx = i_t.data_ptr<int64_t>();
-  const auto run = [&](auto* o, const auto* in) {
-    using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
-    detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
-      const T* plane = in + p * s.ih * s.iw;
-      T* dst = o + p * s.oh * s.ow;
-      int64_t* dst_idx = idx + p * s.oh * s.ow;
-      for (int64_t y = 0; y < s.oh; ++y) {
-        int64_t h0 = y * s.sh - s.ph;
-        const int64_t h1 = std::min(h0 + (s.kh - 1) * s.dh + 1, s.ih);
-        while (h0 < 0) h0 += s.dh;
-        for (int64_t xo = 0; xo < s.ow; ++xo) {
-          int64_t w0 = xo * s.sw - s.pw;
-          const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
-          while (w0 < 0) w0 += s.dw;
-          // ATen's cpu_max_pool: the first window element's index when
-          // nothing beats -inf (an all -inf window).
-          int64_t best_index = h0 * s.iw + w0;
-          T best = -std::numeric_limits<T>::infinity();
-          for (int64_t h = h0; h < h1; h += s.dh) {
-            for (int64_t w = w0; w < w1; w += s.dw) {
-              const T v = plane[h * s.iw + w];
-              if (v > best || std::isnan(v)) {
-                best = v;
-                best_index = h * s.iw + w;
-              }
-            }
-          }
-          dst[y * s.ow + xo] = best;
-          dst_idx[y * s.ow + xo] = best_index;
-        }
-      }
-    });
-  };
-  if (self.dtype() == ScalarType::Float) run(o_t.data_ptr<float>(), x.data_ptr<float>());
-  else run(o_t.data_ptr<double>(), x.data_ptr<double>());
+  if (self.dtype() == ScalarType::Float) detail::max_pool_planes<float>(s, x.data_ptr<float>(), o_t.data_ptr<float>(), idx);
+  else detail::max_pool_planes<double>(s, x.data_ptr<double>(), o_t.data_ptr<double>(), idx);
   write_back(out, o_t);
   write_back(indices, i_t);
 }
