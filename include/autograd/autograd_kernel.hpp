@@ -12,12 +12,11 @@
 //   5. set the history of the output (in-place: self's history is rebased
 //      onto the node) and save what the formulas read of the result.
 //
-//   auto h = opd::autograd::register_derivatives<my_mul>();      // Autograd kernel of my_mul
-//   auto s = opd::autograd::register_family_derivatives<Family>(); // functional, in-place, out=
+//   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
+//   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
 //
-// The kernel is registered at the Autograd alias key (every Autograd* key);
-// tensors that require no grad carry no Autograd key, so their calls never
-// reach it.
+// The kernel is registered at every per-backend Autograd key; tensors that
+// require no grad carry no Autograd key, so their calls never reach it.
 #include <array>
 #include <memory>
 #include <optional>
@@ -292,16 +291,21 @@ struct autograd_kernel<Op, D, R(A...)> {
         if (needs_grad && kernel_detail::is_view_of_differentiable(self)) kernel_detail::throw_view_inplace(Op::name);
       }
     }
-    if (!needs_grad) [[likely]]
+    if (!needs_grad) [[likely]] {
+      ExcludeDispatchKeyGuard below(kAutogradKeys);  // the kernel's own calls skip autograd
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+    }
     // 3. the node, its edges and saved inputs
     using node_t = kernel_detail::derived_node<Op, D>;
     auto node = std::make_shared<node_t>();
     auto all = std::forward_as_tuple(args...);
     collect_edges(*node, all, std::make_index_sequence<sizeof...(A)>{});
     save_inputs(*node, all);
-    // 4. below autograd
-    R result = redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+    // 4. below autograd (the kernel's own calls too: PyTorch's AutoDispatchBelowAutograd)
+    R result = [&]() -> R {
+      ExcludeDispatchKeyGuard below(kAutogradKeys);
+      return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+    }();
     // 5. history (rebased for in-place: result is self) and saved outputs
     set_history(result, node, 0);
     std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
@@ -341,12 +345,23 @@ struct autograd_kernel<Op, D, R(A...)> {
   }
 };
 
-// Registers Op's Autograd kernel (at the Autograd alias key).
+// Every per-backend Autograd key. A kernel is registered at each of them, not at
+// the Autograd alias key: an alias-key kernel loses to a CompositeImplicitAutograd
+// one (c10's order), and a composite view may make its result without calling
+// view operators.
+inline constexpr DispatchKey kAutogradKeyList[] = {
+    DispatchKey::AutogradOther,       DispatchKey::AutogradCPU,         DispatchKey::AutogradCUDA,
+    DispatchKey::AutogradMeta,        DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
+    DispatchKey::AutogradPrivateUse3};
+
+// Registers Op's Autograd kernel.
 template <class Op, class D = derivatives_t<Op>>
-RegistrationHandle register_derivatives(const source_location& where = source_location::current()) {
+RegistrationSet register_derivatives(const source_location& where = source_location::current()) {
   static_assert(!std::is_void_v<D>, "opd::autograd::register_derivatives: no derivatives are declared for this operator");
   static_assert(kernel_detail::check_derivatives<Op, D>());
-  return register_kernel<Op, &autograd_kernel<Op, D>::run>(DispatchKey::Autograd, where);
+  RegistrationSet set;
+  for (DispatchKey k : kAutogradKeyList) set.add(register_kernel<Op, &autograd_kernel<Op, D>::run>(k, where));
+  return set;
 }
 
 }  // namespace opd::autograd

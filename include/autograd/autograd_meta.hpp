@@ -61,4 +61,5 @@ OPD_API Tensor detach(const Tensor& t);
 
 #ifdef OPD_HEADER_ONLY
 #include "autograd/autograd_meta-inl.hpp"
+#include "autograd/node-inl.hpp"
 #endif

@@ -337,6 +337,12 @@ OPD_AUTOGRAD_DERIVATIVES(kops::expand, "ExpandBackward0", formula<"self", &fd::r
 OPD_AUTOGRAD_DERIVATIVES(kops::unsqueeze, "UnsqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::unsqueeze>::reshape>);
 OPD_AUTOGRAD_DERIVATIVES(kops::squeeze, "SqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::squeeze>::reshape>);
 OPD_AUTOGRAD_DERIVATIVES(kops::squeeze_dim, "SqueezeBackward1", formula<"self", &fd::restore_shape_d<kops::squeeze_dim>::reshape>);
+// Composite views that make their result directly (not through view operators): their own formulas.
+OPD_AUTOGRAD_DERIVATIVES(kops::reshape, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::reshape>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::flatten, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::flatten>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::expand_as, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand_as>::sum_to>,
+                         non_differentiable<"other">);
+OPD_AUTOGRAD_DERIVATIVES(kops::contiguous, "CloneBackward0", formula<"self", &fd::identity_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>);
@@ -420,6 +426,10 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::squeeze>();
   r.functional<kops::squeeze_dim>();
   r.functional<kops::permute>();
+  r.functional<kops::reshape>();
+  r.functional<kops::flatten>();
+  r.functional<kops::expand_as>();
+  r.functional<kops::contiguous>();
   r.functional<kops::clone>();
   r.functional<kops::alias>();
   r.functional<kops::softmax>();

@@ -23,6 +23,7 @@ OPD_FUNC void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stac
     for (const IValue& v : *stack) for_each_tensor([&](const Tensor& t) { needs_grad = needs_grad || requires_grad(t); }, v);
   }
   if (!needs_grad) {
+    ExcludeDispatchKeyGuard below(kAutogradKeys);
     redispatch_boxed(op, ks & kBelowAutograd, *stack);
     return;
   }
@@ -37,7 +38,10 @@ OPD_FUNC void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stac
         },
         (*stack)[i]);
   }
-  redispatch_boxed(op, ks & kBelowAutograd, *stack);
+  {
+    ExcludeDispatchKeyGuard below(kAutogradKeys);
+    redispatch_boxed(op, ks & kBelowAutograd, *stack);
+  }
   bool differentiable_output = !facts.written.empty();
   for (const IValue& v : *stack) {
     for_each_tensor(
@@ -54,6 +58,7 @@ OPD_FUNC void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stac
 }
 
 OPD_FUNC void non_differentiable_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
+  ExcludeDispatchKeyGuard below(kAutogradKeys);
   redispatch_boxed(op, ks & kBelowAutograd, *stack);
 }
 
@@ -66,11 +71,16 @@ OPD_FUNC RegistrationSet register_autograd_layers(const std::vector<std::string>
     if (std::find(typed.begin(), typed.end(), name) != typed.end()) continue;
     set.add(register_boxed_kernel(name, DispatchKey::ADInplaceOrView, &inplace_or_view_boxed));
   }
-  for (DispatchKey k : {DispatchKey::AutogradOther, DispatchKey::AutogradCPU, DispatchKey::AutogradCUDA,
-                        DispatchKey::AutogradMeta, DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
-                        DispatchKey::AutogradPrivateUse3}) {
-    set.add(register_fallback(k, &autograd_fallback));
+  // A composite (CompositeImplicitAutograd) view without a formula may make its
+  // result directly rather than through view operators, which would record
+  // nothing: it takes the fallback (an error when an input requires grad).
+  for (const std::string& name : d.operator_names()) {
+    const OperatorEntry* e = d.find_schema(name);
+    if (e == nullptr || !e->alias_facts().is_view()) continue;
+    if (!e->has_kernel_for(DispatchKey::CompositeImplicitAutograd) || e->has_kernel_for(DispatchKey::AutogradCPU)) continue;
+    for (DispatchKey k : kAutogradKeyList) set.add(register_boxed_kernel(name, k, &autograd_fallback));
   }
+  for (DispatchKey k : kAutogradKeyList) set.add(register_fallback(k, &autograd_fallback));
   return set;
 }
 

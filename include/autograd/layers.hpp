@@ -68,7 +68,7 @@ OPD_API RegistrationSet register_autograd_layers(const std::vector<std::string>&
 
 template <class Op>
 RegistrationHandle register_non_differentiable(const source_location& where = source_location::current()) {
-  return register_boxed_kernel<Op>(DispatchKey::Autograd, &non_differentiable_boxed, where);
+  return register_boxed_kernel<Op>(DispatchKey::Autograd, &non_differentiable_boxed, where);  // (no composite: detach)
 }
 
 }  // namespace opd::autograd

@@ -105,5 +105,6 @@ class OPD_API AccumulateGrad final : public Node {
 }  // namespace opd::autograd
 
 #ifdef OPD_HEADER_ONLY
-#include "autograd/node-inl.hpp"
+// (node-inl.hpp needs AutogradMeta: autograd_meta.hpp includes it, last.)
+#include "autograd/autograd_meta.hpp"
 #endif
