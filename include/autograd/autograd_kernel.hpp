@@ -228,8 +228,10 @@ class derived_node final : public Node {
 };
 
 [[gnu::cold, gnu::noinline]] inline void throw_out_variant(std::string_view op_name) {
-  std::string base(op_name.substr(op_name.find("::") == std::string_view::npos ? 0 : op_name.find("::") + 2));
-  throw Error(base + "(): functions with out=... arguments don't support automatic differentiation, but one of the "
+  // PyTorch names the operator without namespace and overload: "mul(): ..."
+  std::string_view base = op_name.substr(op_name.find("::") == std::string_view::npos ? 0 : op_name.find("::") + 2);
+  base = base.substr(0, base.find('.'));
+  throw Error(std::string(base) + "(): functions with out=... arguments don't support automatic differentiation, but one of the "
                      "arguments requires grad.");
 }
 [[gnu::cold, gnu::noinline]] inline void throw_leaf_inplace() {

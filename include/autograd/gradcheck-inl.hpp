@@ -28,12 +28,12 @@ inline std::vector<std::vector<double>> numerical(const DifferentiableFn& fn, co
   for (int64_t o : in_off) {
     double& x = base(inputs[in])[o];
     const double saved = x;
+    // (values read at once: an output may be a view of the input)
     x = saved + eps;
-    const Tensor plus = fn(inputs).at(out);
+    const std::vector<double> p = to_vector<double>(fn(inputs).at(out));
     x = saved - eps;
-    const Tensor minus = fn(inputs).at(out);
+    const std::vector<double> m = to_vector<double>(fn(inputs).at(out));
     x = saved;
-    const std::vector<double> p = to_vector<double>(plus), m = to_vector<double>(minus);
     std::vector<double> col(p.size());
     for (std::size_t i = 0; i < p.size(); ++i) col[i] = (p[i] - m[i]) / (2 * eps);
     cols.push_back(std::move(col));
