@@ -3,6 +3,7 @@
 # (Ir(2n) - Ir(n)) / n. Prints `<row> <opd instructions> <aten instructions>`.
 #
 #   bench/autograd_callgrind.sh <build-dir>/bin/opd_bench_autograd [n]
+#   SIDES=opd bench/autograd_callgrind.sh <build-dir>/bin/opd_autograd_callgrind [n]   (no libtorch: fast)
 #
 # Rows: add|mul|transpose _ nograd|grad|inference (forward, 1-element float),
 # add_noautograd (opd only: no autograd registered), chain_add_100 / chain_mul_100

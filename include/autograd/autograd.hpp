@@ -16,6 +16,7 @@
 // formulas.hpp (the library's operators), gradcheck.hpp.
 #include "autograd/autograd_meta.hpp"
 #include "autograd/engine.hpp"
+#include "autograd/formulas.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/layers.hpp"
 #include "autograd/node.hpp"
