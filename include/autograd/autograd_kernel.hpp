@@ -4,7 +4,7 @@
 //
 //   1. requires_grad: grad mode is on and a Tensor input requires grad;
 //   2. in-place: check it (a leaf that requires grad cannot be written;
-//      a view of a tensor that requires grad is not supported yet);
+//      an in-place call that records grad on a view is not supported yet);
 //      out=: an input that requires grad is PyTorch's out= error;
 //   3. if required: the node, its next edges (one per Tensor argument), and
 //      the saved values of each formula whose inputs need a gradient;
@@ -239,7 +239,7 @@ class derived_node final : public Node {
 }
 [[gnu::cold, gnu::noinline]] inline void throw_view_inplace(std::string_view op_name) {
   throw NotImplementedError(std::string(op_name) +
-                            ": an in-place operation on a view of a tensor that requires grad is not supported yet "
+                            ": an in-place operation that records grad on a view is not supported yet "
                             "(PyTorch rebases the base's history through the view: CopySlices)");
 }
 
@@ -253,12 +253,11 @@ bool any_requires_grad(const T& v) {
     return false;
 }
 
-// In-place: a view whose base requires grad, or a view of a view that records history.
-inline bool is_view_of_differentiable(const Tensor& t) {
-  if (!t.is_view()) return false;
-  const Tensor base = t._base();
-  return requires_grad(base) || requires_grad(t);
-}
+// In-place with grad on a view: its base's history would have to be rebased
+// through the view (CopySlices), which is not done yet, so every view is refused
+// (also one whose base requires no grad: the base would silently lose the
+// gradient that flows into the view).
+inline bool is_view_of_differentiable(const Tensor& t) { return t.is_view(); }
 
 }  // namespace kernel_detail
 
