@@ -34,6 +34,10 @@ namespace detail {
 // with this name in the message.
 template <class Deferred>
 struct transfer;
+// Defined by autograd/tensor_api.hpp: the autograd members' implementation
+// (incomplete here, as transfer: a call without that header names it).
+template <class Deferred>
+struct autograd_api;
 }  // namespace detail
 
 class Tensor {
@@ -110,6 +114,34 @@ class Tensor {
   Tensor to(Device device, bool non_blocking = false) const {
     return detail::transfer<Deferred>::to(*this, device, non_blocking);
   }
+  // ---- autograd (#include <autograd/autograd.hpp>) --------------------------
+  // As PyTorch's: requires_grad(), set_requires_grad(b), grad(), grad_fn()
+  // (a std::shared_ptr<opd::autograd::Node>; ->name() is "AddBackward0"),
+  // is_leaf(), output_nr(), detach(), backward(gradient, retain_graph,
+  // create_graph), register_hook(fn). Templates, so that files without
+  // autograd do not compile it.
+  template <class D = void>
+  bool requires_grad() const { return detail::autograd_api<D>::requires_grad(*this); }
+  template <class D = void>
+  const Tensor& set_requires_grad(bool required) const { return detail::autograd_api<D>::set_requires_grad(*this, required); }
+  template <class D = void>
+  Tensor grad() const { return detail::autograd_api<D>::grad(*this); }
+  template <class D = void>
+  auto grad_fn() const { return detail::autograd_api<D>::grad_fn(*this); }
+  template <class D = void>
+  bool is_leaf() const { return detail::autograd_api<D>::is_leaf(*this); }
+  template <class D = void>
+  uint32_t output_nr() const { return detail::autograd_api<D>::output_nr(*this); }
+  template <class D = void>
+  Tensor detach() const { return detail::autograd_api<D>::detach(*this); }
+  template <class D = void>
+  void backward(const Tensor& gradient = Tensor(), std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const {
+    detail::autograd_api<D>::backward(*this, gradient, retain_graph, create_graph);
+  }
+  template <class D = void, class F>
+  void register_hook(F&& hook) const { detail::autograd_api<D>::register_hook(*this, std::forward<F>(hook)); }
+
   // A view of the same shape (c10 alias()).
   Tensor alias() const { return as_strided(sizes(), strides(), storage_offset()); }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -40,6 +41,14 @@ class VersionCounter final : public intrusive_target {
 };
 
 using SizesVector = SmallVector<int64_t, 5>;
+
+// Autograd's per-tensor state (autograd/autograd_meta.hpp defines it): owned
+// by the TensorImpl, null for a tensor that never required grad, so core does
+// not depend on autograd.
+class AutogradMetaInterface {
+ public:
+  virtual ~AutogradMetaInterface() = default;
+};
 
 namespace detail {
 
@@ -162,6 +171,10 @@ class OPD_API TensorImpl : public intrusive_target {
     version_counter_ = std::move(vc);
   }
 
+  // ---- autograd ----------------------------------------------------------
+  AutogradMetaInterface* autograd_meta() const noexcept { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> meta) noexcept { autograd_meta_ = std::move(meta); }
+
   // ---- mutation (all validated) ---------------------------------------
   // Sets sizes, strides and (optionally) the offset; the result must lie
   // inside the storage. Strides must be non-negative.
@@ -219,6 +232,7 @@ class OPD_API TensorImpl : public intrusive_target {
   bool is_wrapped_number_ = false;
   // Held through the base class: TensorImpl is incomplete here.
   intrusive_ptr<intrusive_target> base_;  // set by make_view only
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   TensorImpl* base_impl() const noexcept { return static_cast<TensorImpl*>(base_.get()); }
 };
 

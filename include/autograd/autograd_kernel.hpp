@@ -1,0 +1,368 @@
+#pragma once
+// The Autograd kernel and graph node derived from an operator's derivatives
+// (derivatives.hpp), in the steps of PyTorch's generated VariableType kernel:
+//
+//   1. requires_grad: grad mode is on and a Tensor input requires grad;
+//   2. in-place: check it (a leaf that requires grad cannot be written;
+//      an in-place call that records grad on a view is not supported yet);
+//      out=: an input that requires grad is PyTorch's out= error;
+//   3. if required: the node, its next edges (one per Tensor argument), and
+//      the saved values of each formula whose inputs need a gradient;
+//   4. redispatch below the Autograd keys (ADInplaceOrView still runs);
+//   5. set the history of the output (in-place: self's history is rebased
+//      onto the node) and save what the formulas read of the result.
+//
+//   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
+//   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
+//
+// The kernel is registered at every per-backend Autograd key; tensors that
+// require no grad carry no Autograd key, so their calls never reach it.
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include "autograd/autograd_meta.hpp"
+#include "autograd/derivatives.hpp"
+#include "autograd/grad_mode.hpp"
+#include "autograd/node.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "dispatch/schema/alias_facts.hpp"
+#include "kernels/ops_views.hpp"
+
+namespace opd::autograd {
+
+namespace kernel_detail {
+namespace mp = boost::mp11;
+using namespace derivatives_detail;
+
+struct no_saved {
+  template <class A, class C>
+  void capture_inputs(const A&, C&&) {}
+  void capture_result(const Tensor&, const std::shared_ptr<Node>&) {}
+  void set_owner(const Node*) noexcept {}
+  void release() {}
+};
+
+template <class Fn>
+struct fn_traits;
+template <class R>
+struct fn_traits<R (*)(const Tensor&)> {
+  using result = R;
+  using saved_type = no_saved;
+};
+template <class R, class S>
+struct fn_traits<R (*)(const Tensor&, const S&)> {
+  using result = R;
+  using saved_type = S;
+};
+
+template <class T>
+struct is_formula : std::false_type {};
+template <fixed_string I, auto F>
+struct is_formula<formula<I, F>> : std::true_type {};
+template <class T>
+struct is_nondiff : std::false_type {};
+template <fixed_string... N>
+struct is_nondiff<non_differentiable<N...>> : std::true_type {};
+
+template <class F>
+struct formula_text;
+template <fixed_string I, auto Fn>
+struct formula_text<formula<I, Fn>> {
+  static constexpr auto value = I;
+};
+
+template <class D>
+using formulas_of = mp::mp_copy_if<typename D::parts, is_formula>;
+template <class D>
+using nondiffs_of = mp::mp_copy_if<typename D::parts, is_nondiff>;
+
+template <class F>
+using saved_type_of = typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::saved_type;
+
+// A name of the schema as a fixed_string (to name it in an error type).
+template <std::string_view const& S>
+constexpr auto as_fixed() {
+  fixed_string<S.size()> f;
+  for (std::size_t i = 0; i < S.size(); ++i) f.data[i] = S[i];
+  return f;
+}
+template <class Op, std::size_t I>
+struct arg_name {
+  static constexpr std::string_view value = Op::schema.arguments[I].name;
+};
+
+template <class N>
+constexpr bool nondiff_lists(std::string_view name);
+template <fixed_string... N>
+struct nondiff_names {
+  static constexpr bool has(std::string_view name) { return ((N.view() == name) || ...); }
+};
+template <class T>
+struct nondiff_of;
+template <fixed_string... N>
+struct nondiff_of<non_differentiable<N...>> {
+  using type = nondiff_names<N...>;
+};
+
+template <class D>
+constexpr bool covered(std::string_view name) {
+  bool c = false;
+  mp::mp_for_each<formulas_of<D>>([&](auto f) {
+    using F = decltype(f);
+    for (std::size_t k = 0; k < count_names(F::inputs); ++k) c = c || nth_name(F::inputs, k) == name;
+  });
+  mp::mp_for_each<nondiffs_of<D>>([&](auto n) { c = c || nondiff_of<decltype(n)>::type::has(name); });
+  return c;
+}
+
+template <class Op>
+constexpr bool is_out_arg(std::size_t i) {
+  return schema::is_out(Op::schema, Op::schema.arguments[i]);
+}
+
+// The checks, instantiated with the kernel: each failure is one error type.
+template <class Op, class D, class F>
+constexpr bool check_formula() {
+  using R = typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::result;
+  constexpr std::size_t n = count_names(F::inputs);
+  constexpr bool names_ok = [] {
+    for (std::size_t k = 0; k < count_names(F::inputs); ++k)
+      if (arg_index<Op>(nth_name(F::inputs, k)) < 0) return false;
+    return true;
+  }();
+  if constexpr (!names_ok) {
+    return sizeof(formula_names_no_argument<Op, formula_text<F>::value>) == 0;
+  } else {
+    constexpr bool tensors_ok = [] {
+      bool ok = true;
+      mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>([&](auto i) {
+        for (std::size_t k = 0; k < count_names(F::inputs); ++k)
+          if (arg_index<Op>(nth_name(F::inputs, k)) == static_cast<int>(i.value))
+            ok = ok && is_tensor_param_v<mp::mp_at_c<schema::arg_types_t<Op>, i>>;
+      });
+      return ok;
+    }();
+    if constexpr (!tensors_ok) {
+      return sizeof(formula_for_non_tensor_argument<Op, formula_text<F>::value>) == 0;
+    } else if constexpr (n == 1 && !std::is_same_v<R, Tensor>) {
+      return sizeof(formula_does_not_return_tensor<Op, formula_text<F>::value>) == 0;
+    } else if constexpr (n > 1 && !std::is_same_v<R, std::array<Tensor, n>>) {
+      return sizeof(formula_does_not_return_tensor<Op, formula_text<F>::value>) == 0;
+    } else {
+      return true;
+    }
+  }
+}
+
+template <class Op, class D>
+constexpr bool check_derivatives() {
+  bool ok = true;
+  mp::mp_for_each<formulas_of<D>>([&](auto f) { ok = ok && check_formula<Op, D, decltype(f)>(); });
+  mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>([&](auto i) {
+    constexpr std::size_t I = i.value;
+    if constexpr (is_tensor_param_v<mp::mp_at_c<schema::arg_types_t<Op>, I>>) {
+      if constexpr (!is_out_arg<Op>(I) && !covered<D>(arg_name<Op, I>::value)) {
+        ok = ok && sizeof(differentiable_input_without_formula<Op, as_fixed<arg_name<Op, I>::value>()>) == 0;
+      }
+    }
+  });
+  return ok;
+}
+
+// The graph node of Op's calls.
+template <class Op, class D>
+class derived_node final : public Node {
+  using formulas = formulas_of<D>;
+  using saved_tuple = mp::mp_rename<mp::mp_transform<std::optional, mp::mp_transform<saved_type_of, formulas>>, std::tuple>;
+
+ public:
+  using formulas_t = formulas;
+  derived_node() : Node(1) {}
+  std::string name() const override { return std::string(D::node_name); }
+
+  variable_list apply(variable_list&& grads) override {
+    variable_list out(tensor_arg_count<Op>());
+    const Tensor& grad = grads.at(0);
+    if (!grad.defined()) return out;
+    mp::mp_for_each<mp::mp_iota<mp::mp_size<formulas>>>([&](auto k) {
+      using F = mp::mp_at_c<formulas, k>;
+      auto& s = std::get<k.value>(saved_);
+      if (!s) return;  // none of its inputs needs a gradient
+      constexpr std::size_t n = count_names(F::inputs);
+      auto r = [&] {
+        if constexpr (std::is_same_v<saved_type_of<F>, no_saved>)
+          return F::fn(grad);
+        else
+          return F::fn(grad, *s);
+      }();
+      if constexpr (n == 1) {
+        out[static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, 0))))] = std::move(r);
+      } else {
+        for (std::size_t j = 0; j < n; ++j) {
+          const std::size_t e = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, j))));
+          if (should_compute_output(e)) out[e] = std::move(r[j]);
+        }
+      }
+    });
+    return out;
+  }
+  void release_variables() override {
+    std::apply([](auto&... s) { ((s ? s->release() : void()), ...); }, saved_);
+  }
+
+  // Whether formula F serves an input that needs a gradient.
+  template <class F>
+  bool serves_needed_input() const {
+    for (std::size_t k = 0; k < count_names(F::inputs); ++k)
+      if (should_compute_output(static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k)))))) return true;
+    return false;
+  }
+  saved_tuple saved_;
+};
+
+[[gnu::cold, gnu::noinline]] inline void throw_out_variant(std::string_view op_name) {
+  // PyTorch names the operator without namespace and overload: "mul(): ..."
+  std::string_view base = op_name.substr(op_name.find("::") == std::string_view::npos ? 0 : op_name.find("::") + 2);
+  base = base.substr(0, base.find('.'));
+  throw Error(std::string(base) + "(): functions with out=... arguments don't support automatic differentiation, but one of the "
+                     "arguments requires grad.");
+}
+[[gnu::cold, gnu::noinline]] inline void throw_leaf_inplace() {
+  throw Error("a leaf Variable that requires grad is being used in an in-place operation.");
+}
+[[gnu::cold, gnu::noinline]] inline void throw_view_inplace(std::string_view op_name) {
+  throw NotImplementedError(std::string(op_name) +
+                            ": an in-place operation that records grad on a view is not supported yet "
+                            "(PyTorch rebases the base's history through the view: CopySlices)");
+}
+
+template <class T>
+bool any_requires_grad(const T& v) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<T>, Tensor>)
+    return requires_grad(v);
+  else if constexpr (std::is_same_v<std::remove_cvref_t<T>, std::optional<Tensor>>)
+    return v.has_value() && requires_grad(*v);
+  else
+    return false;
+}
+
+// In-place with grad on a view: its base's history would have to be rebased
+// through the view (CopySlices), which is not done yet, so every view is refused
+// (also one whose base requires no grad: the base would silently lose the
+// gradient that flows into the view).
+inline bool is_view_of_differentiable(const Tensor& t) { return t.is_view(); }
+
+}  // namespace kernel_detail
+
+inline constexpr DispatchKeySet kBelowAutograd = DispatchKeySet::full_after(DispatchKey::AutogradOther);
+
+// Op's Autograd kernel from the derivatives D (Op's own, or for an in-place
+// variant its functional's: the arguments are the same, by name and position).
+template <class Op, class D, class Sig = schema::kernel_signature_t<Op>>
+struct autograd_kernel;
+template <class Op, class D, class R, class... A>
+struct autograd_kernel<Op, D, R(A...)> {
+  static constexpr auto facts = schema::alias_table_of<sizeof...(A), 1>(Op::schema);
+  static constexpr int written = [] {
+    for (std::size_t i = 0; i < sizeof...(A); ++i)
+      if (facts.written[i]) return static_cast<int>(i);
+    return -1;
+  }();
+  static constexpr bool is_inplace = written >= 0 && !schema::is_out(Op::schema, Op::schema.arguments[static_cast<std::size_t>(written < 0 ? 0 : written)]);
+  static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor>,
+                "opd::autograd: operators with several (or no) outputs are not supported yet");
+
+  static R run(DispatchKeySet ks, A... args) {
+    // 1. requires_grad
+    const bool grad_mode = GradMode::is_enabled();
+    const bool needs_grad = grad_mode && (kernel_detail::any_requires_grad(args) || ...);
+    // 2. in-place checks
+    if constexpr (is_inplace) {
+      const Tensor& self = std::get<static_cast<std::size_t>(written)>(std::forward_as_tuple(args...));
+      if (grad_mode) {
+        const AutogradMeta* m = autograd_meta(self);
+        if (m != nullptr && m->requires_grad && !m->grad_fn) kernel_detail::throw_leaf_inplace();
+        if (needs_grad && kernel_detail::is_view_of_differentiable(self)) kernel_detail::throw_view_inplace(Op::name);
+      }
+    }
+    if (!needs_grad) [[likely]] {
+      ExcludeDispatchKeyGuard below(kAutogradKeys);  // the kernel's own calls skip autograd
+      return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+    }
+    // 3. the node, its edges and saved inputs
+    using node_t = kernel_detail::derived_node<Op, D>;
+    auto node = std::make_shared<node_t>();
+    auto all = std::forward_as_tuple(args...);
+    collect_edges(*node, all, std::make_index_sequence<sizeof...(A)>{});
+    save_inputs(*node, all);
+    // 4. below autograd (the kernel's own calls too: PyTorch's AutoDispatchBelowAutograd)
+    R result = [&]() -> R {
+      ExcludeDispatchKeyGuard below(kAutogradKeys);
+      return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+    }();
+    // 5. history (rebased for in-place: result is self) and saved outputs
+    set_history(result, node, 0);
+    std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
+    return result;
+  }
+
+ private:
+  template <class Tuple, std::size_t... I>
+  static void collect_edges(Node& node, const Tuple& all, std::index_sequence<I...>) {
+    std::vector<Edge> edges;
+    edges.reserve(kernel_detail::tensor_arg_count<Op>());
+    auto one = [&](const auto& v) {
+      using T = std::remove_cvref_t<decltype(v)>;
+      if constexpr (std::is_same_v<T, Tensor>)
+        edges.push_back(gradient_edge(v));
+      else if constexpr (std::is_same_v<T, std::optional<Tensor>>)
+        edges.push_back(v ? gradient_edge(*v) : Edge{});
+    };
+    (one(std::get<I>(all)), ...);
+    node.set_next_edges(std::move(edges));
+  }
+  template <class Node_, class Tuple>
+  static void save_inputs(Node_& node, const Tuple& all) {
+    auto clone_written = [](const Tensor& t, int index) -> Tensor {
+      if (index == written && t.defined()) return call<kernels::ops::clone>(t);  // its value before the call
+      return t;
+    };
+    kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota<kernel_detail::mp::mp_size<typename Node_::formulas_t>>>(
+        [&](auto k) {
+          using F = kernel_detail::mp::mp_at_c<typename Node_::formulas_t, k>;
+          if (!node.template serves_needed_input<F>()) return;
+          auto& s = std::get<k.value>(node.saved_);
+          s.emplace();
+          s->set_owner(&node);
+          s->capture_inputs(all, clone_written);
+        });
+  }
+};
+
+// Every per-backend Autograd key. A kernel is registered at each of them, not at
+// the Autograd alias key: an alias-key kernel loses to a CompositeImplicitAutograd
+// one (c10's order), and a composite view may make its result without calling
+// view operators.
+inline constexpr DispatchKey kAutogradKeyList[] = {
+    DispatchKey::AutogradOther,       DispatchKey::AutogradCPU,         DispatchKey::AutogradCUDA,
+    DispatchKey::AutogradMeta,        DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
+    DispatchKey::AutogradPrivateUse3};
+
+// Registers Op's Autograd kernel.
+template <class Op, class D = derivatives_t<Op>>
+RegistrationSet register_derivatives(const source_location& where = source_location::current()) {
+  static_assert(!std::is_void_v<D>, "opd::autograd::register_derivatives: no derivatives are declared for this operator");
+  static_assert(kernel_detail::check_derivatives<Op, D>());
+  RegistrationSet set;
+  for (DispatchKey k : kAutogradKeyList) set.add(register_kernel<Op, &autograd_kernel<Op, D>::run>(k, where));
+  return set;
+}
+
+}  // namespace opd::autograd

@@ -1,0 +1,31 @@
+#pragma once
+// The derivatives of the library's operators (formulas-inl.hpp declares them,
+// next to nothing else, and registers them) and register_autograd(), which
+// turns autograd on for a program:
+//
+//   auto kernels = opd::kernels::register_cpu();
+//   auto grad = opd::autograd::register_autograd();   // keep it: destroying it turns autograd off
+//
+// It registers (a RegistrationSet): the derived Autograd kernel of every
+// operator with formulas (functional and in-place variants), their typed
+// ADInplaceOrView kernels, the boxed ADInplaceOrView kernel of every other
+// declared operator that writes an argument, and the Autograd fallback.
+// Operators declared after the call get no ADInplaceOrView kernel.
+// docs/autograd.md lists the operators with formulas.
+#include <string>
+#include <vector>
+
+#include "dispatch/config.hpp"
+#include "dispatch/fwd.hpp"
+
+namespace opd::autograd {
+
+OPD_API RegistrationSet register_autograd();
+// The names of the operators that have formulas (the differentiable ones, for gradcheck).
+OPD_API std::vector<std::string> operators_with_formulas();
+
+}  // namespace opd::autograd
+
+#ifdef OPD_HEADER_ONLY
+#include "autograd/formulas-inl.hpp"
+#endif

@@ -1,0 +1,78 @@
+#pragma once
+// The layers around the derived Autograd kernels:
+//
+//   ADInplaceOrView   from the schema's alias facts alone: an operator that writes
+//                     an argument (Tensor(a!)) bumps its version counter after the
+//                     call, so that a saved tensor modified since it was saved is
+//                     detected. (A returned alias, Tensor(a), is already a view of
+//                     its input: the kernels make it with TensorImpl::make_view,
+//                     which records the base and shares the version counter.)
+//                     Typed for the operators that have formulas
+//                     (inplace_or_view_kernel<Op>), boxed for every other one.
+//   Autograd fallback at every Autograd key: an operator without a formula
+//                     (and without a CompositeImplicitAutograd kernel, which is
+//                     differentiated through its parts) runs below autograd when no
+//                     input requires grad; when one does, it is an error naming
+//                     the operator, at the forward call, unless every output is
+//                     of a dtype that cannot require grad (comparisons, indices).
+//                     An out= call with an input that requires grad is PyTorch's error.
+//   register_non_differentiable<Op>()  an operator whose outputs never require grad.
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "autograd/autograd_meta.hpp"
+#include "autograd/grad_mode.hpp"
+#include "dispatch/config.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "dispatch/schema/alias_facts.hpp"
+
+namespace opd::autograd {
+
+template <class Op, class Sig = schema::kernel_signature_t<Op>>
+struct inplace_or_view_kernel;
+template <class Op, class R, class... A>
+struct inplace_or_view_kernel<Op, R(A...)> {
+  static constexpr auto facts = schema::alias_table_of<sizeof...(A), 1>(Op::schema);
+  static R run(DispatchKeySet ks, A... args) {
+    auto all = std::forward_as_tuple(args...);
+    R result = redispatch<Op>(ks & DispatchKeySet::full_after(DispatchKey::ADInplaceOrView), std::forward<A>(args)...);
+    bump(all, std::make_index_sequence<sizeof...(A)>{});
+    return result;
+  }
+
+ private:
+  template <class Tuple, std::size_t... I>
+  static void bump(const Tuple& all, std::index_sequence<I...>) {
+    auto one = [](const auto& v) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, Tensor>) v.bump_version();
+    };
+    ((facts.written[I] ? one(std::get<I>(all)) : void()), ...);
+  }
+};
+
+template <class Op>
+RegistrationHandle register_inplace_or_view(const source_location& where = source_location::current()) {
+  return register_kernel<Op, &inplace_or_view_kernel<Op>::run>(DispatchKey::ADInplaceOrView, where);
+}
+
+// The boxed kernels (layers-inl.hpp).
+OPD_API void inplace_or_view_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
+OPD_API void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
+OPD_API void non_differentiable_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
+
+// The boxed ADInplaceOrView kernel for every declared operator that writes an
+// argument, except those named in `typed` (they have a typed one), and the
+// fallback at every Autograd key.
+OPD_API RegistrationSet register_autograd_layers(const std::vector<std::string>& typed = {});
+
+template <class Op>
+RegistrationHandle register_non_differentiable(const source_location& where = source_location::current()) {
+  return register_boxed_kernel<Op>(DispatchKey::Autograd, &non_differentiable_boxed, where);  // (no composite: detach)
+}
+
+}  // namespace opd::autograd
+
+#ifdef OPD_HEADER_ONLY
+#include "autograd/layers-inl.hpp"
+#endif

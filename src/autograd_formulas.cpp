@@ -1,0 +1,3 @@
+// libopdispatch: the derivatives of the library's operators and
+// register_autograd() (autograd/formulas-inl.hpp), compiled once.
+#include "autograd/formulas-inl.hpp"

@@ -1,0 +1,471 @@
+// Autograd: the engine's cases with PyTorch's messages, the derived kernels
+// (saved values, in-place, out=, the fallback), gradcheck and gradgradcheck
+// over every operator registered with a formula, and a user's operator whose
+// formula is declared next to it.
+#include <gtest/gtest.h>
+
+#include <autograd/autograd.hpp>
+#include <autograd/autograd_kernel.hpp>
+#include <autograd/formulas.hpp>
+#include <autograd/gradcheck.hpp>
+#include <dispatch/dispatcher.hpp>
+#include <kernels/ops.hpp>
+
+#include <map>
+#include <random>
+#include <thread>
+
+#include "all_kernels.hpp"
+#include "error_of.hpp"
+
+namespace {
+
+namespace k = opd::kernels::ops;
+using opd::Tensor;
+using opd::autograd::variable_list;
+using opd_test::error_of;
+
+class Autograd : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    kernels_ = new opd::RegistrationSet(opd_test::register_all_kernels());
+    autograd_ = new opd::RegistrationSet(opd::autograd::register_autograd());
+  }
+  static void TearDownTestSuite() {
+    delete autograd_;
+    delete kernels_;
+  }
+  static inline opd::RegistrationSet* kernels_ = nullptr;
+  static inline opd::RegistrationSet* autograd_ = nullptr;
+};
+
+Tensor dvec(std::vector<double> v, std::vector<int64_t> sizes) {
+  return opd::from_vector<double>(v, opd::IntArrayRef(sizes.data(), sizes.size()));
+}
+Tensor leaf(std::vector<double> v, std::vector<int64_t> sizes) {
+  Tensor t = dvec(std::move(v), std::move(sizes));
+  t.set_requires_grad(true);
+  return t;
+}
+Tensor mul(const Tensor& a, const Tensor& b) { return opd::call<k::mul::functional>(a, b); }
+Tensor add(const Tensor& a, const Tensor& b) { return opd::call<k::add::functional>(a, b); }
+Tensor sum(const Tensor& a) { return opd::call<k::sum>(a); }
+std::vector<double> values(const Tensor& t) { return opd::to_vector<double>(t); }
+
+// ---- the tensor API --------------------------------------------------------------------------------
+
+TEST_F(Autograd, LeafAndHistory) {
+  Tensor x = leaf({1, 2, 3}, {3});
+  EXPECT_TRUE(x.requires_grad());
+  EXPECT_TRUE(x.is_leaf());
+  EXPECT_EQ(x.grad_fn(), nullptr);
+  Tensor y = mul(x, x);
+  EXPECT_TRUE(y.requires_grad());
+  EXPECT_FALSE(y.is_leaf());
+  ASSERT_NE(y.grad_fn(), nullptr);
+  EXPECT_EQ(y.grad_fn()->name(), "MulBackward0");
+  EXPECT_EQ(add(y, x).grad_fn()->name(), "AddBackward0");
+  EXPECT_EQ(opd::call<k::transpose>(opd::call<k::view>(y, std::vector<int64_t>{3, 1}), 0, 1).grad_fn()->name(),
+            "TransposeBackward0");
+  Tensor d = y.detach();
+  EXPECT_FALSE(d.requires_grad());
+  EXPECT_TRUE(d.is_alias_of(y));
+  EXPECT_EQ(d.key_set().has(opd::DispatchKey::AutogradCPU), false);
+  Tensor plain = dvec({1, 2, 3}, {3});
+  EXPECT_FALSE(mul(plain, plain).requires_grad());
+  EXPECT_FALSE(plain.key_set().has(opd::DispatchKey::AutogradCPU));  // no Autograd key: never enters the layer
+}
+
+TEST_F(Autograd, RequiresGradErrors) {
+  Tensor i = opd::from_vector<int64_t>({1, 2});
+  EXPECT_EQ(error_of([&] { i.set_requires_grad(true); }),
+            "only Tensors of floating point and complex dtype can require gradients");
+  Tensor y = mul(leaf({1}, {1}), dvec({2}, {1}));
+  EXPECT_EQ(error_of([&] { y.set_requires_grad(false); }).rfind("you can only change requires_grad flags of leaf variables.", 0), 0u);
+  Tensor p = dvec({1}, {1});
+  EXPECT_EQ(error_of([&] { p.backward(); }), "element 0 of tensors does not require grad and does not have a grad_fn");
+  Tensor v = mul(leaf({1, 2}, {2}), dvec({1, 1}, {2}));
+  EXPECT_EQ(error_of([&] { v.backward(); }), "grad can be implicitly created only for scalar outputs");
+  EXPECT_EQ(error_of([&] { v.backward(dvec({1, 1, 1}, {3})); }),
+            "Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape of "
+            "torch.Size([2]).");
+  EXPECT_EQ(error_of([&] { p.register_hook([](const Tensor& g) { return g; }); }),
+            "cannot register a hook on a tensor that doesn't require gradient");
+}
+
+// ---- the engine ------------------------------------------------------------------------------------
+
+TEST_F(Autograd, ChainRuleAndLeafAccumulation) {
+  Tensor x = leaf({1, 2, 3}, {3});
+  Tensor w = leaf({4, 5, 6}, {3});
+  sum(mul(mul(x, w), x)).backward();  // d/dx = 2 x w, d/dw = x^2
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{8, 20, 36}));
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{1, 4, 9}));
+  sum(x).backward();  // accumulates into .grad
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{9, 21, 37}));
+}
+
+TEST_F(Autograd, DiamondSumsBothPaths) {
+  Tensor x = leaf({2}, {1});
+  Tensor a = mul(x, dvec({3}, {1}));
+  Tensor b = opd::call<k::exp::functional>(x);
+  Tensor top = add(mul(a, a), b);  // 9x^2 + e^x
+  top.backward();
+  EXPECT_NEAR(values(x.grad())[0], 18 * 2 + std::exp(2.0), 1e-12);
+}
+
+TEST_F(Autograd, SeveralRootsAndGradients) {
+  Tensor x = leaf({1, 2}, {2});
+  Tensor y1 = mul(x, x);
+  Tensor y2 = mul(x, dvec({10, 10}, {2}));
+  opd::autograd::backward({y1, y2}, {dvec({1, 1}, {2}), dvec({2, 3}, {2})});
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2 + 20, 4 + 30}));
+}
+
+TEST_F(Autograd, GradAndAllowUnused) {
+  Tensor x = leaf({3}, {1});
+  Tensor z = leaf({5}, {1});
+  Tensor y = mul(x, x);
+  auto g = opd::autograd::grad({y}, {x});
+  EXPECT_EQ(values(g[0]), (std::vector<double>{6}));
+  EXPECT_FALSE(x.grad().defined());  // grad() leaves .grad alone
+  Tensor y2 = mul(x, x);
+  EXPECT_EQ(error_of([&] { opd::autograd::grad({y2}, {x, z}); }),
+            "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if "
+            "this is the desired behavior.");
+  Tensor y3 = mul(x, x);
+  auto g2 = opd::autograd::grad({y3}, {x, z}, {}, std::nullopt, false, true);
+  EXPECT_TRUE(g2[0].defined());
+  EXPECT_FALSE(g2[1].defined());
+}
+
+TEST_F(Autograd, RetainGraph) {
+  Tensor x = leaf({2}, {1});
+  Tensor y = mul(x, x);  // MulBackward0 saves x
+  y.backward(Tensor(), true);
+  y.backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{8}));
+  EXPECT_EQ(error_of([&] { y.backward(); }),
+            "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+            "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+            "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+            "if you need to access saved tensors after calling backward.");
+}
+
+TEST_F(Autograd, CreateGraphGivesSecondDerivatives) {
+  Tensor x = leaf({2}, {1});
+  Tensor y = mul(mul(x, x), x);  // x^3
+  auto g = opd::autograd::grad({y}, {x}, {}, std::nullopt, true);
+  EXPECT_EQ(values(g[0]), (std::vector<double>{12}));
+  ASSERT_TRUE(g[0].requires_grad());
+  auto gg = opd::autograd::grad({g[0]}, {x});
+  EXPECT_EQ(values(gg[0]), (std::vector<double>{12}));  // 6x
+  // through a saved result (exp saves its output): d2/dx2 e^x = e^x
+  Tensor e = opd::call<k::exp::functional>(x);
+  auto ge = opd::autograd::grad({e}, {x}, {}, std::nullopt, true);
+  auto gge = opd::autograd::grad({ge[0]}, {x});
+  EXPECT_NEAR(values(gge[0])[0], std::exp(2.0), 1e-12);
+}
+
+TEST_F(Autograd, Hooks) {
+  Tensor x = leaf({1, 2}, {2});
+  Tensor y = mul(x, dvec({3, 3}, {2}));
+  std::vector<double> seen;
+  y.register_hook([&](const Tensor& g) { seen = values(g); });
+  x.register_hook([](const Tensor& g) { return opd::call<k::mul_scalar::functional>(g, opd::Scalar(2)); });
+  sum(y).backward();
+  EXPECT_EQ(seen, (std::vector<double>{1, 1}));
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 6}));
+}
+
+TEST_F(Autograd, NoGradAndInferenceMode) {
+  Tensor x = leaf({1}, {1});
+  {
+    opd::NoGradGuard no_grad;
+    EXPECT_FALSE(mul(x, x).requires_grad());
+    {
+      opd::EnableGradGuard enable;
+      EXPECT_TRUE(mul(x, x).requires_grad());
+    }
+  }
+  {
+    opd::InferenceMode inference;
+    EXPECT_TRUE(opd::InferenceMode::is_enabled());
+    Tensor y = mul(x, x);
+    EXPECT_FALSE(y.requires_grad());
+    Tensor p = dvec({1}, {1});
+    const uint32_t v = p.version();
+    opd::call<k::mul::inplace>(p, p);
+    EXPECT_EQ(p.version(), v);  // ADInplaceOrView skipped too
+  }
+  EXPECT_FALSE(opd::InferenceMode::is_enabled());
+  EXPECT_TRUE(mul(x, x).requires_grad());
+}
+
+TEST_F(Autograd, VersionCounterBumpsOnWrites) {
+  Tensor p = dvec({1, 2}, {2});
+  const uint32_t v0 = p.version();
+  opd::call<k::mul::inplace>(p, p);   // typed ADInplaceOrView
+  EXPECT_EQ(p.version(), v0 + 1);
+  opd::call<k::fill_>(p, opd::Scalar(1.0));  // boxed ADInplaceOrView (no formula)
+  EXPECT_EQ(p.version(), v0 + 2);
+  Tensor out = dvec({0, 0}, {2});
+  opd::call<k::add::out>(p, p, opd::Scalar(1), out);
+  EXPECT_EQ(out.version(), 1u);
+}
+
+// ---- in-place, out=, saved tensors ---------------------------------------------------------------
+
+TEST_F(Autograd, InPlaceOnLeafIsAnError) {
+  Tensor x = leaf({1}, {1});
+  // (PyTorch's message, named by the operator as every kernel error is: docs/dispatcher.md)
+  EXPECT_EQ(error_of([&] { opd::call<k::mul::inplace>(x, x); }),
+            "aten::mul_.Tensor: a leaf Variable that requires grad is being used in an in-place operation.");
+  EXPECT_EQ(error_of([&] { opd::call<k::fill_>(x, opd::Scalar(0.0)); }),
+            "aten::fill_.Scalar: a leaf Variable that requires grad is being used in an in-place operation.");
+  opd::NoGradGuard no_grad;
+  opd::call<k::mul::inplace>(x, x);  // allowed without grad mode, as in PyTorch
+  EXPECT_EQ(values(x), (std::vector<double>{1}));
+}
+
+TEST_F(Autograd, InPlaceRebasesHistory) {
+  Tensor x = leaf({1, 2}, {2});
+  Tensor w = leaf({5, 7}, {2});
+  Tensor y = mul(x, dvec({3, 3}, {2}));  // y = 3x
+  opd::call<k::mul::inplace>(y, w);     // y = 3xw: d/dw reads self's value before the call (a saved clone)
+  EXPECT_EQ(y.grad_fn()->name(), "MulBackward0");
+  sum(y).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{15, 21}));
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{3, 6}));
+  Tensor z = dvec({1, 1}, {2});  // a tensor without grad written with one that requires it
+  opd::call<k::add::inplace>(z, x, opd::Scalar(1));
+  EXPECT_TRUE(z.requires_grad());
+  EXPECT_EQ(z.grad_fn()->name(), "AddBackward0");
+}
+
+TEST_F(Autograd, OutVariantWithGradIsAnError) {
+  Tensor x = leaf({1}, {1});
+  Tensor out = dvec({0}, {1});
+  EXPECT_EQ(error_of([&] { opd::call<k::mul::out>(x, x, out); }),
+            "mul(): functions with out=... arguments don't support automatic differentiation, but one of the "
+            "arguments requires grad.");
+}
+
+TEST_F(Autograd, SavedTensorModifiedInPlace) {
+  Tensor x = leaf({1, 2}, {2});
+  Tensor w = dvec({3, 4}, {2});
+  Tensor y = mul(x, w);                  // MulBackward0 saves w for x's gradient
+  opd::call<k::add::inplace>(w, w, opd::Scalar(1));
+  const std::string e = error_of([&] { sum(y).backward(); });
+  EXPECT_EQ(e.rfind("one of the variables needed for gradient computation has been modified by an inplace operation: "
+                    "[torch.DoubleTensor [2]] is at version 1; expected version 0 instead. (saved for MulBackward0)",
+                    0),
+            0u)
+      << e;
+  Tensor a = mul(x, dvec({1, 1}, {2}));
+  Tensor b = opd::call<k::exp::functional>(a);  // saves its result
+  opd::call<k::mul::inplace>(b, dvec({2, 2}, {2}));
+  const std::string e2 = error_of([&] { sum(b).backward(); });
+  EXPECT_NE(e2.find("which is output 0 of ExpBackward0, is at version 1; expected version 0 instead."), std::string::npos) << e2;
+}
+
+TEST_F(Autograd, InPlaceOnViewOfDifferentiableTensorIsRefused) {
+  Tensor x = leaf({1, 2}, {2});
+  Tensor y = mul(x, x);
+  Tensor v = opd::call<k::view>(y, std::vector<int64_t>{2, 1});
+  const std::string e = error_of([&] { opd::call<k::mul::inplace>(v, v); });
+  EXPECT_NE(e.find("in-place operation that records grad on a view is not supported yet"), std::string::npos) << e;
+  // a view of a tensor without grad, written with one that requires grad: refused too (the base would lose it)
+  Tensor p = dvec({1, 2}, {2});
+  Tensor pv = opd::call<k::view>(p, std::vector<int64_t>{2, 1});
+  const std::string e2 = error_of([&] { opd::call<k::mul::inplace>(pv, opd::call<k::view>(x, std::vector<int64_t>{2, 1})); });
+  EXPECT_NE(e2.find("not supported yet"), std::string::npos) << e2;
+  // without grad it runs
+  opd::call<k::mul::inplace>(pv, pv);
+  EXPECT_EQ(values(p), (std::vector<double>{1, 4}));
+}
+
+TEST_F(Autograd, OperatorWithoutFormulaIsAnErrorAtTheForwardCall) {
+  Tensor x = leaf({1, 2}, {2});
+  const std::string e = error_of([&] { opd::call<k::sin::functional>(x); });
+  EXPECT_NE(e.find("the derivative for 'aten::sin' is not implemented"), std::string::npos) << e;
+  // without grad mode, or on outputs that cannot require grad, it runs
+  {
+    opd::NoGradGuard no_grad;
+    EXPECT_FALSE(opd::call<k::sin::functional>(x).requires_grad());
+  }
+  EXPECT_EQ(opd::call<k::gt_scalar::functional>(x, opd::Scalar(1)).dtype(), opd::ScalarType::Bool);
+  // a composite operator is differentiated through its parts: matmul's backward is tested by gradcheck;
+  // conv2d reaches aten::convolution, which has no formula yet: the error names it, not conv2d
+  Tensor img = opd::from_vector<float>(std::vector<float>(9, 1.f), {1, 1, 3, 3}).set_requires_grad(true);
+  Tensor w = opd::from_vector<float>(std::vector<float>(4, 1.f), {1, 1, 2, 2});
+  const std::string ec = error_of([&] { opd::call<k::conv2d>(img, w); });
+  EXPECT_NE(ec.find("the derivative for 'aten::convolution' is not implemented"), std::string::npos) << ec;
+  // a composite view that makes its result directly and has no formula is refused rather than detached
+  const std::string en = error_of([&] { opd::call<k::narrow>(x, 0, 0, 1); });
+  EXPECT_NE(en.find("the derivative for 'aten::narrow' is not implemented"), std::string::npos) << en;
+  Tensor r = opd::call<k::reshape>(x, std::vector<int64_t>{2, 1});
+  EXPECT_EQ(r.grad_fn()->name(), "ViewBackward0");
+}
+
+TEST_F(Autograd, IndependentBackwardCallsOnSeveralThreads) {
+  std::vector<std::thread> threads;
+  std::vector<double> results(4);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &results] {
+      Tensor x = leaf({static_cast<double>(t)}, {1});
+      Tensor y = x;
+      for (int i = 0; i < 50; ++i) y = add(mul(y, dvec({1.0}, {1})), x);
+      y.backward();
+      results[static_cast<std::size_t>(t)] = values(x.grad())[0];
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (double r : results) EXPECT_EQ(r, 51.0);
+}
+
+// ---- gradcheck / gradgradcheck over every operator with a formula -----------------------------------
+
+struct Sample {
+  std::vector<opd::IValue> args;  // tensors are double leaves that require grad
+};
+
+Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double hi = 1, bool away_from_zero = false) {
+  Tensor t = opd::empty(opd::IntArrayRef(sizes.data(), sizes.size()), opd::ScalarType::Double);
+  std::uniform_real_distribution<double> d(lo, hi);
+  double* p = t.data_ptr<double>();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = d(gen);
+    if (away_from_zero) v = (v < 0 ? -1 : 1) * (0.2 + std::abs(v));
+    p[i] = v;
+  }
+  return t;
+}
+
+// Samples per operator (several shapes: broadcasting, 0-dim, non-contiguous).
+std::map<std::string, std::vector<Sample>> samples() {
+  std::mt19937 g(7);
+  auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
+  auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
+  auto nz = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, -1, 1, true)); };
+  auto noncontig = [&](std::vector<int64_t> s) {  // the transpose of a contiguous tensor
+    Tensor t = rnd({s[1], s[0]}, g);
+    return opd::IValue(t.as_strided({s[0], s[1]}, {1, s[0]}, 0));
+  };
+  using V = opd::IValue;
+  using L = std::vector<int64_t>;
+  std::map<std::string, std::vector<Sample>> m;
+  m["aten::add.Tensor"] = {{{r({2, 3}), r({2, 3}), V(2.0)}}, {{r({2, 3}), r({3}), V(1)}}, {{r({}), r({2}), V(1)}},
+                           {{noncontig({2, 3}), r({2, 3}), V(1)}}};
+  m["aten::sub.Tensor"] = {{{r({2, 3}), r({1, 3}), V(0.5)}}};
+  m["aten::add.Scalar"] = {{{r({2, 3}), V(2.5), V(1)}}};
+  m["aten::sub.Scalar"] = {{{r({2, 3}), V(2.5), V(1)}}};
+  m["aten::mul.Tensor"] = {{{r({2, 3}), r({2, 3})}}, {{r({2, 1}), r({3})}}};
+  m["aten::mul.Scalar"] = {{{r({3}), V(1.5)}}};
+  m["aten::div.Tensor"] = {{{r({2, 3}), pos({3})}}};
+  m["aten::div.Scalar"] = {{{r({3}), V(2.0)}}};
+  for (const char* u : {"aten::neg", "aten::exp", "aten::tanh", "aten::sigmoid", "aten::sum", "aten::mean", "aten::t",
+                        "aten::clone", "aten::alias"})
+    m[u] = {{{r({2, 3})}}};
+  m["aten::sum"].push_back({{noncontig({2, 3})}});
+  m["aten::log"] = {{{pos({2, 3})}}};
+  m["aten::relu"] = {{{nz({2, 3})}}};
+  m["aten::pow.Tensor_Scalar"] = {{{pos({3}), V(3)}}, {{pos({3}), V(2.5)}}};
+  m["aten::sum.dim_IntList"] = {{{r({2, 3, 4}), V(L{1}), V(false)}}, {{r({2, 3}), V(L{0, 1}), V(true)}}};
+  m["aten::mean.dim"] = {{{r({2, 3, 4}), V(L{-1}), V(true)}}, {{r({2, 3}), V(L{0}), V(false)}}};
+  m["aten::mm"] = {{{r({2, 3}), r({3, 4})}}};
+  m["aten::bmm"] = {{{r({2, 2, 3}), r({2, 3, 2})}}};
+  m["aten::addmm"] = {{{r({4}), r({2, 3}), r({3, 4}), V(0.5), V(2.0)}}, {{r({2, 4}), r({2, 3}), r({3, 4}), V(1), V(1)}}};
+  m["aten::matmul"] = {{{r({3}), r({3})}}, {{r({2, 3}), r({3})}}, {{r({3}), r({3, 2})}}, {{r({2, 2, 3}), r({3, 4})}},
+                       {{r({2, 3}), r({2, 3, 2})}}};
+  m["aten::transpose.int"] = {{{r({2, 3, 4}), V(0), V(2)}}};
+  m["aten::view"] = {{{r({2, 3}), V(L{3, 2})}}};
+  m["aten::expand"] = {{{r({3, 1}), V(L{2, 3, 4}), V(false)}}};
+  m["aten::unsqueeze"] = {{{r({2, 3}), V(1)}}};
+  m["aten::squeeze"] = {{{r({2, 1, 3})}}};
+  m["aten::squeeze.dim"] = {{{r({2, 1, 3}), V(1)}}};
+  m["aten::reshape"] = {{{r({2, 3}), V(L{3, 2})}}, {{noncontig({2, 3}), V(L{6})}}};
+  m["aten::flatten.using_ints"] = {{{r({2, 3, 2}), V(1), V(-1)}}};
+  m["aten::expand_as"] = {{{r({3, 1}), V(rnd({2, 3, 4}, g))}}};
+  m["aten::contiguous"] = {{{noncontig({2, 3}), V(opd::MemoryFormat::Contiguous)}}};
+  m["aten::permute"] = {{{r({2, 3, 4}), V(L{2, 0, 1})}}};
+  m["aten::softmax.int"] = {{{r({2, 3}), V(1), V()}}};
+  m["aten::_softmax"] = {{{r({2, 3}), V(0), V(false)}}};
+  m["aten::log_softmax.int"] = {{{r({2, 3}), V(1), V()}}};
+  m["aten::_log_softmax"] = {{{r({2, 3}), V(0), V(false)}}};
+  return m;
+}
+
+opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s) {
+  return [op, s](const variable_list& xs) {
+    opd::Stack stack;
+    std::size_t k = 0;
+    for (const opd::IValue& a : s.args) stack.push_back(a.is_tensor() ? opd::IValue(xs[k++]) : a);
+    opd::call_boxed(op, stack);
+    return variable_list{stack.at(0).to_tensor()};
+  };
+}
+
+TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
+  const auto all = samples();
+  const std::vector<std::string> ops = opd::autograd::operators_with_formulas();
+  ASSERT_GE(ops.size(), 30u);
+  for (const std::string& op : ops) {
+    auto it = all.find(op);
+    ASSERT_NE(it, all.end()) << op << " has a formula but no gradcheck sample";
+    for (const Sample& s : it->second) {
+      variable_list inputs;
+      for (const opd::IValue& a : s.args) {
+        if (!a.is_tensor()) continue;
+        Tensor t = a.to_tensor();
+        t.set_requires_grad(true);
+        inputs.push_back(t);
+      }
+      auto fn = boxed_fn(op, s);
+      auto r1 = opd::autograd::gradcheck(fn, inputs);
+      EXPECT_TRUE(r1.ok) << op << ": " << r1.message;
+      auto r2 = opd::autograd::gradgradcheck(fn, inputs);
+      EXPECT_TRUE(r2.ok) << op << " (second order): " << r2.message;
+    }
+  }
+}
+
+TEST_F(Autograd, GradcheckDetectsAWrongFormula) {
+  // a function whose "gradient" is wrong: y = x * x where the graph only sees x * c
+  Tensor x = leaf({1, 2}, {2});
+  auto fn = [](const variable_list& xs) {
+    Tensor c = xs[0].detach();
+    return variable_list{mul(xs[0], c)};  // true derivative 2x, graph's x
+  };
+  EXPECT_FALSE(opd::autograd::gradcheck(fn, {x}).ok);
+}
+
+// ---- a user's operator with its formula -------------------------------------------------------------
+
+struct cube : opd::op<"autograd_test::cube(Tensor self, float scale) -> Tensor"> {
+  // d/dself scale * self^3 = 3 * scale * self^2
+  static Tensor d_self(const Tensor& g, const opd::autograd::saved<cube, "self", "scale">& s) {
+    const Tensor x = s.get<"self">();
+    return mul(mul(g, opd::call<k::mul_scalar::functional>(x, opd::Scalar(3 * s.get<"scale">()))), x);
+  }
+  using derivatives = opd::autograd::derivatives<"CubeBackward0", opd::autograd::formula<"self", &d_self>>;
+};
+Tensor cube_cpu(const Tensor& self, double scale) {
+  Tensor t = mul(mul(self, self), self);
+  return opd::call<k::mul_scalar::functional>(t, opd::Scalar(scale));
+}
+
+TEST_F(Autograd, UserOperatorWithItsFormula) {
+  auto kernel = opd::register_kernel<cube, &cube_cpu>(opd::DispatchKey::CPU);
+  auto grad = opd::autograd::register_derivatives<cube>();
+  Tensor x = leaf({1, 2}, {2});
+  Tensor y = opd::call<cube>(x, 2.0);
+  EXPECT_EQ(y.grad_fn()->name(), "CubeBackward0");
+  sum(y).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 24}));
+  auto fn = [](const variable_list& xs) { return variable_list{opd::call<cube>(xs[0], 0.5)}; };
+  EXPECT_TRUE(opd::autograd::gradcheck(fn, {x}).ok);
+  EXPECT_TRUE(opd::autograd::gradgradcheck(fn, {x}).ok);
+}
+
+}  // namespace
