@@ -18,23 +18,6 @@ using namespace diff;
 
 namespace {
 
-Tolerance tol(int dtype) {
-  if (dtype == f32) return {.ulp = 0, .atol = 1e-5, .rtol = 1.3e-6};
-  return {.ulp = 0, .atol = 1e-7, .rtol = 1e-7};
-}
-
-// A contiguous Long tensor holding exactly `values`.
-RawTensor longs(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
-  RawTensor t;
-  t.dtype = i64;
-  t.sizes = sizes;
-  t.strides.assign(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
-  t.storage.resize(values.size() * 8);
-  std::memcpy(t.storage.data(), values.data(), t.storage.size());
-  return t;
-}
-
 Value bools(std::vector<bool> b) {
   Value v = value_of(Value::Kind::BoolList);
   v.bools = std::move(b);
@@ -45,16 +28,16 @@ TEST(CoreAtenTorchDiff, InverseHyperbolic) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
     for (Layout layout : all_layouts) {
-      cases.push_back({"aten::acosh", "", {T(dt, {3, 5}, layout, Fill::positive)}, tol(dt)});
-      cases.push_back({"aten::asinh", "", {T(dt, {3, 5}, layout, Fill::special)}, tol(dt)});
-      cases.push_back({"aten::atanh", "", {T(dt, {3, 5}, layout, Fill::small)}, tol(dt)});
+      cases.push_back({"aten::acosh", "", {T(dt, {3, 5}, layout, Fill::positive)}, assert_close_tolerance(dt)});
+      cases.push_back({"aten::asinh", "", {T(dt, {3, 5}, layout, Fill::special)}, assert_close_tolerance(dt)});
+      cases.push_back({"aten::atanh", "", {T(dt, {3, 5}, layout, Fill::small)}, assert_close_tolerance(dt)});
     }
-    cases.push_back({"aten::acosh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, tol(dt)});  // NaN below 1
-    cases.push_back({"aten::atanh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, tol(dt)});  // +-inf at +-1
-    cases.push_back({"aten::asinh_", "", {T(dt, {4, 3}, Layout::transposed)}, tol(dt)});
-    cases.push_back({"aten::atanh", "out", {T(dt, {2, 3}, Layout::contiguous, Fill::small), T(dt, {0})}, tol(dt)});
+    cases.push_back({"aten::acosh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, assert_close_tolerance(dt)});  // NaN below 1
+    cases.push_back({"aten::atanh", "", {T(dt, {7}, Layout::contiguous, Fill::special)}, assert_close_tolerance(dt)});  // +-inf at +-1
+    cases.push_back({"aten::asinh_", "", {T(dt, {4, 3}, Layout::transposed)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::atanh", "out", {T(dt, {2, 3}, Layout::contiguous, Fill::small), T(dt, {0})}, assert_close_tolerance(dt)});
   }
-  cases.push_back({"aten::asinh", "", {T(i64, {5})}, tol(f32)});  // integral: the default dtype
+  cases.push_back({"aten::asinh", "", {T(i64, {5})}, assert_close_tolerance(f32)});  // integral: the default dtype
   cases.push_back({"aten::acosh", "", {T(f32, {0, 3})}});
   cases.push_back({"aten::acosh_", "", {T(i64, {3})}});  // both throw: a Float result into Long
   check_all(cases);
@@ -64,16 +47,16 @@ TEST(CoreAtenTorchDiff, EluAndLeakyRelu) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
     for (Layout layout : all_layouts) {
-      cases.push_back({"aten::elu", "", {T(dt, {3, 5}, layout, Fill::special), I(1), I(1), I(1)}, tol(dt)});
-      cases.push_back({"aten::leaky_relu", "", {T(dt, {3, 5}, layout, Fill::special), D(0.01)}, tol(dt)});
+      cases.push_back({"aten::elu", "", {T(dt, {3, 5}, layout, Fill::special), I(1), I(1), I(1)}, assert_close_tolerance(dt)});
+      cases.push_back({"aten::leaky_relu", "", {T(dt, {3, 5}, layout, Fill::special), D(0.01)}, assert_close_tolerance(dt)});
     }
-    cases.push_back({"aten::elu", "", {T(dt, {4, 4}), D(0.5), D(1.0507), D(2.0)}, tol(dt)});  // scaled
-    cases.push_back({"aten::elu_", "", {T(dt, {4, 4}, Layout::transposed), D(1.6732), D(1.0507), I(1)}, tol(dt)});
-    cases.push_back({"aten::elu", "out", {T(dt, {6}), I(2), I(1), D(0.5), T(dt, {0})}, tol(dt)});
-    cases.push_back({"aten::leaky_relu_", "", {T(dt, {2, 3, 4}, Layout::sliced), D(0.2)}, tol(dt)});
-    cases.push_back({"aten::leaky_relu", "out", {T(dt, {5}), D(-3.0), T(dt, {5})}, tol(dt)});
+    cases.push_back({"aten::elu", "", {T(dt, {4, 4}), D(0.5), D(1.0507), D(2.0)}, assert_close_tolerance(dt)});  // scaled
+    cases.push_back({"aten::elu_", "", {T(dt, {4, 4}, Layout::transposed), D(1.6732), D(1.0507), I(1)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::elu", "out", {T(dt, {6}), I(2), I(1), D(0.5), T(dt, {0})}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::leaky_relu_", "", {T(dt, {2, 3, 4}, Layout::sliced), D(0.2)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::leaky_relu", "out", {T(dt, {5}), D(-3.0), T(dt, {5})}, assert_close_tolerance(dt)});
   }
-  cases.push_back({"aten::elu", "", {T(f32, {})  , I(1), I(1), I(1)}, tol(f32)});  // 0-dim
+  cases.push_back({"aten::elu", "", {T(f32, {})  , I(1), I(1), I(1)}, assert_close_tolerance(f32)});  // 0-dim
   cases.push_back({"aten::elu", "", {T(i64, {4}), I(1), I(1), I(1)}});              // both throw
   cases.push_back({"aten::leaky_relu", "", {T(i32, {4}), D(0.1)}});                 // both throw
   check_all(cases);
@@ -81,10 +64,10 @@ TEST(CoreAtenTorchDiff, EluAndLeakyRelu) {
 
 TEST(CoreAtenTorchDiff, ScatterAdd) {
   std::vector<Case> cases;
-  const RawTensor idx0 = longs({2, 4}, {0, 2, 1, 2, 2, 2, 0, 1});  // repeated targets accumulate
-  const RawTensor idx1 = longs({3, 2}, {4, 0, 1, 1, 3, 4});
+  const RawTensor idx0 = long_tensor({2, 4}, {0, 2, 1, 2, 2, 2, 0, 1});  // repeated targets accumulate
+  const RawTensor idx1 = long_tensor({3, 2}, {4, 0, 1, 1, 3, 4});
   for (int dt : {f32, f64, i64}) {
-    const Tolerance t = dt == i64 ? Tolerance{} : tol(dt);
+    const Tolerance t = dt == i64 ? Tolerance{} : assert_close_tolerance(dt);
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::scatter_add", "", {T(dt, {3, 5}, layout), I(0), T(idx0), T(dt, {2, 5})}, t});
       cases.push_back({"aten::scatter_add", "", {T(dt, {3, 5}), I(1), T(idx1), T(dt, {3, 4}, layout)}, t});
@@ -92,7 +75,7 @@ TEST(CoreAtenTorchDiff, ScatterAdd) {
     cases.push_back({"aten::scatter_add_", "", {T(dt, {3, 5}), I(-1), T(idx1), T(dt, {3, 2})}, t});
     cases.push_back({"aten::scatter_add", "out", {T(dt, {3, 5}), I(0), T(idx0), T(dt, {2, 4}), T(dt, {3, 5})}, t});
   }
-  cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(0), T(longs({1, 2}, {3, 0})), T(f32, {1, 2})}});  // both throw
+  cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(0), T(long_tensor({1, 2}, {3, 0})), T(f32, {1, 2})}});  // both throw
   cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(2), T(idx0), T(f32, {2, 5})}});  // both throw: dim
   cases.push_back({"aten::scatter_add", "", {T(f32, {3, 5}), I(0), T(idx0), T(f64, {2, 5})}});  // both throw: dtype
   check_all(cases);
@@ -163,7 +146,7 @@ TEST(CoreAtenTorchDiff, Padding) {
 TEST(CoreAtenTorchDiff, AveragePools) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
-    const Tolerance t = tol(dt);
+    const Tolerance t = assert_close_tolerance(dt);
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(dt, {2, 3, 7, 9}, layout), L({3, 4})}, t});
       cases.push_back({"aten::_adaptive_avg_pool2d_backward", "", {T(dt, {2, 3, 3, 4}, layout), T(dt, {2, 3, 7, 9})}, t});
@@ -198,7 +181,7 @@ TEST(CoreAtenTorchDiff, AveragePools) {
 TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
-    const Tolerance t = tol(dt);
+    const Tolerance t = assert_close_tolerance(dt);
     const Value w = T(dt, {6}, Layout::contiguous, Fill::standard, 2), b = T(dt, {6}, Layout::contiguous, Fill::standard, 3);
     // contiguous inputs: ATen 1.13 refuses others ("Expected X.is_contiguous(memory_format)"); the
     // library takes them (a copy first)
@@ -252,7 +235,7 @@ Value doubles(std::vector<double> d) { return DL(std::move(d)); }
 TEST(CoreAtenTorchDiff, Upsample) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
-    const Tolerance t = tol(dt);
+    const Tolerance t = assert_close_tolerance(dt);
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({8, 10}), None(), None()}});
       cases.push_back({"aten::upsample_nearest2d", "", {T(dt, {2, 3, 4, 5}, layout), L({7, 3}), None(), None()}});
@@ -295,15 +278,15 @@ RawTensor bool_mask(std::vector<int64_t> sizes, const std::vector<int>& values) 
 
 TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
   std::vector<Case> cases;
-  const RawTensor idx = longs({2, 3}, {4, 0, 4, 2, 4, 1});  // 4 three times
+  const RawTensor idx = long_tensor({2, 3}, {4, 0, 4, 2, 4, 1});  // 4 three times
   for (int dt : {f32, f64}) {
-    const Tolerance t = tol(dt);
+    const Tolerance t = assert_close_tolerance(dt);
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(6), I(-1), B(false)}, t});
       cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {2, 3, 5}, layout), T(idx), I(5), I(4), B(true)}, t});
     }
-    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {6, 3}), T(longs({6}, {1, 1, 0, 2, 1, 0})), I(3), I(0), B(true)}, t});
-    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {0, 4}), T(longs({0}, {})), I(3), I(-1), B(false)}, t});
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {6, 3}), T(long_tensor({6}, {1, 1, 0, 2, 1, 0})), I(3), I(0), B(true)}, t});
+    cases.push_back({"aten::embedding_dense_backward", "", {T(dt, {0, 4}), T(long_tensor({0}, {})), I(3), I(-1), B(false)}, t});
   }
   // both throw: float indices
   cases.push_back({"aten::embedding_dense_backward", "", {T(f32, {2, 4}), T(f32, {2}), I(3), I(-1), B(false)}});

@@ -16,23 +16,6 @@ using namespace diff;
 
 namespace {
 
-Tolerance tol(int dtype) {
-  if (dtype == f32) return {.ulp = 0, .atol = 1e-5, .rtol = 1.3e-6};
-  return {.ulp = 0, .atol = 1e-7, .rtol = 1e-7};
-}
-
-// A contiguous Long tensor holding exactly `values`.
-RawTensor longs(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
-  RawTensor t;
-  t.dtype = i64;
-  t.sizes = sizes;
-  t.strides.assign(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
-  t.storage.resize(values.size() * 8);
-  std::memcpy(t.storage.data(), values.data(), t.storage.size());
-  return t;
-}
-
 struct Conv {
   std::vector<int64_t> input, weight;
   bool bias;
@@ -51,7 +34,7 @@ Case convolution(const Conv& c, int dt, Layout layout = Layout::contiguous) {
           {T(dt, c.input, layout), T(dt, c.weight, Layout::contiguous, Fill::small, 2),
            c.bias ? T(dt, {out_channels}, Layout::contiguous, Fill::standard, 3) : None(), L(c.stride), L(c.padding),
            L(c.dilation), B(c.transposed), L(c.output_padding), I(c.groups)},
-          tol(dt)};
+          assert_close_tolerance(dt)};
 }
 
 const std::vector<Conv>& conv_cases() {
@@ -114,15 +97,15 @@ TEST(ModelsTorchDiff, ConvolutionFrontEnds) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
     // conv2d batched and unbatched, conv1d, conv3d, conv_transpose2d: composites over convolution.
-    cases.push_back({"aten::conv2d", "", {T(dt, {2, 4, 9, 9}), T(dt, {6, 4, 3, 3}), T(dt, {6}), L({2}), L({1}), L({1}), I(1)}, tol(dt)});
-    cases.push_back({"aten::conv2d", "", {T(dt, {4, 9, 9}), T(dt, {6, 2, 3, 3}), None(), L({1}), L({1}), L({2}), I(2)}, tol(dt)});
-    cases.push_back({"aten::conv1d", "", {T(dt, {2, 4, 12}), T(dt, {6, 4, 3}), T(dt, {6}), L({1}), L({1}), L({1}), I(1)}, tol(dt)});
-    cases.push_back({"aten::conv1d", "", {T(dt, {4, 12}), T(dt, {6, 4, 3}), None(), L({2}), L({0}), L({1}), I(1)}, tol(dt)});
-    cases.push_back({"aten::conv3d", "", {T(dt, {1, 2, 4, 5, 6}), T(dt, {3, 2, 2, 2, 2}), T(dt, {3}), L({1}), L({1}), L({1}), I(1)}, tol(dt)});
+    cases.push_back({"aten::conv2d", "", {T(dt, {2, 4, 9, 9}), T(dt, {6, 4, 3, 3}), T(dt, {6}), L({2}), L({1}), L({1}), I(1)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::conv2d", "", {T(dt, {4, 9, 9}), T(dt, {6, 2, 3, 3}), None(), L({1}), L({1}), L({2}), I(2)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::conv1d", "", {T(dt, {2, 4, 12}), T(dt, {6, 4, 3}), T(dt, {6}), L({1}), L({1}), L({1}), I(1)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::conv1d", "", {T(dt, {4, 12}), T(dt, {6, 4, 3}), None(), L({2}), L({0}), L({1}), I(1)}, assert_close_tolerance(dt)});
+    cases.push_back({"aten::conv3d", "", {T(dt, {1, 2, 4, 5, 6}), T(dt, {3, 2, 2, 2, 2}), T(dt, {3}), L({1}), L({1}), L({1}), I(1)}, assert_close_tolerance(dt)});
     cases.push_back({"aten::conv_transpose2d", "input",
-                     {T(dt, {1, 4, 5, 5}), T(dt, {4, 3, 3, 3}), T(dt, {3}), L({2}), L({1}), L({1}), I(1), L({1})}, tol(dt)});
+                     {T(dt, {1, 4, 5, 5}), T(dt, {4, 3, 3, 3}), T(dt, {3}), L({2}), L({1}), L({1}), I(1), L({1})}, assert_close_tolerance(dt)});
     cases.push_back({"aten::conv_transpose1d", "",
-                     {T(dt, {4, 7}), T(dt, {4, 2, 3}), None(), L({2}), L({0}), L({0}), I(2), L({1})}, tol(dt)});
+                     {T(dt, {4, 7}), T(dt, {4, 2, 3}), None(), L({2}), L({0}), L({0}), I(2), L({1})}, assert_close_tolerance(dt)});
   }
   cases.push_back({"aten::conv2d", "", {T(f32, {9, 9}), T(f32, {6, 4, 3, 3}), None(), L({1}), L({0}), L({1}), I(1)}});  // both throw
   check_all(cases);
@@ -136,21 +119,21 @@ TEST(ModelsTorchDiff, NativeBatchNorm) {
       const Value w = T(dt, {c}, Layout::contiguous, Fill::positive, 2), b = T(dt, {c}, Layout::contiguous, Fill::standard, 3);
       const Value rm = T(dt, {c}, Layout::contiguous, Fill::small, 4), rv = T(dt, {c}, Layout::contiguous, Fill::positive, 5);
       // training: the batch's statistics, running statistics updated in place (compared after the call)
-      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), w, b, rm, rv, B(true), D(0.1), D(1e-5)}, tol(dt)});
-      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), None(), None(), None(), None(), B(true), D(0.3), D(1e-3)}, tol(dt)});
+      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), w, b, rm, rv, B(true), D(0.1), D(1e-5)}, assert_close_tolerance(dt)});
+      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), None(), None(), None(), None(), B(true), D(0.3), D(1e-3)}, assert_close_tolerance(dt)});
       // inference: running statistics read
-      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), w, b, rm, rv, B(false), D(0.1), D(1e-5)}, tol(dt)});
-      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), None(), b, rm, rv, B(false), D(0.1), D(1e-3)}, tol(dt)});
+      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), w, b, rm, rv, B(false), D(0.1), D(1e-5)}, assert_close_tolerance(dt)});
+      cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), None(), b, rm, rv, B(false), D(0.1), D(1e-3)}, assert_close_tolerance(dt)});
     }
   }
   cases.push_back({"aten::native_batch_norm", "",
                    {T(f32, {2, 3, 4, 4}, Layout::transposed), T(f32, {3}), T(f32, {3}), T(f32, {3}, Layout::contiguous, Fill::small),
                     T(f32, {3}, Layout::contiguous, Fill::positive), B(true), D(0.1), D(1e-5)},
-                   tol(f32)});
+                   assert_close_tolerance(f32)});
   cases.push_back({"aten::native_batch_norm", "",
                    {T(f32, {2, 3, 4, 4}, Layout::sliced), T(f32, {3}), T(f32, {3}), T(f32, {3}, Layout::contiguous, Fill::small),
                     T(f32, {3}, Layout::contiguous, Fill::positive), B(false), D(0.1), D(1e-5)},
-                   tol(f32)});
+                   assert_close_tolerance(f32)});
   check_all(cases);
 }
 
@@ -169,10 +152,10 @@ TEST(ModelsTorchDiff, MaxPool2dWithIndices) {
     // backward: grad_output (1, 2, 2, 2) scattered into (1, 2, 4, 4) planes, indices repeated (accumulated)
     cases.push_back({"aten::max_pool2d_with_indices_backward", "",
                      {T(dt, {1, 2, 2, 2}), T(dt, {1, 2, 4, 4}), L({2}), L({2}), L({0}), L({1}), B(false),
-                      T(longs({1, 2, 2, 2}, {0, 3, 9, 15, 5, 5, 10, 10}))}});
+                      T(long_tensor({1, 2, 2, 2}, {0, 3, 9, 15, 5, 5, 10, 10}))}});
     cases.push_back({"aten::max_pool2d_with_indices_backward", "grad_input",
                      {T(dt, {2, 2, 2}), T(dt, {2, 4, 4}), L({2}), L({2}), L({0}), L({1}), B(false),
-                      T(longs({2, 2, 2}, {1, 2, 12, 15, 0, 0, 0, 0})), T(dt, {0})}});
+                      T(long_tensor({2, 2, 2}, {1, 2, 12, 15, 0, 0, 0, 0})), T(dt, {0})}});
   }
   // both throw: padding above half the kernel, 2-D input, an integral input
   cases.push_back({"aten::max_pool2d_with_indices", "", {T(f32, {1, 3, 8, 8}), L({2}), L({2}), L({2}), L({1}), B(false)}});

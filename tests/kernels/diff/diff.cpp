@@ -314,6 +314,17 @@ void ensure_kernels_registered() {
 
 }  // namespace
 
+RawTensor long_tensor(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
+  RawTensor t;
+  t.dtype = i64;
+  t.sizes = sizes;
+  t.strides.assign(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  t.storage.resize(values.size() * 8);
+  std::memcpy(t.storage.data(), values.data(), t.storage.size());
+  return t;
+}
+
 RawTensor make_tensor(int dtype, std::vector<int64_t> sizes, Layout layout, Fill fill, uint64_t seed) {
   RawTensor t;
   t.dtype = dtype;

@@ -50,6 +50,16 @@ struct Tolerance {
   double rtol = 0.0;
 };
 
+// torch.testing.assert_close's default tolerances for a dtype: float32 rtol
+// 1.3e-6 and atol 1e-5, otherwise (float64) rtol and atol 1e-7.
+inline Tolerance assert_close_tolerance(int dtype) {
+  if (dtype == f32) return {.ulp = 0, .atol = 1e-5, .rtol = 1.3e-6};
+  return {.ulp = 0, .atol = 1e-7, .rtol = 1e-7};
+}
+
+// A contiguous Long tensor holding exactly `values`.
+RawTensor long_tensor(std::vector<int64_t> sizes, const std::vector<int64_t>& values);
+
 struct Case {
   std::string op;        // "aten::add"
   std::string overload;  // "Tensor"; "" for none
