@@ -1,4 +1,6 @@
 // EXPECT: formula_for_non_tensor_argument<.*my_scale.*factor
+// EXPECT-Clang: formula_for_non_tensor_argument<my_scale, [{][{]102, 97, 99, 116, 111, 114, 0[}][}]>
+// (clang 14 prints the name "factor" as character codes, g++ as a string.)
 // A formula for an argument that is not a Tensor (a float): the error names the operator and the argument.
 #include <autograd/autograd_kernel.hpp>
 

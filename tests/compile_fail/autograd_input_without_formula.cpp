@@ -1,4 +1,6 @@
 // EXPECT: differentiable_input_without_formula<.*my_mul.*other
+// EXPECT-Clang: differentiable_input_without_formula<my_mul, [{][{]111, 116, 104, 101, 114, 0[}][}]>
+// (clang 14 prints the name "other" as character codes, g++ as a string.)
 // A differentiable Tensor input with neither a formula nor non_differentiable: named with its operator.
 #include <autograd/autograd_kernel.hpp>
 
