@@ -270,8 +270,7 @@ RawTensor bool_mask(std::vector<int64_t> sizes, const std::vector<int>& values) 
   RawTensor t;
   t.dtype = b8;
   t.sizes = sizes;
-  t.strides.assign(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  t.strides = contiguous_strides(sizes);
   for (int v : values) t.storage.push_back(static_cast<unsigned char>(v != 0));
   return t;
 }

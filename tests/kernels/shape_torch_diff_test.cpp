@@ -18,8 +18,7 @@ RawTensor exact(int dtype, std::vector<int64_t> sizes, const std::vector<int64_t
   RawTensor t;
   t.dtype = dtype;
   t.sizes = sizes;
-  t.strides.assign(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  t.strides = contiguous_strides(sizes);
   t.storage.resize(values.size() * element_size(dtype));
   for (std::size_t i = 0; i < values.size(); ++i) {
     unsigned char* p = t.storage.data() + i * element_size(dtype);

@@ -75,12 +75,6 @@ void store_value(unsigned char* at, int dtype, Rng& rng, Fill fill) {
   }
 }
 
-std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
-  std::vector<int64_t> strides(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * std::max<int64_t>(sizes[d], 1);
-  return strides;
-}
-
 // Elements a strided tensor reaches: 1 + sum((size - 1) * stride), 0 if empty.
 int64_t storage_extent(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides, int64_t offset) {
   int64_t last = offset;
@@ -314,12 +308,17 @@ void ensure_kernels_registered() {
 
 }  // namespace
 
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * std::max<int64_t>(sizes[d], 1);
+  return strides;
+}
+
 RawTensor long_tensor(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
   RawTensor t;
   t.dtype = i64;
-  t.sizes = sizes;
-  t.strides.assign(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) t.strides[d - 1] = t.strides[d] * sizes[d];
+  t.strides = contiguous_strides(sizes);
+  t.sizes = std::move(sizes);
   t.storage.resize(values.size() * 8);
   std::memcpy(t.storage.data(), values.data(), t.storage.size());
   return t;

@@ -57,6 +57,9 @@ inline Tolerance assert_close_tolerance(int dtype) {
   return {.ulp = 0, .atol = 1e-7, .rtol = 1e-7};
 }
 
+// Row-major strides for `sizes` (a dimension of size 0 counts as 1, as in ATen).
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes);
+
 // A contiguous Long tensor holding exactly `values`.
 RawTensor long_tensor(std::vector<int64_t> sizes, const std::vector<int64_t>& values);
 
