@@ -114,6 +114,20 @@ T extreme_row(const T* x, int64_t n) {
 
 template <bool kMax, class T>
 int64_t arg_extreme_row(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // Two passes without a branch per element in the first: the extreme
+    // (SIMD, NaN when there is one), then the first element equal to it (or
+    // the first NaN). Equal elements (0.0 and -0.0 too) never beat each
+    // other, so the first equal one is the one the scalar loop keeps.
+    const T best = extreme_row<kMax>(x, n);
+    if (is_nan_value(best)) {
+      for (int64_t i = 0; i < n; ++i)
+        if (is_nan_value(x[i])) return i;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      if (x[i] == best) return i;
+    return 0;
+  }
   // The best value kept in a register (not reloaded through its index), and
   // once it is NaN nothing beats it: stop there.
   int64_t best = 0;

@@ -8,6 +8,7 @@
 // repeat and index.Tensor differ only in their tables; the loop is chosen by
 // element size, so every dtype shares five instantiations.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -497,24 +498,60 @@ OPD_FUNC int64_t check_scatter_gather(std::string_view op, std::string_view meth
   return dim;
 }
 
-// For every index element (row-major over index): the offset in `target`
-// (strides of target, the index value along dim), bounds-checked first.
-OPD_FUNC Table target_offsets(std::string_view op, const Tensor& target, int64_t dim, const Tensor& index) {
-  const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t size = nonempty_size(target, dim);
-  const int64_t nd = nonempty_dim(target);
-  SizesVector strides(static_cast<std::size_t>(nd));
-  for (int64_t d = 0; d < nd; ++d) strides[static_cast<std::size_t>(d)] = d == dim ? 0 : nonempty_stride(target, d);
-  const SizesVector isizes = nonempty_sizes(index);
-  Table offs = strided_offsets(as_ref(isizes), as_ref(strides));
-  const int64_t stride = nonempty_stride(target, dim);
-  for (std::size_t i = 0; i < offs.size(); ++i) {
+// Every index in [0, size), checked before any work (an error leaves the
+// output untouched), with a loop the compiler vectorizes: the smallest and
+// the largest, then the first bad one for the message.
+OPD_FUNC void check_index_range(std::string_view op, const int64_t* iv, int64_t numel, int64_t dim, int64_t size) {
+  int64_t lo = iv[0], hi = iv[0];
+  for (int64_t i = 0; i < numel; ++i) {
+    lo = std::min(lo, iv[i]);
+    hi = std::max(hi, iv[i]);
+  }
+  if (lo >= 0 && hi < size) return;
+  for (int64_t i = 0; i < numel; ++i) {
     OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
               " with size ", size);
-    offs[i] += iv[i] * stride;
   }
-  return offs;
+}
+
+// The walk gather and scatter share: the index tensor (sizes `isizes`) row
+// by row over its last dimension, an odometer over the others. For rows
+// [rb, re) calls row(r, bases), bases[k] = the sum over the row's
+// coordinates d of coord[d] * strides[k][d] (each caller zeroes the stride
+// of `dim`, which the index values supply): no table of offsets and no
+// division per element.
+template <std::size_t K, class Row>
+void for_each_index_row(const SizesVector& isizes, const std::array<SizesVector, K>& strides, int64_t rb, int64_t re,
+                        Row&& row) {
+  const auto last = static_cast<int64_t>(isizes.size()) - 1;
+  SizesVector coord(static_cast<std::size_t>(last), 0);
+  std::array<int64_t, K> bases{};
+  int64_t rem = rb;
+  for (int64_t d = last; d-- > 0;) {
+    const auto du = static_cast<std::size_t>(d);
+    coord[du] = rem % isizes[du];
+    rem /= isizes[du];
+    for (std::size_t k = 0; k < K; ++k) bases[k] += coord[du] * strides[k][du];
+  }
+  for (int64_t r = rb; r < re; ++r) {
+    row(r, bases);
+    for (int64_t d = last; d-- > 0;) {
+      const auto du = static_cast<std::size_t>(d);
+      if (++coord[du] < isizes[du]) {
+        for (std::size_t k = 0; k < K; ++k) bases[k] += strides[k][du];
+        break;
+      }
+      for (std::size_t k = 0; k < K; ++k) bases[k] -= strides[k][du] * (isizes[du] - 1);
+      coord[du] = 0;
+    }
+  }
+}
+
+// t's strides (as a 1-d tensor when 0-dim), the one of `dim` zeroed.
+inline SizesVector strides_but(const Tensor& t, int64_t dim) {
+  SizesVector st;
+  for (int64_t d = 0; d < nonempty_dim(t); ++d) st.push_back(d == dim ? 0 : nonempty_stride(t, d));
+  return st;
 }
 
 }  // namespace shape_detail
@@ -530,59 +567,26 @@ OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t* iv = idx.data_ptr<int64_t>();
   const int64_t numel = idx.numel();
   const int64_t size = nonempty_size(self, dim);
-  // Every index checked first (out is fresh, but an error must come before
-  // any work), with a loop the compiler vectorizes: the smallest and the
-  // largest, then the first bad one for the message.
-  int64_t lo = iv[0], hi = iv[0];
-  for (int64_t i = 0; i < numel; ++i) {
-    lo = std::min(lo, iv[i]);
-    hi = std::max(hi, iv[i]);
-  }
-  if (lo < 0 || hi >= size) {
-    for (int64_t i = 0; i < numel; ++i) {
-      OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
-                " with size ", size);
-    }
-  }
-  // Row by row over index's last dimension (an odometer over the others):
-  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim], no table of
-  // offsets and no division per element.
-  const int64_t nd = nonempty_dim(index);
-  const int64_t last = nd - 1;
+  check_index_range(op, iv, numel, dim, size);
+  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim]
+  const int64_t last = nonempty_dim(index) - 1;
   const int64_t n_inner = nonempty_size(index, last);
   const int64_t sdim = nonempty_stride(self, dim);
   const int64_t step = last == dim ? 0 : nonempty_stride(self, last);
   const int64_t rows = numel / n_inner;
   const SizesVector isizes = nonempty_sizes(index);
+  const std::array<SizesVector, 1> strides{strides_but(self, dim)};
   dispatch_size(self.itemsize(), op, [&](auto tag) {
     using U = typename decltype(tag)::type;
     const U* src = static_cast<const U*>(self.data_ptr());
     U* dst = static_cast<U*>(out.data_ptr());
     parallel_for(0, rows, std::max<int64_t>(1, grain_size / n_inner), [&](int64_t rb, int64_t re) {
-      SizesVector coord(static_cast<std::size_t>(last), 0);
-      int64_t rem = rb;
-      int64_t base = 0;
-      for (int64_t d = last; d-- > 0;) {
-        const auto du = static_cast<std::size_t>(d);
-        coord[du] = rem % isizes[du];
-        rem /= isizes[du];
-        if (d != dim) base += coord[du] * self.stride(d);
-      }
-      for (int64_t r = rb; r < re; ++r) {
+      for_each_index_row<1>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 1>& base) {
         const int64_t* ir = iv + r * n_inner;
+        const U* s = src + base[0];
         U* o = dst + r * n_inner;
-        for (int64_t j = 0; j < n_inner; ++j) o[j] = src[base + j * step + ir[j] * sdim];
-        for (int64_t d = last; d-- > 0;) {
-          const auto du = static_cast<std::size_t>(d);
-          const int64_t st = d == dim ? 0 : self.stride(d);
-          if (++coord[du] < isizes[du]) {
-            base += st;
-            break;
-          }
-          base -= st * (isizes[du] - 1);
-          coord[du] = 0;
-        }
-      }
+        for (int64_t j = 0; j < n_inner; ++j) o[j] = s[j * step + ir[j] * sdim];
+      });
     });
   });
   return out;
@@ -596,14 +600,42 @@ OPD_FUNC ScatterReduce scatter_reduce_of(std::string_view op, std::string_view r
 
 namespace shape_detail {
 
-// out[offs[i]] (op)= value_at(i), out contiguous of self's dtype.
+// out[.., idx[.., j] along dim, ..] (op)= value_at(tag, offset in src of
+// (.., j)), row by row over index (for_each_index_row). Rows run in
+// parallel when dim is index's last dimension: each row then writes its own
+// elements of out. Otherwise they run in order, so that of duplicate
+// indices the last write wins, as in ATen's serial loop. src_strides: empty
+// when the value does not depend on the position (scatter.value).
 template <class ValueAt>
-void scatter_into(std::string_view op, Tensor& out, const Table& offs, ScatterReduce reduce, ValueAt value_at) {
+void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& index, const SizesVector& src_strides,
+                  ScatterReduce reduce, ValueAt value_at) {
+  const Tensor idx = as_long(index);
+  const int64_t* iv = idx.data_ptr<int64_t>();
+  const int64_t numel = idx.numel();
+  check_index_range(op, iv, numel, dim, nonempty_size(out, dim));
+  const SizesVector isizes = nonempty_sizes(index);
+  const int64_t last = static_cast<int64_t>(isizes.size()) - 1;
+  const int64_t n_inner = isizes[isizes.size() - 1];
+  const int64_t rows = numel / n_inner;
+  const int64_t odim = nonempty_stride(out, dim);
+  const int64_t ostep = last == dim ? 0 : nonempty_stride(out, last);
+  const SizesVector sstrides = src_strides.empty() ? SizesVector(isizes.size(), 0) : src_strides;
+  const int64_t sstep = sstrides[sstrides.size() - 1];
+  const std::array<SizesVector, 2> strides{strides_but(out, dim), sstrides};
+  const int64_t grain = last == dim ? std::max<int64_t>(1, grain_size / n_inner) : rows;
+  const auto walk = [&](auto&& store) {
+    parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
+      for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
+        const int64_t* ir = iv + r * n_inner;
+        for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
+      });
+    });
+  };
   if (reduce == ScatterReduce::None) {
     dispatch_size(out.itemsize(), op, [&](auto tag) {
       using U = typename decltype(tag)::type;
       U* o = static_cast<U*>(out.data_ptr());
-      for (std::size_t i = 0; i < offs.size(); ++i) o[offs[i]] = value_at(tag, i);
+      walk([&](int64_t oi, int64_t si) { o[oi] = value_at(tag, si); });
     });
     return;
   }
@@ -611,15 +643,15 @@ void scatter_into(std::string_view op, Tensor& out, const Table& offs, ScatterRe
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
-    for (std::size_t i = 0; i < offs.size(); ++i) {
-      const M a = static_cast<M>(o[offs[i]]);
-      const M b = static_cast<M>(value_at(tag, i));
+    walk([&](int64_t oi, int64_t si) {
+      const M a = static_cast<M>(o[oi]);
+      const M b = static_cast<M>(value_at(tag, si));
       if constexpr (std::is_same_v<T, bool>) {
-        o[offs[i]] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
+        o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
       } else {
-        o[offs[i]] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
+        o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
       }
-    }
+    });
   });
 }
 
@@ -634,16 +666,12 @@ OPD_FUNC Tensor scatter(std::string_view op, const Tensor& self, int64_t dim, co
   if (any_meta({&self, &index, &src})) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
-  const Table offs = target_offsets(op, out, dim, index);
-  // src read at the index positions (index's shape within src's)
   SizesVector sstrides;
   for (int64_t d = 0; d < nonempty_dim(src); ++d) sstrides.push_back(nonempty_stride(src, d));
-  const SizesVector isizes = nonempty_sizes(index);
-  const Table soffs = strided_offsets(as_ref(isizes), as_ref(sstrides));
   const char* s = static_cast<const char*>(src.data_ptr());
-  scatter_into(op, out, offs, reduce, [&](auto tag, std::size_t i) {
+  scatter_rows(op, out, dim, index, sstrides, reduce, [&](auto tag, int64_t si) {
     using U = typename decltype(tag)::type;
-    return reinterpret_cast<const U*>(s)[soffs[i]];
+    return reinterpret_cast<const U*>(s)[si];
   });
   return out;
 }
@@ -662,8 +690,7 @@ OPD_FUNC Tensor scatter_value(std::string_view op, const Tensor& self, int64_t d
   if (any_meta({&self, &index})) return meta_like_sizes(self.sizes(), self.dtype());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
-  const Table offs = target_offsets(op, out, dim, index);
-  scatter_into(op, out, offs, reduce, [&](auto tag, std::size_t) {
+  scatter_rows(op, out, dim, index, {}, reduce, [&](auto tag, int64_t) {
     using U = typename decltype(tag)::type;
     U v;
     std::memcpy(static_cast<void*>(&v), &bytes, sizeof(U));
