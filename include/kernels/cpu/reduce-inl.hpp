@@ -198,14 +198,33 @@ inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::
                  ": std and var only support floating point and complex dtypes, got ", self.dtype());
   Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim, /*memory_order=*/true);
   if (self.is_meta()) return meta_result(p.out_sizes, self.dtype());
-  const Tensor rows = contiguous_rows(p.rows, ScalarType::Double);
-  Tensor res = kernels::empty(p.out_sizes, ScalarType::Double);
   const double c = static_cast<double>(correction.value_or(1));
+  const auto finish_row = [c, take_sqrt](double m2, int64_t n) {
+    const double v = m2 / std::max(0.0, static_cast<double>(n) - c);
+    return take_sqrt ? std::sqrt(v) : v;
+  };
+  Tensor res = kernels::empty(p.out_sizes, ScalarType::Double);
+  if (p.outer == 1 && self.dtype() == ScalarType::Float) {
+    // One float row: both passes read the floats and widen them on the fly
+    // (in double, as ATen's std_var_all_cpu), instead of a double copy.
+    const Tensor row = contiguous_rows(p.rows, ScalarType::Float);
+    const float* x = static_cast<const float*>(row.data_ptr());
+    const int64_t n = p.inner;
+    const double mean =
+        n == 0 ? 0.0 : pairwise_sum<double>(0, n, [x](int64_t i) { return static_cast<double>(x[i]); }) / static_cast<double>(n);
+    const double m2 = pairwise_sum<double>(0, n, [x, mean](int64_t i) {
+      const double d = static_cast<double>(x[i]) - mean;
+      return d * d;
+    });
+    *static_cast<double*>(res.data_ptr()) = finish_row(m2, n);
+    return finish(std::move(res), self.dtype());
+  }
+  const Tensor rows = contiguous_rows(p.rows, ScalarType::Double);
   // As ATen's CPU kernels: one output (a full reduction) in two passes,
   // several outputs with Welford's update, both in double.
   const bool two_pass = p.outer == 1;
   for_each_row(static_cast<const double*>(rows.data_ptr()), p.outer, p.inner, static_cast<double*>(res.data_ptr()),
-               [c, take_sqrt, two_pass](const double* x, int64_t n) {
+               [&finish_row, two_pass](const double* x, int64_t n) {
                  double m2 = 0;
                  if (two_pass) {
                    const double mean = n == 0 ? 0.0 : sum_row(x, n) / static_cast<double>(n);
@@ -221,9 +240,7 @@ inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::
                      m2 += delta * (x[i] - mean);
                    }
                  }
-                 const double divisor = std::max(0.0, static_cast<double>(n) - c);
-                 const double v = m2 / divisor;
-                 return take_sqrt ? std::sqrt(v) : v;
+                 return finish_row(m2, n);
                });
   return finish(std::move(res), self.dtype());
 }
