@@ -19,6 +19,7 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/type_promotion.hpp"
@@ -1008,16 +1009,37 @@ OPD_FUNC Tensor masked_select(const Tensor& self, const Tensor& mask) {
   OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte, op,
             ": masked_select: expected BoolTensor or ByteTensor for mask");
   const std::vector<int64_t> shape = infer_size(mask.sizes(), self.sizes());
-  const Tensor m = materialize(mask, as_ref(shape), ScalarType::Bool);
-  const Tensor s = materialize(self, as_ref(shape), self.dtype());
-  const bool* mp = m.data_ptr<bool>();
-  Table picked;
-  for (int64_t i = 0; i < m.numel(); ++i) {
-    if (mp[i]) picked.push_back(i);
-  }
-  const int64_t n = static_cast<int64_t>(picked.size());
+  if (self.is_meta() || mask.is_meta())
+    throw NotImplementedError(opd::detail::str_cat(
+        op, ": the result's shape depends on the mask's values, which a Meta tensor does not have"));
+  // the operands as they are when they already have the broadcast shape
+  const auto ready = [&](const Tensor& t, ScalarType dt) {
+    return t.dtype() == dt && t.is_contiguous() && t.sizes() == as_ref(shape);
+  };
+  const Tensor m = ready(mask, ScalarType::Bool) ? mask : materialize(mask, as_ref(shape), ScalarType::Bool);
+  const Tensor s = ready(self, self.dtype()) ? self : materialize(self, as_ref(shape), self.dtype());
+  const auto* mp = static_cast<const uint8_t*>(m.data_ptr());
+  const int64_t total = m.numel();
+  int64_t n = 0;
+  for (int64_t i = 0; i < total; ++i) n += mp[i] != 0;
   Tensor out = new_like_sizes(IntArrayRef(&n, 1), self.dtype());
-  gather_tables(op, out, static_cast<const char*>(s.data_ptr()), Tables{picked});
+  if (n == 0) return out;
+  // Compaction without a branch per element (a random mask mispredicts half
+  // of them): every element is stored at the next free slot, which advances
+  // only past a selected one. Up to the last selected element, the slot is
+  // always inside out.
+  int64_t last = total - 1;
+  while (mp[last] == 0) --last;
+  dispatch_size(self.itemsize(), op, [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* src = static_cast<const U*>(s.data_ptr());
+    U* o = static_cast<U*>(out.data_ptr());
+    int64_t k = 0;
+    for (int64_t i = 0; i <= last; ++i) {
+      o[k] = src[i];
+      k += mp[i] != 0;
+    }
+  });
   return out;
 }
 
@@ -1130,7 +1152,9 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   int64_t j = 0;  // position among the indexed dims (ATen's messages count so)
   for (std::size_t d = 0; d < expanded.size(); ++d) {
     if (!expanded[d].defined() || meta) continue;  // Meta: no index values to check
-    const Tensor idx = materialize(expanded[d], as_ref(bshape), ScalarType::Long);
+    const Tensor& e = expanded[d];
+    const bool ready = e.dtype() == ScalarType::Long && e.is_contiguous() && e.sizes() == as_ref(bshape);
+    const Tensor idx = ready ? e : materialize(e, as_ref(bshape), ScalarType::Long);
     const int64_t* iv = idx.data_ptr<int64_t>();
     const int64_t size = self.size(static_cast<int64_t>(d));
     const int64_t stride = self.stride(static_cast<int64_t>(d));
@@ -1203,7 +1227,11 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
   for (const std::optional<Tensor>& i : indices) meta_operand = meta_operand || (i && i->defined() && i->is_meta());
   OPD_CHECK(!meta_operand, op, ": expected all tensors to be on the same device, but self is on ", self.device(),
             " and the indices or values on meta");
-  const Tensor v = materialize(values, shape, self.dtype());  // also a copy when values alias self
+  // values as they are when they already have the result's layout; a copy
+  // otherwise, and when they share memory with self
+  const bool ready = values.dtype() == self.dtype() && values.is_contiguous() && values.sizes() == shape &&
+                     !may_share_memory(values, self);
+  const Tensor v = ready ? values : materialize(values, shape, self.dtype());
   const char* vp = static_cast<const char*>(v.data_ptr());
   char* sp = static_cast<char*>(self.data_ptr());
   if (!accumulate) {
