@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "kernels/cpu/convert-inl.hpp"
@@ -16,20 +17,39 @@ namespace opd::kernels {
 
 namespace sort_detail {
 
+// The first k entries of the stable order of one slice, as (key, position)
+// pairs sorted in place: NaN entries are moved out first (to the end
+// ascending, to the front descending, each side in position order), so that
+// the sort itself compares plain keys, and pairs are sorted directly rather
+// than positions through the keys (no indirect load per comparison).
 template <class M>
-bool is_nan(M v) {
-  if constexpr (std::is_floating_point_v<M>) return std::isnan(v);
-  return false;
-}
-
-// ATen's orders: NaN above everything.
-template <class M>
-bool less_nan_last(M a, M b) {
-  return (!is_nan(a) && is_nan(b)) || a < b;
-}
-template <class M>
-bool greater_nan_first(M a, M b) {
-  return (is_nan(a) && !is_nan(b)) || a > b;
+void sort_pairs(std::vector<std::pair<M, int64_t>>& kv, int64_t k, bool descending) {
+  using Pair = std::pair<M, int64_t>;
+  auto first = kv.begin(), last = kv.end();
+  if constexpr (std::is_floating_point_v<M>) {
+    bool any_nan = false;
+    for (const Pair& p : kv) any_nan = any_nan || std::isnan(p.first);
+    if (any_nan) {
+      if (descending) {
+        first = std::stable_partition(kv.begin(), kv.end(), [](const Pair& p) { return std::isnan(p.first); });
+      } else {
+        last = std::stable_partition(kv.begin(), kv.end(), [](const Pair& p) { return !std::isnan(p.first); });
+      }
+    }
+  }
+  // the positions of the output the sort has to fill
+  const int64_t want = std::min<int64_t>(k - (first - kv.begin()), last - first);
+  if (want <= 0) return;
+  const auto by_key = [descending](const Pair& a, const Pair& b) {
+    return descending ? a.first > b.first : a.first < b.first;
+  };
+  if (want == last - first) {
+    std::stable_sort(first, last, by_key);
+  } else {  // ties broken by position, so the result is the stable order's prefix
+    std::partial_sort(first, first + want, last, [&](const Pair& a, const Pair& b) {
+      return by_key(a, b) || (!by_key(b, a) && a.second < b.second);
+    });
+  }
 }
 
 // For every slice along dim of contiguous `src` (outer x n x inner): the
@@ -41,31 +61,19 @@ void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t 
   using M = opmath_t<T>;
   const int64_t slices = outer * inner;
   parallel_for(0, slices, std::max<int64_t>(1, grain_size / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-    std::vector<int64_t> perm(static_cast<std::size_t>(n));
-    std::vector<M> key(static_cast<std::size_t>(n));
+    std::vector<std::pair<M, int64_t>> kv(static_cast<std::size_t>(n));
     for (int64_t s = b; s < e; ++s) {
       const int64_t o = s / inner;
       const int64_t i = s % inner;
       const T* in = src + o * n * inner + i;
-      for (int64_t j = 0; j < n; ++j) key[static_cast<std::size_t>(j)] = static_cast<M>(in[j * inner]);
-      std::iota(perm.begin(), perm.end(), int64_t{0});
-      auto cmp = [&](int64_t x, int64_t y) {
-        const M a = key[static_cast<std::size_t>(x)];
-        const M c = key[static_cast<std::size_t>(y)];
-        return descending ? greater_nan_first(a, c) : less_nan_last(a, c);
-      };
-      if (k == n) {
-        std::stable_sort(perm.begin(), perm.end(), cmp);
-      } else {  // ties broken by position, so the result is the stable order's prefix
-        std::partial_sort(perm.begin(), perm.begin() + k, perm.end(), [&](int64_t x, int64_t y) {
-          return cmp(x, y) || (!cmp(y, x) && x < y);
-        });
-      }
+      for (int64_t j = 0; j < n; ++j) kv[static_cast<std::size_t>(j)] = {static_cast<M>(in[j * inner]), j};
+      sort_pairs(kv, k, descending);
       T* vo = values + o * k * inner + i;
       int64_t* io = indices + o * k * inner + i;
       for (int64_t j = 0; j < k; ++j) {
-        vo[j * inner] = in[perm[static_cast<std::size_t>(j)] * inner];
-        io[j * inner] = perm[static_cast<std::size_t>(j)];
+        const int64_t at = kv[static_cast<std::size_t>(j)].second;
+        vo[j * inner] = in[at * inner];
+        io[j * inner] = at;
       }
     }
   });
