@@ -104,15 +104,15 @@ template <class V>
 HWY_INLINE V StdMin(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
 
 // The scalar functors' formulas (pointwise_functors-inl.hpp), same order of
-// operations: gelu x * 0.5 * (1 + erf(x / sqrt(2))), its tanh form, and
+// operations: gelu x * 0.5 * erfc(-x / sqrt(2)), its tanh form, and
 // hardswish x * min(max(x + 3, 0), 6) / 6.
 struct Gelu {
   template <class V>
   HWY_INLINE V operator()(V v) const {
     const hn::DFromV<V> d;
     const V half = hn::Set(d, 0.5);
-    const V k = hn::Set(d, 0.5 * 1.41421356237309504880);  // 1 / sqrt(2)
-    return hn::Mul(hn::Mul(v, half), hn::Add(hn::Set(d, 1), Erf()(hn::Mul(v, k))));
+    const V k = hn::Set(d, -0.5 * 1.41421356237309504880);  // -1 / sqrt(2)
+    return hn::Mul(hn::Mul(v, half), Erfc()(hn::Mul(v, k)));
   }
 };
 struct GeluTanh {
