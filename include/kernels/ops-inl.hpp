@@ -4,6 +4,7 @@
 #include "kernels/ops.hpp"
 // Families registered here whose headers ops.hpp does not include (so that
 // adding one recompiles only this file): include them by name.
+#include "kernels/ops_conv_backward.hpp"
 #include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
 #include "kernels/ops_grid_sampler.hpp"
@@ -33,6 +34,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_pooling3d());
   set.add(register_distance());
   set.add(register_grid_sampler());
+  set.add(register_conv_backward());
   return set;
 }
 

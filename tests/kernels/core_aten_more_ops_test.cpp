@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <dispatch/dispatcher.hpp>
+#include <kernels/ops_conv_backward.hpp>
 #include <kernels/ops_core_aten.hpp>
 #include <kernels/ops_distance.hpp>
 #include <kernels/ops_grid_sampler.hpp>
@@ -193,6 +195,17 @@ TEST_F(CoreAtenMoreOps, MetaKernels) {
   EXPECT_EQ(opd::call<ops::grid_sampler_2d>(M({2, 3, 5, 6}), M({2, 4, 7, 2}), int64_t{0}, int64_t{0}, false).sizes(),
             opd::IntArrayRef(V{2, 3, 4, 7}));
   EXPECT_THROW((void)opd::call<ops::grid_sampler_2d>(M({2, 3, 5, 6}), M({2, 4, 7, 3}), int64_t{0}, int64_t{0}, false),
+               opd::Error);
+  const auto [gi, gw, gb] = opd::call<ops::convolution_backward>(M({2, 6, 4, 2}), M({2, 4, 7, 6}), M({6, 2, 3, 3}),
+                                                                 std::nullopt, V{2, 1}, V{1, 0}, V{1, 2}, false, V{0, 0},
+                                                                 int64_t{2}, std::array<bool, 3>{true, false, true});
+  EXPECT_TRUE(gi.is_meta());
+  EXPECT_EQ(gi.sizes(), opd::IntArrayRef(V{2, 4, 7, 6}));
+  EXPECT_FALSE(gw.defined());
+  EXPECT_EQ(gb.sizes(), opd::IntArrayRef(V{6}));
+  EXPECT_THROW((void)opd::call<ops::convolution_backward>(M({2, 6, 4, 3}), M({2, 4, 7, 6}), M({6, 2, 3, 3}),
+                                                          std::nullopt, V{2, 1}, V{1, 0}, V{1, 2}, false, V{0, 0},
+                                                          int64_t{2}, std::array<bool, 3>{true, true, true}),
                opd::Error);
 }
 

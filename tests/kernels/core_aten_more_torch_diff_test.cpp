@@ -2,7 +2,7 @@
 // through the differential harness (diff/README.md), part of
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
-// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d. float32 and float64 (Long where ATen's
+// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <limits>
@@ -13,6 +13,12 @@
 using namespace diff;
 
 namespace {
+
+Value bools(std::vector<bool> b) {
+  Value v = value_of(Value::Kind::BoolList);
+  v.bools = std::move(b);
+  return v;
+}
 
 // The cases before `valid` must compute (both sides refusing would pass
 // check_all too): opd computes each of them, and the comparison follows.
@@ -258,6 +264,69 @@ TEST(CoreAtenMoreTorchDiff, GridSampler2d) {
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 3, 3}), T(f32, {1, 3, 3, 3}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 0, 3}), T(f32, {1, 3, 3, 2}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(i64, {1, 2, 3, 3}), T(i64, {1, 3, 3, 2}), I(0), I(0), B(false)}});
+  check_computed(cases, valid);
+}
+
+TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
+  std::vector<Case> cases;
+  const Value all = bools({true, true, true});
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    const auto w = [&](std::vector<int64_t> sizes) { return T(dt, std::move(sizes), Layout::contiguous, Fill::standard, 7); };
+    const auto g = [&](std::vector<int64_t> sizes, Layout layout = Layout::contiguous) {
+      return T(dt, std::move(sizes), layout, Fill::standard, 8);
+    };
+    // 2-D, groups, per-dimension stride / padding / dilation; every layout of grad_output and input
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::convolution_backward", "",
+                       {g({2, 6, 4, 2}, layout), T(dt, {2, 4, 7, 6}, layout), w({6, 2, 3, 3}), L({6}), L({2, 1}),
+                        L({1, 0}), L({1, 2}), B(false), L({0, 0}), I(2), all},
+                       t});
+    }
+    // 1-D, 3-D, a 1x1 strided layer
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), L({4}), L({2}), L({1}), L({1}), B(false), L({0}), I(1), all},
+                     t});
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({1, 3, 4, 2, 3}), T(dt, {1, 2, 5, 4, 4}), w({3, 2, 2, 3, 2}), L({3}), L({1, 1, 1}), L({0, 0, 0}),
+                      L({1, 1, 1}), B(false), L({0, 0, 0}), I(1), all},
+                     t});
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({2, 4, 3, 3}), T(dt, {2, 8, 5, 5}), w({4, 8, 1, 1}), L({4}), L({2, 2}), L({0, 0}), L({1, 1}),
+                      B(false), L({0, 0}), I(1), all},
+                     t});
+    // transposed: 2-D with output_padding, grouped 1-D with dilation
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({2, 3, 6, 6}), T(dt, {2, 4, 3, 3}), w({4, 3, 3, 3}), L({3}), L({2, 2}), L({1, 1}), L({1, 1}),
+                      B(true), L({1, 1}), I(1), all},
+                     t});
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({1, 4, 14}), T(dt, {1, 4, 5}), w({4, 2, 3}), L({4}), L({2}), L({0}), L({2}), B(true), L({1}), I(2), all},
+                     t});
+    // output_mask: the masked-out results are undefined (ATen 1.13's oneDNN path, taken for
+    // Float, computes grad_weight whenever grad_bias is asked for: Double only)
+    if (dt == f64) {
+      cases.push_back({"aten::convolution_backward", "",
+                       {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false), L({0}),
+                        I(1), bools({true, false, true})},
+                       t});
+    }
+    cases.push_back({"aten::convolution_backward", "",
+                     {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false), L({0}), I(1),
+                      bools({false, true, false})},
+                     t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: grad_output not the forward's output size, an integral dtype, channels against groups
+  cases.push_back({"aten::convolution_backward", "",
+                   {T(f32, {2, 4, 4}), T(f32, {2, 3, 9}), T(f32, {4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false),
+                    L({0}), I(1), all}});
+  cases.push_back({"aten::convolution_backward", "",
+                   {T(i64, {2, 4, 5}), T(i64, {2, 3, 9}), T(i64, {4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false),
+                    L({0}), I(1), all}});
+  cases.push_back({"aten::convolution_backward", "",
+                   {T(f32, {2, 4, 5}), T(f32, {2, 3, 9}), T(f32, {4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false),
+                    L({0}), I(2), all}});
   check_computed(cases, valid);
 }
 
