@@ -7,6 +7,7 @@
 #include "kernels/ops_conv_backward.hpp"
 #include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
+#include "kernels/ops_embedding_bag.hpp"
 #include "kernels/ops_grid_sampler.hpp"
 #include "kernels/ops_pooling3d.hpp"
 
@@ -35,6 +36,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_distance());
   set.add(register_grid_sampler());
   set.add(register_conv_backward());
+  set.add(register_embedding_bag());
   return set;
 }
 

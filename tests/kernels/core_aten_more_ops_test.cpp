@@ -16,6 +16,7 @@
 #include <kernels/ops_conv_backward.hpp>
 #include <kernels/ops_core_aten.hpp>
 #include <kernels/ops_distance.hpp>
+#include <kernels/ops_embedding_bag.hpp>
 #include <kernels/ops_grid_sampler.hpp>
 #include <kernels/ops_pooling3d.hpp>
 #include <kernels/ops_reductions.hpp>
@@ -203,6 +204,15 @@ TEST_F(CoreAtenMoreOps, MetaKernels) {
   EXPECT_EQ(gi.sizes(), opd::IntArrayRef(V{2, 4, 7, 6}));
   EXPECT_FALSE(gw.defined());
   EXPECT_EQ(gb.sizes(), opd::IntArrayRef(V{6}));
+  const Tensor bag_indices = opd::empty(V{7}, opd::ScalarType::Long, meta);
+  const Tensor bag_offsets = opd::empty(V{4}, opd::ScalarType::Long, meta);
+  const auto [bag_out, offset2bag, bag_size, max_indices] = opd::call<ops::embedding_bag_>(
+      M({6, 5}), bag_indices, bag_offsets, false, int64_t{2}, false, std::nullopt, true, int64_t{-1});
+  EXPECT_TRUE(bag_out.is_meta());
+  EXPECT_EQ(bag_out.sizes(), opd::IntArrayRef(V{3, 5}));
+  EXPECT_EQ(offset2bag.sizes(), opd::IntArrayRef(V{7}));
+  EXPECT_EQ(bag_size.sizes(), opd::IntArrayRef(V{3}));
+  EXPECT_EQ(max_indices.sizes(), opd::IntArrayRef(V{3, 5}));
   EXPECT_THROW((void)opd::call<ops::convolution_backward>(M({2, 6, 4, 3}), M({2, 4, 7, 6}), M({6, 2, 3, 3}),
                                                           std::nullopt, V{2, 1}, V{1, 0}, V{1, 2}, false, V{0, 0},
                                                           int64_t{2}, std::array<bool, 3>{true, true, true}),

@@ -2,9 +2,10 @@
 // through the differential harness (diff/README.md), part of
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
-// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward. float32 and float64 (Long where ATen's
+// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
+#include <cstring>
 #include <limits>
 
 #include "diff.hpp"
@@ -327,6 +328,73 @@ TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
   cases.push_back({"aten::convolution_backward", "",
                    {T(f32, {2, 4, 5}), T(f32, {2, 3, 9}), T(f32, {4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false),
                     L({0}), I(2), all}});
+  check_computed(cases, valid);
+}
+
+// A contiguous Int tensor holding exactly `values`.
+RawTensor int_tensor(std::vector<int64_t> sizes, const std::vector<int32_t>& values) {
+  RawTensor t = long_tensor(std::move(sizes), std::vector<int64_t>(values.size(), 0));
+  t.dtype = i32;
+  t.storage.resize(values.size() * sizeof(int32_t));
+  std::memcpy(t.storage.data(), values.data(), t.storage.size());
+  return t;
+}
+
+TEST(CoreAtenMoreTorchDiff, EmbeddingBag) {
+  std::vector<Case> cases;
+  // 7 indices into 6 rows, 3 bags (the second empty) and a last one to the end
+  const RawTensor indices = long_tensor({7}, {1, 4, 4, 0, 5, 2, 4});
+  const RawTensor offsets = long_tensor({4}, {0, 2, 2, 5});
+  const RawTensor offsets_last = long_tensor({4}, {0, 2, 2, 7});  // include_last_offset: 3 bags
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    for (int64_t mode : {0, 1, 2}) {
+      for (Layout layout : {Layout::contiguous, Layout::transposed}) {
+        cases.push_back({"aten::_embedding_bag", "",
+                         {T(dt, {6, 5}, layout), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(-1)},
+                         t});
+      }
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 5}), T(indices), T(offsets_last), B(false), I(mode), B(false), None(), B(true), I(-1)}, t});
+      // padding_idx 4: its rows left out of the bags (and of their sizes)
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(4)}, t});
+    }
+    cases.push_back({"aten::_embedding_bag", "",
+                     {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), T(dt, {7}), B(false), I(-1)}, t});
+    // per_sample_weights with padding_idx; Int indices and offsets (Int results), Int with Long (promoted)
+    cases.push_back({"aten::_embedding_bag", "",
+                     {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), T(dt, {7}), B(false), I(0)}, t});
+    for (int64_t mode : {0, 1, 2}) {
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 5}), T(int_tensor({7}, {1, 4, 4, 0, 5, 2, 4})), T(int_tensor({4}, {0, 2, 2, 5})),
+                        B(false), I(mode), B(false), None(), B(false), I(-1)},
+                       t});
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 5}), T(int_tensor({7}, {1, 4, 4, 0, 5, 2, 4})), T(offsets), B(false), I(mode),
+                        B(false), None(), B(false), I(2)},
+                       t});
+    }
+    // no indices: every bag empty
+    cases.push_back({"aten::_embedding_bag", "",
+                     {T(dt, {6, 5}), T(long_tensor({0}, {})), T(long_tensor({2}, {0, 0})), B(false), I(1), B(false),
+                      None(), B(false), I(-1)},
+                     t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: an index out of range, offsets[0] not 0, per_sample_weights with mode mean,
+  // an integral weight, Float indices
+  cases.push_back({"aten::_embedding_bag", "",
+                   {T(f32, {6, 5}), T(long_tensor({3}, {1, 6, 0})), T(long_tensor({1}, {0})), B(false), I(0), B(false),
+                    None(), B(false), I(-1)}});
+  cases.push_back({"aten::_embedding_bag", "",
+                   {T(f32, {6, 5}), T(indices), T(long_tensor({2}, {1, 3})), B(false), I(0), B(false), None(), B(false), I(-1)}});
+  cases.push_back({"aten::_embedding_bag", "",
+                   {T(f32, {6, 5}), T(indices), T(offsets), B(false), I(1), B(false), T(f32, {7}), B(false), I(-1)}});
+  cases.push_back({"aten::_embedding_bag", "",
+                   {T(i64, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), None(), B(false), I(-1)}});
+  cases.push_back({"aten::_embedding_bag", "",
+                   {T(f32, {6, 5}), T(f32, {7}), T(offsets), B(false), I(0), B(false), None(), B(false), I(-1)}});
   check_computed(cases, valid);
 }
 
