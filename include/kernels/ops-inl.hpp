@@ -2,6 +2,14 @@
 // Out-of-line part of ops.hpp (compiled in src/kernels/register_cpu.cpp):
 // register_cpu(), one line per family.
 #include "kernels/ops.hpp"
+// Families registered here whose headers ops.hpp does not include (so that
+// adding one recompiles only this file): include them by name.
+#include "kernels/ops_conv_backward.hpp"
+#include "kernels/ops_core_aten.hpp"
+#include "kernels/ops_distance.hpp"
+#include "kernels/ops_embedding_bag.hpp"
+#include "kernels/ops_grid_sampler.hpp"
+#include "kernels/ops_pooling3d.hpp"
 
 namespace opd::kernels {
 
@@ -23,6 +31,12 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_random());
   set.add(register_scalars());
   set.add(register_upsample());
+  set.add(register_core_aten());
+  set.add(register_pooling3d());
+  set.add(register_distance());
+  set.add(register_grid_sampler());
+  set.add(register_conv_backward());
+  set.add(register_embedding_bag());
   return set;
 }
 

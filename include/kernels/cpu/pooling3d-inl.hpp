@@ -1,0 +1,398 @@
+#pragma once
+// Out-of-line part of pooling3d.hpp (compiled in src/kernels/pooling3d.cpp).
+// The 3-D pools share pool_shape-inl.hpp with the 2-D ones: ATen's
+// pooling_output_shape, the (batch, plane) loop across threads, the adaptive
+// windows; the depth is one more dimension of the same walk.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/pool_shape-inl.hpp"
+#include "kernels/cpu/pooling3d.hpp"
+#include "structured/out_semantics.hpp"
+
+namespace opd::kernels {
+
+namespace pool3d_detail {
+
+using ints = std::span<const int64_t>;
+
+// A 3-D pool's geometry: the (height, width) part as the 2-D pools have it
+// (batch and planes included, for detail::for_each_plane), and the depth.
+struct Pool3dShape {
+  detail::Pool2dShape hw;
+  int64_t kt, st, pt, dt, it, ot;
+  int64_t in_volume() const { return it * hw.ih * hw.iw; }
+  int64_t out_volume() const { return ot * hw.oh * hw.ow; }
+};
+
+inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
+
+inline std::vector<int64_t> out_sizes(const Tensor& self, const Pool3dShape& s) {
+  if (self.dim() == 4) return {s.hw.planes, s.ot, s.hw.oh, s.hw.ow};
+  return {s.hw.batch, s.hw.planes, s.ot, s.hw.oh, s.hw.ow};
+}
+
+// kernel_size / stride / padding / dilation (one value or three) read as ATen's
+// 3-D pools read them, the output sizes, and ATen's pool3d_shape_check.
+inline Pool3dShape pool3d_shape(const char* fn, const Tensor& self, ints kernel_size, ints stride, ints padding,
+                                ints dilation, bool ceil_mode, bool check_input_size) {
+  using detail::pick;
+  Pool3dShape s{};
+  s.kt = kernel_size[0];
+  s.hw.kh = pick(kernel_size, 1);
+  s.hw.kw = pick(kernel_size, 2);
+  s.st = stride.empty() ? s.kt : stride[0];
+  s.hw.sh = stride.empty() ? s.hw.kh : pick(stride, 1);
+  s.hw.sw = stride.empty() ? s.hw.kw : pick(stride, 2);
+  s.pt = padding[0];
+  s.hw.ph = pick(padding, 1);
+  s.hw.pw = pick(padding, 2);
+  s.dt = dilation[0];
+  s.hw.dh = pick(dilation, 1);
+  s.hw.dw = pick(dilation, 2);
+  const int64_t nd = self.dim();
+  s.hw.batch = nd == 5 ? self.size(0) : 1;
+  s.hw.planes = self.size(nd - 4);
+  s.it = self.size(nd - 3);
+  s.hw.ih = self.size(nd - 2);
+  s.hw.iw = self.size(nd - 1);
+  s.ot = detail::pooling_output_size(s.it, s.kt, s.pt, s.st, s.dt, ceil_mode);
+  s.hw.oh = detail::pooling_output_size(s.hw.ih, s.hw.kh, s.hw.ph, s.hw.sh, s.hw.dh, ceil_mode);
+  s.hw.ow = detail::pooling_output_size(s.hw.iw, s.hw.kw, s.hw.pw, s.hw.sw, s.hw.dw, ceil_mode);
+  const detail::Pool2dShape& q = s.hw;
+  OPD_CHECK(s.kt > 0 && q.kw > 0 && q.kh > 0, "kernel size should be greater than zero, but got kT: ", s.kt,
+            " kH: ", q.kh, " kW: ", q.kw);
+  OPD_CHECK(s.st > 0 && q.sw > 0 && q.sh > 0, "stride should be greater than zero, but got dT: ", s.st, " dH: ", q.sh,
+            " dW: ", q.sw);
+  OPD_CHECK(s.dt > 0 && q.dw > 0 && q.dh > 0, "dilation should be greater than zero, but got dilationT: ", s.dt,
+            " dilationH: ", q.dh, " dilationW: ", q.dw);
+  for (int64_t i = nd == 5 ? 1 : 0; i < nd; ++i) {
+    OPD_CHECK(self.size(i) > 0, fn, ": Expected input's non-batch dimensions to have positive length, but input has a shape of ",
+              self.sizes(), " and non-batch dimension ", self.size(i), " has length zero!");
+  }
+  if (check_input_size) {
+    OPD_CHECK(s.it >= s.kt && q.ih >= q.kh && q.iw >= q.kw, "input image (T: ", s.it, " H: ", q.ih, " W: ", q.iw,
+              ") smaller than kernel size (kT: ", s.kt, " kH: ", q.kh, " kW: ", q.kw, ")");
+  }
+  OPD_CHECK(s.kt / 2 >= s.pt && q.kw / 2 >= q.pw && q.kh / 2 >= q.ph,
+            "pad should be smaller than or equal to half of kernel size, but got kT: ", s.kt, " kW: ", q.kw, " kH: ",
+            q.kh, " padT: ", s.pt, " padW: ", q.pw, " padH: ", q.ph);
+  OPD_CHECK(s.ot >= 1 && q.ow >= 1 && q.oh >= 1, "Given input size: (", q.planes, "x", s.it, "x", q.ih, "x", q.iw,
+            "). Calculated output size: (", q.planes, "x", s.ot, "x", q.oh, "x", q.ow, "). Output size is too small");
+  return s;
+}
+
+inline void check_list(ints v, bool may_be_empty, const char* message) {
+  OPD_CHECK(v.size() == 1 || v.size() == 3 || (may_be_empty && v.empty()), message);
+}
+
+inline void check_floating(const char* name, ScalarType dt) {
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for(name, dt);
+}
+
+// max over each window of every volume (it x ih x iw, contiguous) and the
+// index of each maximum in its volume: max_pool_planes with a depth.
+template <class T>
+void max_pool_volumes(const Pool3dShape& s, const T* in, T* out, int64_t* indices) {
+  const detail::Pool2dShape& q = s.hw;
+  detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
+    const T* vol = in + p * s.in_volume();
+    T* dst = out + p * s.out_volume();
+    int64_t* dst_index = indices + p * s.out_volume();
+    int64_t o = 0;
+    for (int64_t z = 0; z < s.ot; ++z) {
+      int64_t t0 = z * s.st - s.pt;
+      const int64_t t1 = std::min(t0 + (s.kt - 1) * s.dt + 1, s.it);
+      while (t0 < 0) t0 += s.dt;
+      for (int64_t y = 0; y < q.oh; ++y) {
+        int64_t h0 = y * q.sh - q.ph;
+        const int64_t h1 = std::min(h0 + (q.kh - 1) * q.dh + 1, q.ih);
+        while (h0 < 0) h0 += q.dh;
+        for (int64_t x = 0; x < q.ow; ++x, ++o) {
+          int64_t w0 = x * q.sw - q.pw;
+          const int64_t w1 = std::min(w0 + (q.kw - 1) * q.dw + 1, q.iw);
+          while (w0 < 0) w0 += q.dw;
+          int64_t best_index = (t0 * q.ih + h0) * q.iw + w0;
+          T best = -std::numeric_limits<T>::infinity();
+          for (int64_t t = t0; t < t1; t += s.dt) {
+            for (int64_t h = h0; h < h1; h += q.dh) {
+              for (int64_t w = w0; w < w1; w += q.dw) {
+                const int64_t k = (t * q.ih + h) * q.iw + w;
+                const T v = vol[k];
+                if (v > best || std::isnan(v)) {
+                  best = v;
+                  best_index = k;
+                }
+              }
+            }
+          }
+          dst[o] = best;
+          dst_index[o] = best_index;
+        }
+      }
+    }
+  });
+}
+
+}  // namespace pool3d_detail
+
+// ------------------------------------------------------------- avg_pool3d ---
+
+OPD_FUNC Tensor avg_pool3d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                           std::span<const int64_t> padding, bool ceil_mode, bool count_include_pad,
+                           std::optional<int64_t> divisor_override) {
+  using namespace pool3d_detail;
+  detail::nn_check_cpu("avg_pool3d", self, "self");
+  check_list(kernel_size, false, "avg_pool3d: kernel_size must be a single int, or a tuple of three ints");
+  check_list(stride, true, "avg_pool3d: stride must be omitted, a single int, or a tuple of three ints");
+  check_list(padding, false, "avg_pool3d: padding must be a single int, or a tuple of three ints");
+  OPD_CHECK(self.dim() == 4 || self.dim() == 5, "non-empty 4D or 5D (batch mode) tensor expected for input");
+  OPD_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const int64_t one = 1;
+  const Pool3dShape s = pool3d_shape("avg_pool3d()", self, kernel_size, stride, padding, ints(&one, 1), ceil_mode, true);
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
+    throw_not_implemented_for("avg_pool3d_out_frame", dt);
+  Tensor out = opd::empty(out_sizes(self, s), dt, self.device());
+  if (out.is_meta() || out.numel() == 0) return out;
+  const Tensor x = contiguous_of(self);
+  const detail::Pool2dShape& q = s.hw;
+  dispatch_dtype(dt, "avg_pool3d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
+        const T* vol = in + p * s.in_volume();
+        T* dst = o + p * s.out_volume();
+        for (int64_t z = 0; z < s.ot; ++z) {
+          for (int64_t y = 0; y < q.oh; ++y) {
+            for (int64_t xo = 0; xo < q.ow; ++xo) {
+              // ATen's avg_pool3d_out_frame: the window clipped to the padded
+              // input sets the pool size, then to the input itself
+              int64_t t0 = z * s.st - s.pt, h0 = y * q.sh - q.ph, w0 = xo * q.sw - q.pw;
+              int64_t t1 = std::min(t0 + s.kt, s.it + s.pt), h1 = std::min(h0 + q.kh, q.ih + q.ph),
+                      w1 = std::min(w0 + q.kw, q.iw + q.pw);
+              const int64_t pool_size = (t1 - t0) * (h1 - h0) * (w1 - w0);
+              t0 = std::max<int64_t>(t0, 0);
+              h0 = std::max<int64_t>(h0, 0);
+              w0 = std::max<int64_t>(w0, 0);
+              t1 = std::min(t1, s.it);
+              h1 = std::min(h1, q.ih);
+              w1 = std::min(w1, q.iw);
+              T& result = dst[(z * q.oh + y) * q.ow + xo];
+              if (t0 >= t1 || h0 >= h1 || w0 >= w1) {
+                result = T(0);
+                continue;
+              }
+              const int64_t divide = divisor_override ? *divisor_override
+                                     : count_include_pad ? pool_size
+                                                         : (t1 - t0) * (h1 - h0) * (w1 - w0);
+              T sum = 0;
+              for (int64_t t = t0; t < t1; ++t)
+                for (int64_t h = h0; h < h1; ++h)
+                  for (int64_t w = w0; w < w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
+              result = sum / static_cast<T>(divide);
+            }
+          }
+        }
+      });
+    }
+  });
+  return out;
+}
+
+// ------------------------------------------------- max_pool3d_with_indices ---
+
+OPD_FUNC void max_pool3d_with_indices_out(const Tensor& self, std::span<const int64_t> kernel_size,
+                                          std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                          std::span<const int64_t> dilation, bool ceil_mode, const Tensor& out,
+                                          const Tensor& indices) {
+  using namespace pool3d_detail;
+  constexpr std::string_view op = "aten::max_pool3d_with_indices";
+  detail::nn_check_cpu("max_pool3d_with_indices", self, "self");
+  check_list(kernel_size, false, "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
+  check_list(stride, true, "max_pool3d: stride must either be omitted, a single int, or a tuple of three ints");
+  check_list(padding, false, "max_pool3d: padding must either be a single int, or a tuple of three ints");
+  check_list(dilation, false, "max_pool3d: dilation must be either a single int, or a tuple of three ints");
+  OPD_CHECK(self.dim() == 4 || self.dim() == 5, "non-empty 4D or 5D (batch mode) tensor expected for input");
+  const Pool3dShape s = pool3d_shape("max_pool3d_with_indices_out_cpu_template()", self, kernel_size, stride, padding,
+                                     dilation, ceil_mode, false);
+  check_floating("max_pool3d_with_indices_cpu", self.dtype());
+  structured_detail::check_out_device(op, self.device(), out);
+  structured_detail::check_out_device(op, self.device(), indices);
+  OPD_CHECK(out.dtype() == self.dtype(), "max_pool3d_with_indices: expected out to have dtype ", self.dtype(),
+            ", but got ", out.dtype());
+  OPD_CHECK(indices.dtype() == ScalarType::Long,
+            "max_pool3d_with_indices: expected indices to have dtype Long, but got ", indices.dtype());
+  const std::vector<int64_t> sizes = out_sizes(self, s);
+  structured_detail::resize_out(op, out, sizes, MemoryFormat::Contiguous);
+  structured_detail::resize_out(op, indices, sizes, MemoryFormat::Contiguous);
+  if (out.is_meta() || out.numel() == 0) return;
+  const Tensor x = contiguous_of(self);
+  const Tensor o_t = out.is_contiguous() ? out : opd::empty(out.sizes(), out.dtype(), Device::cpu());
+  const Tensor i_t = indices.is_contiguous() ? indices : opd::empty(indices.sizes(), ScalarType::Long, Device::cpu());
+  int64_t* idx = i_t.data_ptr<int64_t>();
+  if (self.dtype() == ScalarType::Float) max_pool_volumes<float>(s, x.data_ptr<float>(), o_t.data_ptr<float>(), idx);
+  else max_pool_volumes<double>(s, x.data_ptr<double>(), o_t.data_ptr<double>(), idx);
+  if (!o_t.is_same(out)) copy_elements(OperandRef::of(out), OperandRef::of(o_t));
+  if (!i_t.is_same(indices)) copy_elements(OperandRef::of(indices), OperandRef::of(i_t));
+}
+
+OPD_FUNC std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, std::span<const int64_t> kernel_size,
+                                                            std::span<const int64_t> stride,
+                                                            std::span<const int64_t> padding,
+                                                            std::span<const int64_t> dilation, bool ceil_mode) {
+  OPD_CHECK(self.defined(), "max_pool3d_with_indices: argument 'self' is an undefined tensor");
+  const Device device = self.is_meta() ? Device::meta() : Device::cpu();
+  const int64_t zero = 0;
+  Tensor out = opd::empty(IntArrayRef(&zero, 1), self.dtype(), device);
+  Tensor indices = opd::empty(IntArrayRef(&zero, 1), ScalarType::Long, device);
+  max_pool3d_with_indices_out(self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  return {out, indices};
+}
+
+// ---------------------------------------------------- _adaptive_avg_pool3d ---
+
+OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t> output_size) {
+  using namespace pool3d_detail;
+  detail::nn_check_cpu("adaptive_avg_pool3d", self, "self");
+  OPD_CHECK(output_size.size() == 3, "adaptive_avg_pool3d: output_size must be 3");
+  const int64_t nd = self.dim();
+  for (int64_t i = 1; i < nd; ++i) {
+    OPD_CHECK(self.size(i) > 0, "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, "
+              "but input has sizes ", self.sizes(), " with dimension ", i, " being empty");
+  }
+  OPD_CHECK(nd == 4 || nd == 5, "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got ", self.sizes());
+  OPD_CHECK(output_size[0] >= 0 && output_size[1] >= 0 && output_size[2] >= 0,
+            "adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received {",
+            output_size[0], ", ", output_size[1], ", ", output_size[2], "}");
+  check_floating("adaptive_avg_pool3d_cpu", self.dtype());
+  Pool3dShape s{};
+  s.hw.batch = nd == 5 ? self.size(0) : 1;
+  s.hw.planes = self.size(nd - 4);
+  s.it = self.size(nd - 3);
+  s.hw.ih = self.size(nd - 2);
+  s.hw.iw = self.size(nd - 1);
+  s.ot = output_size[0];
+  s.hw.oh = output_size[1];
+  s.hw.ow = output_size[2];
+  Tensor out = opd::empty(out_sizes(self, s), self.dtype(), self.device());
+  if (out.is_meta() || out.numel() == 0) return out;
+  const Tensor x = contiguous_of(self);
+  const detail::Pool2dShape& q = s.hw;
+  const auto run = [&](auto* o, const auto* in) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    using detail::adaptive_start, detail::adaptive_end;
+    detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
+      const T* vol = in + p * s.in_volume();
+      T* dst = o + p * s.out_volume();
+      for (int64_t z = 0; z < s.ot; ++z) {
+        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        for (int64_t y = 0; y < q.oh; ++y) {
+          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          for (int64_t xo = 0; xo < q.ow; ++xo) {
+            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            T sum = 0;
+            for (int64_t t = t0; t < t1; ++t)
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
+            dst[(z * q.oh + y) * q.ow + xo] =
+                sum / static_cast<T>(t1 - t0) / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
+          }
+        }
+      }
+    });
+  };
+  if (self.dtype() == ScalarType::Float) run(out.data_ptr<float>(), x.data_ptr<float>());
+  else run(out.data_ptr<double>(), x.data_ptr<double>());
+  return out;
+}
+
+// ------------------------------------------------------------------ col2im ---
+
+OPD_FUNC Tensor col2im(const Tensor& self, std::span<const int64_t> output_size, std::span<const int64_t> kernel_size,
+                       std::span<const int64_t> dilation, std::span<const int64_t> padding,
+                       std::span<const int64_t> stride) {
+  detail::nn_check_cpu("col2im", self, "self");
+  OPD_CHECK(output_size.size() == 2, "It is expected output_size equals to 2, but got size ", output_size.size());
+  OPD_CHECK(kernel_size.size() == 2, "It is expected kernel_size equals to 2, but got size ", kernel_size.size());
+  OPD_CHECK(dilation.size() == 2, "It is expected dilation equals to 2, but got size ", dilation.size());
+  OPD_CHECK(padding.size() == 2, "It is expected padding equals to 2, but got size ", padding.size());
+  OPD_CHECK(stride.size() == 2, "It is expected stride equals to 2, but got size ", stride.size());
+  const int64_t oh = output_size[0], ow = output_size[1], kh = kernel_size[0], kw = kernel_size[1];
+  const int64_t dh = dilation[0], dw = dilation[1], ph = padding[0], pw = padding[1], sh = stride[0], sw = stride[1];
+  // ATen's col2im_shape_check, in its order
+  OPD_CHECK(kw > 0 && kh > 0, "kernel size should be greater than zero, but got kernel_height: ", kh,
+            " kernel_width: ", kw);
+  OPD_CHECK(sw > 0 && sh > 0, "stride should be greater than zero, but got stride_height: ", sh, " stride_width: ", sw);
+  OPD_CHECK(dw > 0 && dh > 0, "dilation should be greater than zero, but got dilation_height: ", dh,
+            " dilation_width: ", dw);
+  OPD_CHECK(pw >= 0 && ph >= 0, "padding should be non-negative, but got pad_height: ", ph, " pad_width: ", pw);
+  const int64_t nd = self.dim();
+  OPD_CHECK((nd == 2 && self.size(0) != 0 && self.size(1) != 0) || (nd == 3 && self.size(1) != 0 && self.size(2) != 0),
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for "
+            "input, but got: ", self.sizes());
+  const int64_t planes_in = self.size(nd - 2), length = self.size(nd - 1);
+  OPD_CHECK(planes_in % (kw * kh) == 0, "Expected size of input's dimension 1 to be divisible by the product of "
+            "kernel_size, but got input.size(1)=", planes_in, " and kernel_size=(", kh, ", ", kw, ").");
+  const auto div_rtn = [](int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };  // floor
+  const int64_t blocks_h = div_rtn(oh + 2 * ph - dh * (kh - 1) - 1, sh) + 1;
+  const int64_t blocks_w = div_rtn(ow + 2 * pw - dw * (kw - 1) - 1, sw) + 1;
+  OPD_CHECK(length == blocks_h * blocks_w, "Given output_size=(", oh, ", ", ow, "), kernel_size=(", kh, ", ", kw,
+            "), dilation=(", dh, ", ", dw, "), padding=(", ph, ", ", pw, "), stride=(", sh, ", ", sw,
+            "), expected size of input's dimension 2 to match the calculated number of sliding blocks ", blocks_h,
+            " * ", blocks_w, " = ", blocks_h * blocks_w, ", but got input.size(2)=", length, ".");
+  OPD_CHECK(blocks_h >= 1 && blocks_w >= 1, "Given output_size=(", oh, ", ", ow, "), kernel_size=(", kh, ", ", kw,
+            "), dilation=(", dh, ", ", dw, "), padding=(", ph, ", ", pw, "), stride=(", sh, ", ", sw,
+            "), calculated shape of the array of sliding blocks as (", blocks_h, ", ", blocks_w,
+            "), but its components must be at least one.");
+  const ScalarType dt = self.dtype();
+  if (!is_floating_type(dt)) throw_not_implemented_for("col2im_out_cpu", dt);
+  const int64_t batch = nd == 3 ? self.size(0) : 1, planes = planes_in / (kh * kw);
+  const std::vector<int64_t> sizes =
+      nd == 3 ? std::vector<int64_t>{batch, planes, oh, ow} : std::vector<int64_t>{planes, oh, ow};
+  Tensor out = kernels::zeros(sizes, dt, self.device());
+  if (out.is_meta() || out.numel() == 0) return out;
+  const Tensor x = pool3d_detail::contiguous_of(self);
+  dispatch_floating_dtype(dt, "col2im_out_cpu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    const T* col_all = x.data_ptr<T>();
+    T* im_all = out.data_ptr<T>();
+    detail::Pool2dShape per{};  // one "plane" per image, for the thread split
+    per.batch = batch;
+    per.planes = 1;
+    detail::for_each_plane(per, planes_in * length, [&](int64_t n) {
+      const T* col = col_all + n * planes_in * length;
+      T* im = im_all + n * planes * oh * ow;
+      // ATen's col2im loop: rows of the column matrix in order, each added
+      // into the image position its block and kernel offset name
+      for (int64_t c_col = 0; c_col < planes_in; ++c_col) {
+        const int64_t w_off = c_col % kw, h_off = (c_col / kw) % kh, c_im = c_col / kh / kw;
+        for (int64_t h_col = 0; h_col < blocks_h; ++h_col) {
+          const int64_t h_im = h_col * sh - ph + h_off * dh;
+          for (int64_t w_col = 0; w_col < blocks_w; ++w_col) {
+            const int64_t w_im = w_col * sw - pw + w_off * dw;
+            if (h_im < 0 || h_im >= oh || w_im < 0 || w_im >= ow) continue;
+            T& dst = im[(c_im * oh + h_im) * ow + w_im];
+            dst = convert<T>(static_cast<M>(dst) + static_cast<M>(col[(c_col * blocks_h + h_col) * blocks_w + w_col]));
+          }
+        }
+      }
+    });
+  });
+  return out;
+}
+
+}  // namespace opd::kernels

@@ -1,0 +1,184 @@
+#pragma once
+// Out-of-line part of ops_conv_backward.hpp (compiled in src/kernels/conv_backward.cpp).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include "dispatch/core/error.hpp"
+#include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/ops_conv.hpp"
+#include "kernels/ops_conv_backward.hpp"
+#include "kernels/ops_reductions.hpp"
+
+namespace opd::kernels {
+
+namespace conv_backward_detail {
+
+using ints = std::span<const int64_t>;
+
+// One spatial parameter list as three values (a missing dimension: size 1,
+// stride 1, padding 0, dilation 1), one value standing for every dimension.
+inline std::array<int64_t, 3> three(ints v, int64_t dims, int64_t fill, const char* what) {
+  OPD_CHECK(v.size() == 1 || static_cast<int64_t>(v.size()) == dims, "convolution_backward: expected ", what,
+            " to be a single integer value or a list of ", dims, " values to match the convolution dimensions, but got ",
+            what, "=", IntArrayRef(v.data(), v.size()));
+  std::array<int64_t, 3> out{fill, fill, fill};
+  for (int64_t i = 0; i < dims; ++i) out[static_cast<std::size_t>(3 - dims + i)] = v.size() == 1 ? v[0] : v[static_cast<std::size_t>(i)];
+  return out;
+}
+
+inline std::array<int64_t, 3> spatial(const Tensor& t, int64_t dims) {
+  std::array<int64_t, 3> out{1, 1, 1};
+  for (int64_t i = 0; i < dims; ++i) out[static_cast<std::size_t>(3 - dims + i)] = t.size(2 + i);
+  return out;
+}
+
+// grad_weight[a, b, k] = sum over n and the positions q of `small`:
+// small[n, a, q] * big[n, group(a) * big_per_group + b, q * stride - padding + k * dilation].
+// For a convolution small is grad_output and big the input; for a
+// transposed one small is the input and big grad_output (weight (Cin, Cout/g, k)).
+template <class T>
+void grad_weight_loop(const T* small, const T* big, T* gw, int64_t batch, int64_t c_small, int64_t c_big,
+                      int64_t groups, std::array<int64_t, 3> ps, std::array<int64_t, 3> pb, std::array<int64_t, 3> k,
+                      std::array<int64_t, 3> stride, std::array<int64_t, 3> pad, std::array<int64_t, 3> dil) {
+  const int64_t small_per_group = c_small / groups, big_per_group = c_big / groups;
+  const int64_t vol_s = ps[0] * ps[1] * ps[2], vol_b = pb[0] * pb[1] * pb[2], kvol = k[0] * k[1] * k[2];
+  const int64_t rows = c_small * big_per_group;  // (a, b) pairs, one task each
+  parallel_for(0, rows, std::max<int64_t>(1, grain_size / std::max<int64_t>(1, batch * vol_s * kvol)),
+               [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t a = row / big_per_group, b = row % big_per_group;
+      const int64_t cb = (a / small_per_group) * big_per_group + b;
+      for (int64_t kk = 0; kk < kvol; ++kk) {
+        const int64_t k0 = kk / (k[1] * k[2]), k1 = (kk / k[2]) % k[1], k2 = kk % k[2];
+        double acc = 0;
+        for (int64_t n = 0; n < batch; ++n) {
+          const T* s = small + (n * c_small + a) * vol_s;
+          const T* g = big + (n * c_big + cb) * vol_b;
+          for (int64_t q0 = 0; q0 < ps[0]; ++q0) {
+            const int64_t b0 = q0 * stride[0] - pad[0] + k0 * dil[0];
+            if (b0 < 0 || b0 >= pb[0]) continue;
+            for (int64_t q1 = 0; q1 < ps[1]; ++q1) {
+              const int64_t b1 = q1 * stride[1] - pad[1] + k1 * dil[1];
+              if (b1 < 0 || b1 >= pb[1]) continue;
+              const T* srow = s + (q0 * ps[1] + q1) * ps[2];
+              const T* grow = g + (b0 * pb[1] + b1) * pb[2];
+              for (int64_t q2 = 0; q2 < ps[2]; ++q2) {
+                const int64_t b2 = q2 * stride[2] - pad[2] + k2 * dil[2];
+                if (b2 < 0 || b2 >= pb[2]) continue;
+                acc += static_cast<double>(srow[q2]) * static_cast<double>(grow[b2]);
+              }
+            }
+          }
+        }
+        gw[row * kvol + kk] = static_cast<T>(acc);
+      }
+    }
+  });
+}
+
+inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
+
+inline std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& grad_output, const Tensor& input,
+                                                               const Tensor& weight,
+                                                               std::optional<ints> bias_sizes, ints stride,
+                                                               ints padding, ints dilation, bool transposed,
+                                                               ints output_padding, int64_t groups,
+                                                               std::array<bool, 3> output_mask) {
+  constexpr const char* op = "convolution_backward";
+  for (const auto& [t, name] : {std::pair<const Tensor&, const char*>{grad_output, "grad_output"},
+                                {input, "input"}, {weight, "weight"}}) {
+    OPD_CHECK(t.defined(), op, ": argument '", name, "' is an undefined tensor");
+    OPD_CHECK(t.device().is_cpu() || t.device().is_meta(), op, ": the CPU kernel got argument '", name, "' on device ",
+              t.device());
+  }
+  const ScalarType dt = input.dtype();
+  // The forward's checks and output size, from Meta tensors of the same sizes
+  // (convolution's own checks, in its order; nothing is computed).
+  const Device meta = Device::meta();
+  const Tensor expected = call<ops::convolution>(
+      opd::empty(input.sizes(), dt, meta), opd::empty(weight.sizes(), weight.dtype(), meta), std::nullopt, stride,
+      padding, dilation, transposed, output_padding, groups);
+  OPD_CHECK(grad_output.sizes() == expected.sizes(), op, ": expected grad_output of size ", expected.sizes(),
+            " (the forward's output), but got ", grad_output.sizes());
+  OPD_CHECK(grad_output.dtype() == dt, op, ": expected grad_output of dtype ", dt, ", but got ", grad_output.dtype());
+  const int64_t dims = weight.dim() - 2;
+  const int64_t out_channels = transposed ? weight.size(1) * groups : weight.size(0);
+  if (bias_sizes && output_mask[2]) {
+    OPD_CHECK(bias_sizes->size() == 1 && (*bias_sizes)[0] == out_channels, op, ": expected bias_sizes [",
+              out_channels, "], but got ", IntArrayRef(bias_sizes->data(), bias_sizes->size()));
+  }
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for("convolution_backward", dt);
+  const bool on_meta = input.is_meta() || weight.is_meta() || grad_output.is_meta();
+  const auto s3 = three(stride, dims, 1, "stride"), p3 = three(padding, dims, 0, "padding"),
+             d3 = three(dilation, dims, 1, "dilation");
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) {
+    if (on_meta) {
+      grad_input = opd::empty(input.sizes(), dt, meta);
+    } else if (!transposed) {
+      // the transposed convolution of grad_output, output_padding giving back input's size
+      const auto in3 = spatial(input, dims), go3 = spatial(grad_output, dims), k3 = spatial(weight, dims);
+      std::vector<int64_t> op_pad(static_cast<std::size_t>(dims));
+      for (int64_t i = 0; i < dims; ++i) {
+        const auto j = static_cast<std::size_t>(3 - dims + i);
+        op_pad[static_cast<std::size_t>(i)] = in3[j] - ((go3[j] - 1) * s3[j] - 2 * p3[j] + d3[j] * (k3[j] - 1) + 1);
+      }
+      grad_input = call<ops::convolution>(grad_output, weight, std::nullopt, stride, padding, dilation, true,
+                                          ints(op_pad), groups);
+    } else {
+      const std::vector<int64_t> zeros(static_cast<std::size_t>(dims), 0);
+      grad_input = call<ops::convolution>(grad_output, weight, std::nullopt, stride, padding, dilation, false,
+                                          ints(zeros), groups);
+    }
+  }
+  if (output_mask[1]) {
+    if (on_meta) {
+      grad_weight = opd::empty(weight.sizes(), dt, meta);
+    } else {
+      grad_weight = opd::empty(weight.sizes(), dt, Device::cpu());
+      const Tensor go = contiguous_of(grad_output), x = contiguous_of(input);
+      const Tensor& small = transposed ? x : go;
+      const Tensor& big = transposed ? go : x;
+      const int64_t batch = input.size(0);
+      const auto run = [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        grad_weight_loop<T>(small.data_ptr<T>(), big.data_ptr<T>(), grad_weight.data_ptr<T>(), batch, small.size(1),
+                            big.size(1), groups, spatial(small, dims), spatial(big, dims), spatial(weight, dims), s3,
+                            p3, d3);
+      };
+      if (dt == ScalarType::Float) run(type_tag<float>{});
+      else run(type_tag<double>{});
+    }
+  }
+  if (output_mask[2]) {
+    if (on_meta) {
+      const int64_t c = out_channels;
+      grad_bias = opd::empty(IntArrayRef(&c, 1), dt, meta);
+    } else {
+      std::vector<int64_t> reduce{0};
+      for (int64_t i = 0; i < dims; ++i) reduce.push_back(2 + i);
+      grad_bias = call<ops::sum_dim>(grad_output, std::optional<ints>(ints(reduce)), false, std::nullopt);
+    }
+  }
+  return {grad_input, grad_weight, grad_bias};
+}
+
+}  // namespace conv_backward_detail
+
+OPD_FUNC RegistrationSet register_conv_backward() {
+  RegistrationSet set;
+  // Meta: the same kernel, which computes nothing on Meta tensors.
+  for (DispatchKey key : {DispatchKey::CPU, DispatchKey::Meta}) {
+    set.add(register_kernel<ops::convolution_backward, &conv_backward_detail::convolution_backward>(key));
+  }
+  return set;
+}
+
+}  // namespace opd::kernels
