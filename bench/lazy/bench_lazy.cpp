@@ -120,6 +120,7 @@ void BM_lazy_chain8(benchmark::State& state, bool lazy) {
   const Tensor x = randn({n}, 4), y = randn({n}, 5);
   const Tensor lx = opd::lazy::to_lazy(x), ly = opd::lazy::to_lazy(y);
   Tensor keep;
+  const auto before = opd::lazy::counters();
   for (auto _ : state) {
     if (lazy) {
       keep = chain8(lx, ly);
@@ -130,6 +131,9 @@ void BM_lazy_chain8(benchmark::State& state, bool lazy) {
     benchmark::DoNotOptimize(keep);
   }
   state.SetBytesProcessed(state.iterations() * n * static_cast<int64_t>(sizeof(float)) * 3);
+  const auto after = opd::lazy::counters();
+  state.counters["fused_per_step"] =
+      static_cast<double>(after.fused_nodes - before.fused_nodes) / static_cast<double>(state.iterations());
 }
 BENCHMARK_CAPTURE(BM_lazy_chain8, eager, false)->Name("BM_lazy_chain8/eager")->Arg(1000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_lazy_chain8, lazy, true)->Name("BM_lazy_chain8/lazy")->Arg(1000)->Arg(1000000);

@@ -706,7 +706,8 @@ OPD_FUNC LazyTensorImpl* lazy_impl(const Tensor& t) {
 
 OPD_FUNC Tensor make_lazy(const Tensor& cpu) {
   OPD_CHECK_VALUE(cpu.defined() && cpu.device().is_cpu(), "opd::lazy::make_lazy: expected a defined CPU tensor");
-  ensure_registered();
+  static const bool registered = (ensure_registered(), true);  // once; later operators: call ensure_registered
+  (void)registered;
   return detail::wrap(make_data_node({detail::cpu_clone(cpu)}), 0);
 }
 
