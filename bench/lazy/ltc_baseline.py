@@ -10,7 +10,9 @@ Prints:
   ltc_chain8_us <n> <value>     8 elementwise operators on n floats, traced and mark_step
   eager_mlp_step_us <value>     the same MLP step in eager PyTorch (for reference)
   ltc_cached_compile / ltc_uncached_compile  LTC's counters after the MLP steps
-Medians of several repetitions.
+Medians of several repetitions, wall time (time.perf_counter): LTC runs its
+graphs on a thread of its own and OpenBLAS's threads spin, so the process's CPU
+time says less than the wall time; compare with Google Benchmark's real time.
 """
 import statistics
 import time
