@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <dispatch/dispatcher.hpp>
+#include <functionalize/functionalize.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include <kernels/ops_linalg.hpp>
 #include <kernels/ops_reductions.hpp>
@@ -399,6 +400,27 @@ TEST_F(Lazy, ABackendCompilerIsCalledOnceperGraphStructure) {
   for (int i = 0; i < 3; ++i) (void)lazy::to_cpu(step(lazy::to_lazy(xc), lazy::to_lazy(xc)));
   EXPECT_EQ(compiled, 1);
   lazy::set_compiler(old);
+}
+
+TEST_F(Lazy, FactoriesOnTheLazyDeviceAreTracedAndAnotherDeviceRunsEagerly) {
+  Tensor z;
+  {
+    opd::FunctionalizeGuard on(opd::FunctionalizeMode::remove_views);
+    z = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, std::nullopt, std::nullopt, lazy::kLazyDevice, std::nullopt);
+  }
+  EXPECT_TRUE(lazy::is_lazy(z));
+  EXPECT_TRUE(lazy::lazy_impl(z)->pending());  // a node with no operand, its device an attribute
+  Tensor y = opd::call<ops::add_scalar::functional>(z, 3.0, 1.0);
+  EXPECT_NE(lazy::dump_graph().find("aten::zeros(size=[2, 3]"), std::string::npos) << lazy::dump_graph();
+  EXPECT_EQ(opd::to_vector<float>(lazy::to_cpu(y)), std::vector<float>(6, 3.0f));
+  // The same factory on the CPU, from the lazy kernel's point of view: not lazy.
+  const auto eager_before = lazy::counters().eager_ops;
+  opd::Stack s{opd::IValue(std::vector<int64_t>{2}), opd::IValue(), opd::IValue(), opd::IValue(opd::Device::cpu()),
+               opd::IValue()};
+  opd::redispatch_boxed(opd::Dispatcher::singleton().find_schema_or_throw("aten::zeros"),
+                        opd::DispatchKeySet(lazy::kLazyKey), s);
+  EXPECT_TRUE(s.back().to_tensor().device().is_cpu());
+  EXPECT_EQ(lazy::counters().eager_ops, eager_before + 1);
 }
 
 TEST_F(Lazy, LinearLayersMatchEager) {
