@@ -431,3 +431,24 @@ TEST_F(Lazy, LinearLayersMatchEager) {
 }
 
 }  // namespace
+
+namespace {
+
+// A backend marks an operator eager: it runs at once, its result a graph input.
+// (aten::neg: no other test here uses it; the mark lasts for the process.)
+TEST_F(Lazy, AnOperatorMarkedEagerRunsAtOnce) {
+  const Tensor xc = randn({3, 3}, 18);
+  Tensor x = lazy::make_lazy(xc);
+  const auto traced = lazy::counters().nodes_traced;
+  (void)opd::call<ops::neg::functional>(x);
+  EXPECT_EQ(lazy::counters().nodes_traced, traced + 1);
+  lazy::mark_eager("aten::neg");
+  EXPECT_TRUE(lazy::is_marked_eager("aten::neg"));
+  const auto eager = lazy::counters().eager_ops;
+  Tensor y = opd::call<ops::neg::functional>(x);
+  EXPECT_EQ(lazy::counters().eager_ops, eager + 1);
+  EXPECT_FALSE(lazy::lazy_impl(y)->pending());
+  expect_same(lazy::to_cpu(y), opd::call<ops::neg::functional>(xc), "neg run eagerly");
+}
+
+}  // namespace
