@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "lazy_trace/trace_backend.hpp"
+#include <lazy/lazy.hpp>
 
 namespace {
 
@@ -109,7 +110,7 @@ struct Result {
   std::vector<std::string> trace;
 };
 
-Result check(const json& program, lazy::Backend& backend) {
+Result check(const json& program, lazy::Backend& backend, bool on_lazy) {
   Result r;
   const json& inputs = program.at("inputs");
   const json& expected = program.at("expected");
@@ -143,13 +144,16 @@ Result check(const json& program, lazy::Backend& backend) {
   const std::string eager_failure = std::move(r.failure);
   r.failure.clear();
 
-  // 2. functionalized, removing views, above the tracing backend
+  // 2. functionalized, removing views, above the tracing backend (or, with
+  // --lazy, above the lazy backend of include/lazy/, whose kernel refuses
+  // views and writes itself)
   backend.clear();
   try {
     Env env;
     std::vector<Tensor> ins;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      ins.push_back(lazy::from_cpu(input_value(i, inputs[i].at("sizes").get<std::vector<int64_t>>())));
+      const Tensor value = input_value(i, inputs[i].at("sizes").get<std::vector<int64_t>>());
+      ins.push_back(on_lazy ? opd::lazy::to_lazy(value) : lazy::from_cpu(value));
       env[inputs[i].at("name").get<std::string>()] = ins.back();
     }
     {
@@ -157,8 +161,9 @@ Result check(const json& program, lazy::Backend& backend) {
       run_steps(program, env);
     }
     std::vector<Tensor> outs, ins_cpu;
-    for (const json& o : program.at("outputs")) outs.push_back(lazy::to_cpu(env.at(o.get<std::string>())));
-    for (const Tensor& t : ins) ins_cpu.push_back(lazy::to_cpu(t));
+    auto to_cpu = [&](const Tensor& t) { return on_lazy ? opd::lazy::to_cpu(t) : lazy::to_cpu(t); };
+    for (const json& o : program.at("outputs")) outs.push_back(to_cpu(env.at(o.get<std::string>())));
+    for (const Tensor& t : ins) ins_cpu.push_back(to_cpu(t));
     r.failure = compare("functionalized", outs, ins_cpu);
   } catch (const std::exception& e) {
     r.failure = std::string("functionalized: ") + e.what();
@@ -187,12 +192,14 @@ std::string one_line(std::string s) {
 
 int main(int argc, char** argv) {
   bool compare_pytorch = false;
+  bool on_lazy = false;
   std::string path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--pytorch-traces") compare_pytorch = true;
+    else if (a == "--lazy") on_lazy = true;
     else if (a == "-h" || a == "--help") {
-      std::printf("usage: opd-functionalize-check [--pytorch-traces] [programs.jsonl]  (standard input without a path)\n");
+      std::printf("usage: opd-functionalize-check [--pytorch-traces] [--lazy] [programs.jsonl]  (standard input without a path)\n");
       return 0;
     } else path = a;
   }
@@ -208,6 +215,7 @@ int main(int argc, char** argv) {
 
   auto cpu_kernels = opd::kernels::register_cpu();
   lazy::Backend backend;
+  if (on_lazy) opd::lazy::ensure_registered();
   int passed = 0, failed = 0, same_trace = 0;
   std::string line;
   int lineno = 0;
@@ -220,7 +228,7 @@ int main(int argc, char** argv) {
     try {
       program = json::parse(line);
       if (program.contains("id")) id = program.at("id").get<std::string>();
-      r = check(program, backend);
+      r = check(program, backend, on_lazy);
     } catch (const std::exception& e) {
       r.failure = std::string("bad program: ") + e.what();
     }

@@ -29,6 +29,8 @@ TEST(Device, ParsesValidStrings) {
       {"privateuse1:2", DeviceType::PrivateUse1, 2},
       {"privateuseone", DeviceType::PrivateUse1, -1},
       {"privateuse3", DeviceType::PrivateUse3, -1},
+      {"lazy", DeviceType::Lazy, -1},
+      {"lazy:0", DeviceType::Lazy, 0},
   };
   for (const auto& c : cases) {
     const Device d = Device::parse(c.text);

@@ -87,7 +87,8 @@ TEST(DispatchKeySet, Doubleton) {
 // cross product), iterated highest first.
 TEST(DispatchKeySet, DoubletonPerBackend) {
   const DispatchKey backends[] = {DispatchKey::CPU,         DispatchKey::CUDA,        DispatchKey::Meta,
-                                  DispatchKey::PrivateUse1, DispatchKey::PrivateUse2, DispatchKey::PrivateUse3};
+                                  DispatchKey::Lazy,        DispatchKey::PrivateUse1, DispatchKey::PrivateUse2,
+                                  DispatchKey::PrivateUse3};
   for (DispatchKey b1 : backends) {
     for (DispatchKey b2 : backends) {
       const DispatchKey ag = opd::autograd_key_for_backend(b2);
@@ -241,7 +242,7 @@ TEST(DispatchKeySet, AliasExpansion) {
   EXPECT_EQ(autograd.str(),
             "DispatchKeySet(AutogradOther, AutogradCPU, AutogradCUDA, AutogradMeta, AutogradPrivateUse1, "
             "AutogradPrivateUse2, AutogradPrivateUse3)");
-  EXPECT_EQ(explicit_.str(), "DispatchKeySet(CPU, CUDA, Meta, PrivateUse1, PrivateUse2, PrivateUse3)");
+  EXPECT_EQ(explicit_.str(), "DispatchKeySet(CPU, CUDA, Meta, Lazy, PrivateUse1, PrivateUse2, PrivateUse3)");
   EXPECT_EQ(implicit, autograd | explicit_);
   for (DispatchKey k : all_runtime_keys()) {
     EXPECT_EQ(autograd.has(k), opd::is_autograd_key(k)) << k;

@@ -65,6 +65,12 @@ TEST(DispatchKey, BackendAndAutogradMappings) {
     EXPECT_EQ(opd::backend_key_for_autograd(autograds[i]), backends[i]);
     EXPECT_EQ(opd::key_set_for_device_type(devices[i]), DispatchKeySet(backends[i]));
   }
+  // Lazy has no autograd key of its own (c10 has AutogradLazy): AutogradOther.
+  EXPECT_EQ(opd::backend_key_for(DeviceType::Lazy), DispatchKey::Lazy);
+  EXPECT_EQ(opd::device_type_for(DispatchKey::Lazy), DeviceType::Lazy);
+  EXPECT_TRUE(opd::is_backend_key(DispatchKey::Lazy));
+  EXPECT_EQ(opd::autograd_key_for_backend(DispatchKey::Lazy), DispatchKey::AutogradOther);
+  EXPECT_EQ(opd::key_set_for_device_type(DeviceType::Lazy), DispatchKeySet(DispatchKey::Lazy));
   EXPECT_EQ(opd::autograd_key_for_backend(DispatchKey::BackendSelect), DispatchKey::AutogradOther);
   EXPECT_EQ(opd::backend_key_for_autograd(DispatchKey::AutogradOther), DispatchKey::Undefined);
   EXPECT_THROW(opd::device_type_for(DispatchKey::AutogradCPU), opd::Error);
@@ -77,8 +83,8 @@ TEST(DispatchKey, PriorityOrder) {
       DispatchKey::AutogradPrivateUse2, DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradMeta,
       DispatchKey::AutogradCUDA,    DispatchKey::AutogradCPU,         DispatchKey::AutogradOther,
       DispatchKey::ADInplaceOrView, DispatchKey::BackendSelect,       DispatchKey::PrivateUse3,
-      DispatchKey::PrivateUse2,     DispatchKey::PrivateUse1,         DispatchKey::Meta,
-      DispatchKey::CUDA,            DispatchKey::CPU};
+      DispatchKey::PrivateUse2,     DispatchKey::PrivateUse1,         DispatchKey::Lazy,
+      DispatchKey::Meta,            DispatchKey::CUDA,                DispatchKey::CPU};
   static_assert(sizeof(order) / sizeof(order[0]) == opd::kNumRuntimeKeys);
   DispatchKeySet all = DispatchKeySet::full();
   for (DispatchKey expected : order) {

@@ -17,7 +17,8 @@ endforeach()
 # from before the call.
 set(KNOWN s1-0065 s1-0143)
 
-execute_process(COMMAND "${TOOL}" "${PROGRAMS}" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+# TOOL_ARGS: --lazy runs the functionalized side on the lazy backend.
+execute_process(COMMAND "${TOOL}" ${TOOL_ARGS} "${PROGRAMS}" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 string(REPLACE "\n" ";" lines "${out}")
 set(ok 0)
 set(traces 0)

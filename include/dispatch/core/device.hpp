@@ -26,9 +26,10 @@ enum class DeviceType : uint8_t {
   PrivateUse1 = 3,
   PrivateUse2 = 4,
   PrivateUse3 = 5,
+  Lazy = 6,  // lazy tensors: operators are recorded as a graph, run on sync (include/lazy/)
 };
 
-inline constexpr int kNumDeviceTypes = 6;
+inline constexpr int kNumDeviceTypes = 7;
 
 // Lower-case names are the string form used by Device ("cuda:0"); upper-case
 // names are the enum spelling.
@@ -40,6 +41,7 @@ constexpr std::string_view to_string(DeviceType t, bool lower_case = true) noexc
     case DeviceType::PrivateUse1: return lower_case ? "privateuse1" : "PrivateUse1";
     case DeviceType::PrivateUse2: return lower_case ? "privateuse2" : "PrivateUse2";
     case DeviceType::PrivateUse3: return lower_case ? "privateuse3" : "PrivateUse3";
+    case DeviceType::Lazy: return lower_case ? "lazy" : "Lazy";
   }
   return "unknown";
 }

@@ -19,7 +19,8 @@
 //                     autograd, before the real kernel.
 //   BackendSelect     for factory ops with no tensor inputs: picks the backend
 //                     from the device argument.
-//   backends          PrivateUse3..1, Meta, CUDA, CPU: the kernels that compute.
+//   backends          PrivateUse3..1, Lazy, Meta, CUDA, CPU: the kernels that
+//                     compute (Lazy records them, include/lazy/).
 //                     Extension backends rank above built-in ones so a tensor
 //                     that carries both keys (a wrapper) reaches its own kernel.
 //
@@ -46,6 +47,7 @@ enum class DispatchKey : uint8_t {
   CPU,
   CUDA,
   Meta,
+  Lazy,
   PrivateUse1,
   PrivateUse2,
   PrivateUse3,
@@ -94,6 +96,7 @@ constexpr std::string_view to_string(DispatchKey k) noexcept {
     case DispatchKey::CPU: return "CPU";
     case DispatchKey::CUDA: return "CUDA";
     case DispatchKey::Meta: return "Meta";
+    case DispatchKey::Lazy: return "Lazy";
     case DispatchKey::PrivateUse1: return "PrivateUse1";
     case DispatchKey::PrivateUse2: return "PrivateUse2";
     case DispatchKey::PrivateUse3: return "PrivateUse3";
@@ -140,6 +143,7 @@ constexpr DispatchKey backend_key_for(DeviceType t) noexcept {
     case DeviceType::CPU: return DispatchKey::CPU;
     case DeviceType::CUDA: return DispatchKey::CUDA;
     case DeviceType::Meta: return DispatchKey::Meta;
+    case DeviceType::Lazy: return DispatchKey::Lazy;
     case DeviceType::PrivateUse1: return DispatchKey::PrivateUse1;
     case DeviceType::PrivateUse2: return DispatchKey::PrivateUse2;
     case DeviceType::PrivateUse3: return DispatchKey::PrivateUse3;
@@ -153,6 +157,7 @@ constexpr DeviceType device_type_for(DispatchKey backend) {
     case DispatchKey::CPU: return DeviceType::CPU;
     case DispatchKey::CUDA: return DeviceType::CUDA;
     case DispatchKey::Meta: return DeviceType::Meta;
+    case DispatchKey::Lazy: return DeviceType::Lazy;
     case DispatchKey::PrivateUse1: return DeviceType::PrivateUse1;
     case DispatchKey::PrivateUse2: return DeviceType::PrivateUse2;
     case DispatchKey::PrivateUse3: return DeviceType::PrivateUse3;

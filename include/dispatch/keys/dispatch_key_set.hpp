@@ -173,7 +173,8 @@ static_assert(sizeof(DispatchKeySet) == 8);
 // ---- well-known sets -------------------------------------------------------
 
 inline constexpr DispatchKeySet kBackendKeys{DispatchKey::CPU,         DispatchKey::CUDA,        DispatchKey::Meta,
-                                             DispatchKey::PrivateUse1, DispatchKey::PrivateUse2, DispatchKey::PrivateUse3};
+                                             DispatchKey::Lazy,        DispatchKey::PrivateUse1, DispatchKey::PrivateUse2,
+                                             DispatchKey::PrivateUse3};
 
 // AutogradOther and every per-backend Autograd* key.
 inline constexpr DispatchKeySet kAutogradKeys{DispatchKey::AutogradOther,       DispatchKey::AutogradCPU,

@@ -1,0 +1,143 @@
+// opd_bench_lazy (issue 28): the lazy backend's costs, one thread.
+//
+//   BM_lazy_trace_per_op                 tracing only (no sync), per operator: a
+//                                        relu(x * y + 1) chain on lazy tensors, 8x8
+//   BM_lazy_trace_per_op_functionalized  the same under the Functionalize layer
+//                                        (what user code holding to_lazy tensors pays)
+//   BM_lazy_mlp_step/<eager|lazy>        a 3-layer MLP forward (32x256, 256x256
+//                                        weights): eager CPU calls, or lazily: input
+//                                        transfer, trace, sync (a graph cache hit), result read
+//   BM_lazy_chain8/<eager|lazy>/<n>      8 elementwise operators on n floats: eager,
+//                                        or traced and synced (run as one fused loop)
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include <dispatch/dispatcher.hpp>
+#include <kernels/cpu/parallel.hpp>
+#include <kernels/ops.hpp>
+#include <lazy/lazy.hpp>
+
+namespace {
+
+namespace ops = opd::kernels::ops;
+using opd::Tensor;
+
+Tensor randn(std::vector<int64_t> sizes, unsigned seed, float scale = 1.f) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> dist(0.f, scale);
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (float& x : v) x = dist(gen);
+  return opd::from_vector<float>(v, sizes);
+}
+
+struct Setup {
+  opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  Setup() {
+    opd::lazy::ensure_registered();
+    opd::kernels::set_num_threads(1);
+  }
+};
+void setup() { static Setup s; }
+
+constexpr int kChainOps = 96;  // 32 x (mul, add, relu)
+
+void trace_chain(const Tensor& x, const Tensor& y) {
+  Tensor a = x;
+  for (int i = 0; i < kChainOps / 3; ++i)
+    a = opd::call<ops::relu>(opd::call<ops::add_scalar::functional>(opd::call<ops::mul::functional>(a, y), 1.0, 1.0));
+  benchmark::DoNotOptimize(a);
+}
+
+void BM_lazy_trace_per_op(benchmark::State& state) {
+  setup();
+  const Tensor x = opd::lazy::make_lazy(randn({8, 8}, 1)), y = opd::lazy::make_lazy(randn({8, 8}, 2));
+  for (auto _ : state) trace_chain(x, y);  // the graph is dropped unrun with its tensors
+  state.counters["us_per_op"] = benchmark::Counter(static_cast<double>(state.iterations()) * kChainOps * 1e-6,
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_lazy_trace_per_op);
+
+void BM_lazy_trace_per_op_functionalized(benchmark::State& state) {
+  setup();
+  const Tensor x = opd::lazy::to_lazy(randn({8, 8}, 1)), y = opd::lazy::to_lazy(randn({8, 8}, 2));
+  for (auto _ : state) trace_chain(x, y);
+  state.counters["us_per_op"] = benchmark::Counter(static_cast<double>(state.iterations()) * kChainOps * 1e-6,
+                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_lazy_trace_per_op_functionalized);
+
+struct Mlp {
+  std::vector<Tensor> w, b;
+  Tensor operator()(Tensor x) const {
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      x = opd::call<ops::linear>(x, w[i], b[i]);
+      if (i + 1 < w.size()) x = opd::call<ops::relu>(x);
+    }
+    return x;
+  }
+};
+
+void BM_lazy_mlp_step(benchmark::State& state, bool lazy) {
+  setup();
+  Mlp cpu, dev;
+  for (int i = 0; i < 3; ++i) {
+    cpu.w.push_back(randn({256, 256}, 10 + static_cast<unsigned>(i), 0.0625f));
+    cpu.b.push_back(randn({256}, 20 + static_cast<unsigned>(i), 0.1f));
+    dev.w.push_back(opd::lazy::to_lazy(cpu.w.back()));
+    dev.b.push_back(opd::lazy::to_lazy(cpu.b.back()));
+  }
+  const Tensor x = randn({32, 256}, 3);
+  const auto before = opd::lazy::counters();
+  for (auto _ : state) {
+    Tensor out = lazy ? opd::lazy::to_cpu(dev(opd::lazy::to_lazy(x))) : cpu(x);
+    benchmark::DoNotOptimize(out);
+  }
+  const auto after = opd::lazy::counters();
+  state.counters["uncached_compile"] = static_cast<double>(after.uncached_compile - before.uncached_compile);
+  state.counters["cached_compile"] = static_cast<double>(after.cached_compile - before.cached_compile);
+}
+BENCHMARK_CAPTURE(BM_lazy_mlp_step, eager, false)->Name("BM_lazy_mlp_step/eager");
+BENCHMARK_CAPTURE(BM_lazy_mlp_step, lazy, true)->Name("BM_lazy_mlp_step/lazy");
+
+Tensor chain8(const Tensor& x, const Tensor& y) {
+  Tensor a = opd::call<ops::mul::functional>(x, y);
+  Tensor b = opd::call<ops::add::functional>(a, x, 1.0);
+  Tensor c = opd::call<ops::relu>(b);
+  Tensor d = opd::call<ops::mul_scalar::functional>(c, 1.5);
+  Tensor e = opd::call<ops::sub::functional>(d, y, 1.0);
+  Tensor m = opd::call<ops::gt_scalar::functional>(e, 0.0);
+  Tensor f = opd::call<ops::where::functional>(m, e, x);
+  return opd::call<ops::add_scalar::functional>(f, 1.0, 1.0);
+}
+
+void BM_lazy_chain8(benchmark::State& state, bool lazy) {
+  setup();
+  const int64_t n = state.range(0);
+  const Tensor x = randn({n}, 4), y = randn({n}, 5);
+  const Tensor lx = opd::lazy::to_lazy(x), ly = opd::lazy::to_lazy(y);
+  Tensor keep;
+  const auto before = opd::lazy::counters();
+  for (auto _ : state) {
+    if (lazy) {
+      keep = chain8(lx, ly);
+      opd::lazy::sync();  // the result stays on the lazy device, materialized
+    } else {
+      keep = chain8(x, y);
+    }
+    benchmark::DoNotOptimize(keep);
+  }
+  state.SetBytesProcessed(state.iterations() * n * static_cast<int64_t>(sizeof(float)) * 3);
+  const auto after = opd::lazy::counters();
+  state.counters["fused_per_step"] =
+      static_cast<double>(after.fused_nodes - before.fused_nodes) / static_cast<double>(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_lazy_chain8, eager, false)->Name("BM_lazy_chain8/eager")->Arg(1000)->Arg(1000000);
+BENCHMARK_CAPTURE(BM_lazy_chain8, lazy, true)->Name("BM_lazy_chain8/lazy")->Arg(1000)->Arg(1000000);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,629 @@
+#pragma once
+// The default compiler (lazy/backend.hpp): a graph becomes a CPU plan, in
+// numbered steps at compile time:
+//   1. fusion groups: chains of float32 elementwise operators (unary, binary
+//      with scalar or trailing-dimension broadcasting, comparisons, where)
+//      are grouped, greedily in post-order; a group runs where it closes
+//      (before the first operator outside it that reads one of its values);
+//   2. steps: every other operator, in post-order, with its view-copy
+//      rewritten to the view itself when no live tensor receives it (values
+//      in a plan are never written, so a view is as good as a copy);
+//   3. slots by liveness: a value's slot is freed after its last reader, and
+//      reused by the next value.
+// At run time each step is a boxed call of the CPU kernel through the
+// dispatcher; a fused group is one loop over blocks of 1024 elements in which
+// each operator is an inner loop over the block (no runtime compiler, no
+// intermediate tensors: the intermediates live in a few L1-sized buffers).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dispatch/dispatcher.hpp"
+#include "lazy/backend.hpp"
+#include "lazy/ir.hpp"
+
+namespace opd::lazy {
+
+namespace plan_detail {
+
+enum class FOp : std::uint8_t {
+  add, sub, mul, div,                       // binary: a op b (add/sub with alpha)
+  gt, lt, ge, le, eq, ne,                   // comparisons -> 0/1
+  relu, neg, abs, exp, log, tanh, sigmoid, sqrt,
+  where,                                     // c ? a : b
+};
+
+struct FusibleOp {
+  FOp op;
+  int arity;          // tensor operands (1 unary, 2 binary, 3 where)
+  bool scalar_other;  // the second operand is the Scalar attribute at argument 1
+  bool has_alpha;     // alpha at argument 2
+  bool compare;       // returns Bool
+};
+
+OPD_FUNC const FusibleOp* fusible(const std::string& name) {
+  static const std::unordered_map<std::string, FusibleOp> table = [] {
+    std::unordered_map<std::string, FusibleOp> t;
+    t["aten::add.Tensor"] = {FOp::add, 2, false, true, false};
+    t["aten::sub.Tensor"] = {FOp::sub, 2, false, true, false};
+    t["aten::mul.Tensor"] = {FOp::mul, 2, false, false, false};
+    t["aten::div.Tensor"] = {FOp::div, 2, false, false, false};
+    t["aten::add.Scalar"] = {FOp::add, 1, true, true, false};
+    t["aten::sub.Scalar"] = {FOp::sub, 1, true, true, false};
+    t["aten::mul.Scalar"] = {FOp::mul, 1, true, false, false};
+    t["aten::div.Scalar"] = {FOp::div, 1, true, false, false};
+    const std::pair<const char*, FOp> cmps[] = {{"gt", FOp::gt}, {"lt", FOp::lt}, {"ge", FOp::ge},
+                                                {"le", FOp::le}, {"eq", FOp::eq}, {"ne", FOp::ne}};
+    for (const auto& [n, op] : cmps) {
+      t[std::string("aten::") + n + ".Tensor"] = {op, 2, false, false, true};
+      t[std::string("aten::") + n + ".Scalar"] = {op, 1, true, false, true};
+    }
+    const std::pair<const char*, FOp> unary[] = {{"relu", FOp::relu}, {"neg", FOp::neg},         {"abs", FOp::abs},
+                                                 {"exp", FOp::exp},   {"log", FOp::log},         {"tanh", FOp::tanh},
+                                                 {"sigmoid", FOp::sigmoid}, {"sqrt", FOp::sqrt}};
+    for (const auto& [n, op] : unary) t[std::string("aten::") + n] = {op, 1, false, false, false};
+    t["aten::where.self"] = {FOp::where, 3, false, false, false};
+    return t;
+  }();
+  auto it = table.find(name);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+constexpr std::int64_t kBlock = 1024;
+
+// Where a fused operand comes from, per block.
+struct FInput {
+  std::uint32_t node = 0, index = 0;  // the value (graph position, output)
+  std::int64_t period = 0;            // numel of the input: 1 (scalar), the group's numel, or a trailing-dims size
+  bool is_bool = false;
+};
+
+struct FInstr {
+  FOp op;
+  std::int32_t dst, a, b, c;  // registers; b = -1 with a scalar operand
+  float scalar = 0.f, alpha = 1.f;
+  bool alpha_one = true;
+};
+
+struct FOutput {
+  std::int32_t reg;
+  std::uint32_t node, slot;
+  bool is_bool;
+};
+
+struct Group {
+  std::vector<std::uint32_t> members;  // graph positions, in order
+  std::vector<FInput> inputs;          // registers 0..inputs.size()-1
+  std::vector<std::int32_t> input_slots;
+  std::vector<FInstr> code;
+  std::vector<FOutput> outputs;  // written values
+  std::int32_t registers = 0;
+  std::vector<std::int64_t> sizes;  // the group's shape
+  std::int64_t numel = 0;
+};
+
+struct Step {
+  std::int32_t group = -1;  // >= 0: a fused group
+  std::uint32_t node = 0;
+  const OperatorEntry* run_op = nullptr;
+  const OperatorEntry* inplace_op = nullptr;  // run instead when operand 0's buffer dies here, unshared
+  std::vector<std::int32_t> in;   // per operand: a slot, -1 for none
+  std::vector<std::uint32_t> out;  // per output
+  std::vector<std::uint32_t> release;
+};
+
+OPD_FUNC float scalar_of(const IValue& v) {
+  if (v.is_double()) return static_cast<float>(v.to_double());
+  if (v.is_int()) return static_cast<float>(v.to_int());
+  if (v.is_bool()) return v.to_bool() ? 1.f : 0.f;
+  return std::nanf("");
+}
+
+OPD_FUNC bool is_float_scalar_attr(const IValue& v) { return v.is_double() || v.is_int() || v.is_bool(); }
+
+// One operator over one block. The registers never overlap (each value has
+// its own), hence __restrict; the loops vectorize (AVX2 where the CPU has it).
+#if defined(__x86_64__) && defined(__ELF__) && !defined(OPD_HEADER_ONLY) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#define OPD_LAZY_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OPD_LAZY_CLONES
+#endif
+OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int64_t n) {
+  float* __restrict d = r[in.dst];
+  const float* __restrict a = r[in.a];
+  const float* __restrict b = in.b >= 0 ? r[in.b] : nullptr;
+  const float s = in.scalar;
+  const float al = in.alpha;
+  switch (in.op) {
+#define OPD_LAZY_BIN(expr_t, expr_s)                                \
+  if (b != nullptr)                                                 \
+    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_t);           \
+  else                                                              \
+    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_s);           \
+  break;
+    case FOp::add:
+      if (in.alpha_one) { OPD_LAZY_BIN(a[k] + b[k], a[k] + s) }
+      OPD_LAZY_BIN(a[k] + al * b[k], a[k] + al * s)
+    case FOp::sub:
+      if (in.alpha_one) { OPD_LAZY_BIN(a[k] - b[k], a[k] - s) }
+      OPD_LAZY_BIN(a[k] - al * b[k], a[k] - al * s)
+    case FOp::mul: OPD_LAZY_BIN(a[k] * b[k], a[k] * s)
+    case FOp::div: OPD_LAZY_BIN(a[k] / b[k], a[k] / s)
+    case FOp::gt: OPD_LAZY_BIN(a[k] > b[k] ? 1.f : 0.f, a[k] > s ? 1.f : 0.f)
+    case FOp::lt: OPD_LAZY_BIN(a[k] < b[k] ? 1.f : 0.f, a[k] < s ? 1.f : 0.f)
+    case FOp::ge: OPD_LAZY_BIN(a[k] >= b[k] ? 1.f : 0.f, a[k] >= s ? 1.f : 0.f)
+    case FOp::le: OPD_LAZY_BIN(a[k] <= b[k] ? 1.f : 0.f, a[k] <= s ? 1.f : 0.f)
+    case FOp::eq: OPD_LAZY_BIN(a[k] == b[k] ? 1.f : 0.f, a[k] == s ? 1.f : 0.f)
+    case FOp::ne: OPD_LAZY_BIN(a[k] != b[k] ? 1.f : 0.f, a[k] != s ? 1.f : 0.f)
+#undef OPD_LAZY_BIN
+    case FOp::relu:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = a[k] < 0.f ? 0.f : a[k];
+      break;
+    case FOp::neg:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = -a[k];
+      break;
+    case FOp::abs:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = std::abs(a[k]);
+      break;
+    case FOp::exp:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = std::exp(a[k]);
+      break;
+    case FOp::log:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = std::log(a[k]);
+      break;
+    case FOp::tanh:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = std::tanh(a[k]);
+      break;
+    case FOp::sigmoid:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = 1.f / (1.f + std::exp(-a[k]));
+      break;
+    case FOp::sqrt:
+      for (std::int64_t k = 0; k < n; ++k) d[k] = std::sqrt(a[k]);
+      break;
+    case FOp::where: {
+      const float* __restrict c = r[in.c];
+      for (std::int64_t k = 0; k < n; ++k) {
+        const float yes = b[k], no = c[k];  // both loaded: a select, no branch
+        d[k] = a[k] != 0.f ? yes : no;
+      }
+      break;
+    }
+  }
+}
+
+// A contiguous copy of a strided float / bool tensor (inputs of fused groups
+// are read contiguously).
+OPD_FUNC Tensor contiguous_copy(const Tensor& t) {
+  Tensor out = empty(t.sizes(), t.dtype(), Device::cpu());
+  const std::int64_t n = t.numel();
+  const std::size_t item = t.itemsize();
+  const auto* src = static_cast<const char*>(t.data_ptr());
+  auto* dst = static_cast<char*>(out.data_ptr());
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(t.dim()), 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t off = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
+    std::memcpy(dst + static_cast<std::size_t>(i) * item, src + off * static_cast<std::int64_t>(item), item);
+    for (std::size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < t.sizes()[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::vector<Tensor>& results) {
+  const std::size_t ni = g.inputs.size();
+  std::vector<Tensor> held(ni);
+  std::vector<const void*> src(ni);
+  for (std::size_t i = 0; i < ni; ++i) {
+    Tensor t = slots[static_cast<std::size_t>(g.input_slots[i])];
+    if (!t.is_contiguous()) t = contiguous_copy(t);
+    src[i] = t.data_ptr();
+    held[i] = std::move(t);
+  }
+  results.clear();
+  for (const FOutput& o : g.outputs)
+    results.push_back(empty(g.sizes, o.is_bool ? ScalarType::Bool : ScalarType::Float, Device::cpu()));
+  std::vector<float> scratch(static_cast<std::size_t>(g.registers) * kBlock);
+  std::vector<float*> reg(static_cast<std::size_t>(g.registers));
+  for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch.data() + r * kBlock;
+  std::vector<float*> base = reg;
+  // Scalar inputs: filled once.
+  for (std::size_t i = 0; i < ni; ++i) {
+    if (g.inputs[i].period != 1) continue;
+    const float v = g.inputs[i].is_bool ? (*static_cast<const bool*>(src[i]) ? 1.f : 0.f)
+                                        : *static_cast<const float*>(src[i]);
+    std::fill(base[i], base[i] + kBlock, v);
+  }
+  for (std::int64_t start = 0; start < g.numel; start += kBlock) {
+    const std::int64_t n = std::min(kBlock, g.numel - start);
+    for (std::size_t i = 0; i < ni; ++i) {
+      const FInput& in = g.inputs[i];
+      if (in.period == 1) continue;
+      if (in.is_bool) {
+        const bool* p = static_cast<const bool*>(src[i]);
+        for (std::int64_t k = 0; k < n; ++k) base[i][k] = p[(start + k) % in.period] ? 1.f : 0.f;
+      } else if (in.period == g.numel) {
+        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;  // read in place
+      } else {
+        const float* p = static_cast<const float*>(src[i]);
+        std::int64_t j = start % in.period;
+        for (std::int64_t k = 0; k < n; ++k) {
+          base[i][k] = p[j];
+          if (++j == in.period) j = 0;
+        }
+      }
+    }
+    // Float outputs are computed in place in the output tensor.
+    for (std::size_t o = 0; o < g.outputs.size(); ++o)
+      if (!g.outputs[o].is_bool)
+        reg[static_cast<std::size_t>(g.outputs[o].reg)] = static_cast<float*>(results[o].data_ptr()) + start;
+    for (const FInstr& in : g.code) apply(in, reg.data(), n);
+    for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+      if (!g.outputs[o].is_bool) continue;
+      const float* r = reg[static_cast<std::size_t>(g.outputs[o].reg)];
+      bool* p = static_cast<bool*>(results[o].data_ptr()) + start;
+      for (std::int64_t k = 0; k < n; ++k) p[k] = r[k] != 0.f;
+    }
+  }
+}
+
+// The view an X_copy operator copies ("aten::t_copy" -> "aten::t"), when it exists.
+OPD_FUNC const OperatorEntry* view_of_copy(const OperatorEntry& op) {
+  const std::string& name = op.name();
+  const std::size_t dot = name.find('.');
+  const std::string base = name.substr(0, dot);
+  if (base.size() < 6 || base.compare(base.size() - 5, 5, "_copy") != 0) return nullptr;
+  const std::string view = base.substr(0, base.size() - 5) + (dot == std::string::npos ? "" : name.substr(dot));
+  OperatorEntry* v = Dispatcher::singleton().find_schema(view);
+  if (v == nullptr || !v->alias_facts().is_view() || v->num_arguments() != op.num_arguments()) return nullptr;
+  const KernelFunction& k = v->lookup(DispatchKey::CPU);
+  return &k == &OperatorEntry::missing_kernel() || k.fallthrough ? nullptr : v;
+}
+
+// The in-place variant of a functional operator ("aten::relu" -> "aten::relu_",
+// "aten::add.Tensor" -> "aten::add_.Tensor") that writes its first argument only.
+OPD_FUNC const OperatorEntry* inplace_of(const OperatorEntry& op) {
+  const std::string& name = op.name();
+  const std::size_t dot = name.find('.');
+  const std::string inplace = name.substr(0, dot) + "_" + (dot == std::string::npos ? "" : name.substr(dot));
+  OperatorEntry* v = Dispatcher::singleton().find_schema(inplace);
+  if (v == nullptr || v->num_arguments() != op.num_arguments() || v->alias_facts().written.size() != 1 ||
+      v->alias_facts().written[0] != 0)
+    return nullptr;
+  const KernelFunction& k = v->lookup(DispatchKey::CPU);
+  return &k == &OperatorEntry::missing_kernel() || k.fallthrough ? nullptr : v;
+}
+
+class CpuPlan final : public Executable {
+ public:
+  explicit CpuPlan(const Graph& g);
+  std::vector<Tensor> run(const Graph& g) override;
+  std::string describe() const override {
+    return "cpu plan: " + std::to_string(steps_.size()) + " steps, " + std::to_string(groups_.size()) +
+           " fused groups, " + std::to_string(num_slots_) + " slots";
+  }
+
+ private:
+  std::vector<Step> steps_;
+  std::vector<Group> groups_;
+  std::vector<std::vector<std::uint32_t>> input_slots_;  // per graph input, per output
+  std::vector<std::uint32_t> output_slots_;              // per root output
+  std::uint32_t num_slots_ = 0;
+  std::uint64_t fused_nodes_ = 0;
+};
+
+OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
+  const std::size_t n = g.nodes.size();
+  std::vector<bool> is_root(n, false);
+  for (const std::uint32_t r : g.roots) is_root[r] = true;
+  // Readers of each node (for group outputs and liveness).
+  std::vector<std::vector<std::uint32_t>> readers(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Operand& o : g.nodes[i]->operands)
+      if (o.node) readers[o.node->order].push_back(static_cast<std::uint32_t>(i));
+
+  // 1. fusion groups
+  std::vector<std::int32_t> group_of(n, -1);
+  std::vector<bool> open;  // per group
+  std::vector<std::int32_t> schedule;  // >= 0: node, < 0: -(group + 1)
+  auto close = [&](std::int32_t gi) {
+    if (!open[static_cast<std::size_t>(gi)]) return;
+    open[static_cast<std::size_t>(gi)] = false;
+    schedule.push_back(-(gi + 1));
+  };
+  auto candidate = [&](const Node* node) -> const FusibleOp* {
+    if (node->is_data() || node->op == nullptr || node->num_outputs() != 1) return nullptr;
+    const FusibleOp* f = fusible(node->op->name());
+    if (f == nullptr) return nullptr;
+    const OutputMeta& out = node->output(0);
+    if (out.dtype != (f->compare ? ScalarType::Bool : ScalarType::Float)) return nullptr;
+    if (f->scalar_other && !is_float_scalar_attr(node->attributes[1])) return nullptr;
+    if (f->has_alpha && !is_float_scalar_attr(node->attributes[2])) return nullptr;
+    if (node->operands.size() != static_cast<std::size_t>(f->arity)) return nullptr;
+    for (std::size_t j = 0; j < node->operands.size(); ++j) {
+      const Operand& o = node->operands[j];
+      if (!o.node) return nullptr;
+      const OutputMeta& m = o.node->output(o.index);
+      const bool want_bool = f->op == FOp::where && j == 0;
+      if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float)) return nullptr;
+      // same shape, a single element, or the output's trailing dimensions
+      if (m.sizes == out.sizes) continue;
+      std::int64_t numel = 1;
+      for (const std::int64_t s : m.sizes) numel *= s;
+      if (numel == 1) continue;
+      if (m.sizes.size() > out.sizes.size() ||
+          !std::equal(m.sizes.begin(), m.sizes.end(), out.sizes.end() - static_cast<std::ptrdiff_t>(m.sizes.size())))
+        return nullptr;
+    }
+    return f;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Node* node = g.nodes[i];
+    if (node->is_data()) continue;
+    const FusibleOp* f = candidate(node);
+    std::int32_t join = -1;
+    if (f != nullptr) {
+      for (const Operand& o : node->operands) {
+        const std::int32_t gi = group_of[o.node->order];
+        if (gi >= 0 && open[static_cast<std::size_t>(gi)] && groups_[static_cast<std::size_t>(gi)].sizes == node->output(0).sizes) {
+          join = gi;
+          break;
+        }
+      }
+    }
+    for (const Operand& o : node->operands)  // groups whose values this node reads from outside
+      if (o.node && group_of[o.node->order] >= 0 && group_of[o.node->order] != join) close(group_of[o.node->order]);
+    if (f == nullptr) {
+      schedule.push_back(static_cast<std::int32_t>(i));
+      continue;
+    }
+    if (join < 0) {
+      join = static_cast<std::int32_t>(groups_.size());
+      groups_.emplace_back();
+      open.push_back(true);
+      groups_.back().sizes = node->output(0).sizes;
+    }
+    group_of[i] = join;
+    groups_[static_cast<std::size_t>(join)].members.push_back(static_cast<std::uint32_t>(i));
+  }
+  for (std::size_t gi = 0; gi < groups_.size(); ++gi) close(static_cast<std::int32_t>(gi));
+  // A group of one runs as its operator.
+  for (std::size_t k = 0; k < schedule.size(); ++k) {
+    if (schedule[k] >= 0) continue;
+    Group& grp = groups_[static_cast<std::size_t>(-schedule[k] - 1)];
+    if (grp.members.size() == 1) {
+      group_of[grp.members[0]] = -1;
+      schedule[k] = static_cast<std::int32_t>(grp.members[0]);
+      grp.members.clear();
+    }
+  }
+
+  // 3. slots by liveness (last reader position in the schedule)
+  std::vector<std::int64_t> last_use(n, -1);
+  auto node_pos = [&](std::size_t k, auto&& fn) {
+    if (schedule[k] >= 0) fn(static_cast<std::uint32_t>(schedule[k]));
+    else
+      for (const std::uint32_t m : groups_[static_cast<std::size_t>(-schedule[k] - 1)].members) fn(m);
+  };
+  for (std::size_t k = 0; k < schedule.size(); ++k)
+    node_pos(k, [&](std::uint32_t m) {
+      for (const Operand& o : g.nodes[m]->operands)
+        if (o.node && !(group_of[m] >= 0 && group_of[o.node->order] == group_of[m]))
+          last_use[o.node->order] = static_cast<std::int64_t>(k);
+    });
+  std::vector<std::vector<std::uint32_t>> slot(n);
+  std::vector<std::uint32_t> free_slots;
+  auto take = [&]() {
+    if (!free_slots.empty()) {
+      const std::uint32_t s = free_slots.back();
+      free_slots.pop_back();
+      return s;
+    }
+    return num_slots_++;
+  };
+  for (const std::uint32_t in : g.inputs) {
+    std::vector<std::uint32_t> s;
+    for (std::size_t o = 0; o < g.nodes[in]->num_outputs(); ++o) s.push_back(take());
+    slot[in] = s;
+    input_slots_.push_back(std::move(s));
+  }
+  // Values that must get a slot: group members read outside their group or live.
+  auto needs_slot = [&](std::uint32_t m) {
+    if (group_of[m] < 0 || is_root[m]) return true;
+    for (const std::uint32_t r : readers[m])
+      if (group_of[r] != group_of[m]) return true;
+    return false;
+  };
+  for (std::size_t k = 0; k < schedule.size(); ++k) {
+    Step step;
+    if (schedule[k] >= 0) {
+      const std::uint32_t i = static_cast<std::uint32_t>(schedule[k]);
+      const Node* node = g.nodes[i];
+      step.node = i;
+      step.run_op = node->op;
+      if (!is_root[i])
+        if (const OperatorEntry* v = view_of_copy(*node->op)) step.run_op = v;
+      // Buffer reuse: the first operand's buffer dies here and has the output's
+      // shape and dtype: the in-place variant writes the result into it.
+      if (step.run_op == node->op && node->num_outputs() == 1 && !node->kinds.empty() &&
+          node->kinds[0] == ArgKind::tensor) {
+        const Operand& self = node->operands[0];
+        const Node* src = self.node.get();
+        if (!src->is_data() && !is_root[src->order] && last_use[src->order] == static_cast<std::int64_t>(k) &&
+            src->output(self.index).sizes == node->output(0).sizes &&
+            src->output(self.index).dtype == node->output(0).dtype)
+          step.inplace_op = inplace_of(*node->op);
+      }
+      for (const Operand& o : node->operands) step.in.push_back(o.node ? static_cast<std::int32_t>(slot[o.node->order][o.index]) : -1);
+      for (std::size_t o = 0; o < node->num_outputs(); ++o) step.out.push_back(take());
+      slot[i] = step.out;
+      for (const Operand& o : node->operands)
+        if (o.node && last_use[o.node->order] == static_cast<std::int64_t>(k) && !is_root[o.node->order]) {
+          for (const std::uint32_t s : slot[o.node->order]) step.release.push_back(s);
+          last_use[o.node->order] = -2;  // released once
+        }
+    } else {
+      const std::int32_t gi = -schedule[k] - 1;
+      step.group = gi;
+      Group& grp = groups_[static_cast<std::size_t>(gi)];
+      fused_nodes_ += grp.members.size();
+      std::vector<std::int32_t> reg(n, -1);
+      auto input_reg = [&](const Operand& o) {
+        const std::uint32_t p = o.node->order;
+        if (group_of[p] == gi) return reg[p];
+        for (std::size_t q = 0; q < grp.inputs.size(); ++q)
+          if (grp.inputs[q].node == p && grp.inputs[q].index == o.index) return static_cast<std::int32_t>(q);
+        FInput in;
+        in.node = p;
+        in.index = o.index;
+        const OutputMeta& m = o.node->output(o.index);
+        in.period = 1;
+        for (const std::int64_t s : m.sizes) in.period *= s;
+        in.is_bool = m.dtype == ScalarType::Bool;
+        grp.inputs.push_back(in);
+        grp.input_slots.push_back(static_cast<std::int32_t>(slot[p][o.index]));
+        return static_cast<std::int32_t>(grp.inputs.size() - 1);
+      };
+      // inputs first (registers 0..), then one register per member
+      for (const std::uint32_t m : grp.members)
+        for (const Operand& o : g.nodes[m]->operands)
+          if (group_of[o.node->order] != gi) input_reg(o);
+      grp.registers = static_cast<std::int32_t>(grp.inputs.size());
+      grp.numel = 1;
+      for (const std::int64_t s : grp.sizes) grp.numel *= s;
+      for (const std::uint32_t m : grp.members) {
+        const Node* node = g.nodes[m];
+        const FusibleOp& f = *fusible(node->op->name());
+        FInstr ins{};
+        ins.op = f.op;
+        ins.dst = reg[m] = grp.registers++;
+        ins.a = input_reg(node->operands[0]);
+        ins.b = f.arity >= 2 ? input_reg(node->operands[1]) : -1;
+        ins.c = f.arity >= 3 ? input_reg(node->operands[2]) : -1;
+        if (f.scalar_other) ins.scalar = scalar_of(node->attributes[1]);
+        if (f.has_alpha) {
+          const IValue& alpha = node->attributes[2];
+          ins.alpha = scalar_of(alpha);
+          ins.alpha_one = alpha.is_int() ? alpha.to_int() == 1 : alpha.is_double() ? alpha.to_double() == 1.0 : alpha.to_bool();
+        }
+        grp.code.push_back(ins);
+        if (needs_slot(m)) {
+          const std::uint32_t s = take();
+          slot[m] = {s};
+          step.out.push_back(s);
+          grp.outputs.push_back(FOutput{reg[m], m, s, node->output(0).dtype == ScalarType::Bool});
+        }
+      }
+      for (const std::uint32_t m : grp.members)
+        for (const Operand& o : g.nodes[m]->operands) {
+          const std::uint32_t p = o.node->order;
+          if (group_of[p] != gi && last_use[p] == static_cast<std::int64_t>(k) && !is_root[p]) {
+            for (const std::uint32_t s : slot[p]) step.release.push_back(s);
+            last_use[p] = -2;
+          }
+        }
+    }
+    steps_.push_back(std::move(step));
+  }
+  for (const std::uint32_t r : g.roots)
+    for (const std::uint32_t s : slot[r]) output_slots_.push_back(s);
+}
+
+OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
+  std::vector<Tensor> slots(num_slots_);
+  for (std::size_t k = 0; k < g.inputs.size(); ++k) {
+    const Node* in = g.nodes[g.inputs[k]];
+    for (std::size_t o = 0; o < input_slots_[k].size(); ++o) slots[input_slots_[k][o]] = in->data[o];
+  }
+  Stack stack;
+  std::vector<Tensor> results;
+  std::uint64_t executed = 0;
+  for (const Step& step : steps_) {
+    if (step.group >= 0) {
+      const Group& grp = groups_[static_cast<std::size_t>(step.group)];
+      run_group(grp, slots, results);
+      for (std::size_t o = 0; o < grp.outputs.size(); ++o) slots[grp.outputs[o].slot] = std::move(results[o]);
+      executed += grp.members.size();
+    } else {
+      const Node* node = g.nodes[step.node];
+      stack.clear();
+      std::size_t j = 0;
+      auto operand = [&]() -> Tensor {
+        const std::int32_t s = step.in[j++];
+        return s >= 0 ? slots[static_cast<std::size_t>(s)] : Tensor();
+      };
+      for (std::size_t i = 0; i < node->kinds.size(); ++i) {
+        switch (node->kinds[i]) {
+          case ArgKind::attribute: {
+            const IValue& v = node->attributes[i];
+            if (v.is_device() && v.to_device().type() == DeviceType::Lazy) stack.emplace_back(Device::cpu());
+            else stack.push_back(v);
+            break;
+          }
+          case ArgKind::tensor: stack.emplace_back(operand()); break;
+          case ArgKind::tensor_list: {
+            std::vector<Tensor> list;
+            for (std::int64_t e = 0; e < node->attributes[i].to_int(); ++e) list.push_back(operand());
+            stack.emplace_back(std::move(list));
+            break;
+          }
+          case ArgKind::optional_tensor_list: {
+            std::vector<std::optional<Tensor>> list;
+            for (std::int64_t e = 0; e < node->attributes[i].to_int(); ++e) {
+              Tensor t = operand();
+              if (t.defined()) list.emplace_back(std::move(t));
+              else list.emplace_back(std::nullopt);
+            }
+            stack.emplace_back(std::move(list));
+            break;
+          }
+        }
+      }
+      const OperatorEntry* run_op = step.run_op;
+      if (step.inplace_op != nullptr) {
+        const Tensor& self = stack[0].to_tensor();
+        // only this stack and the dying slot hold it, and no view shares its storage
+        if (self.unsafe_get_impl()->use_count() == 2 && self.storage().use_count() == 1 && self.is_contiguous())
+          run_op = step.inplace_op;
+      }
+      try {
+        redispatch_boxed(*run_op, DispatchKeySet(DispatchKey::CPU), stack);
+      } catch (const std::exception& e) {
+        throw Error(opd::detail::str_cat("opd::lazy::sync: operator '", node->op->name(),
+                                         "' failed (its lazy tensors are unchanged): ", e.what()));
+      }
+      std::size_t o = 0;
+      for (IValue& v : stack) {
+        if (v.is_tensor()) {
+          slots[step.out[o++]] = std::move(v).to_tensor();
+        } else if (v.is_tensor_list()) {
+          for (const Tensor& t : v.to_tensor_list()) slots[step.out[o++]] = t;
+        }
+      }
+      ++executed;
+    }
+    for (const std::uint32_t s : step.release) slots[s] = Tensor();
+  }
+  detail::state().nodes_executed.fetch_add(executed, std::memory_order_relaxed);
+  detail::state().fused_nodes.fetch_add(fused_nodes_, std::memory_order_relaxed);
+  std::vector<Tensor> out;
+  out.reserve(output_slots_.size());
+  for (const std::uint32_t s : output_slots_) out.push_back(slots[s]);
+  return out;
+}
+
+}  // namespace plan_detail
+
+OPD_FUNC std::unique_ptr<Executable> compile_cpu_plan(const Graph& g) {
+  return std::make_unique<plan_detail::CpuPlan>(g);
+}
+
+}  // namespace opd::lazy

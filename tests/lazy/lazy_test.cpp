@@ -1,0 +1,454 @@
+// The lazy backend (include/lazy/): operators traced from their schemas with
+// shapes from Meta kernels, sync with the graph cache, the CPU plan and its
+// fused loops, compared with the same programs run eagerly on the CPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <dispatch/dispatcher.hpp>
+#include <functionalize/functionalize.hpp>
+#include <kernels/ops_arithmetic.hpp>
+#include <kernels/ops_linalg.hpp>
+#include <kernels/ops_reductions.hpp>
+#include <kernels/ops_pointwise.hpp>
+#include <kernels/ops_scalars.hpp>
+#include <kernels/ops_shape.hpp>
+#include <kernels/ops_views.hpp>
+#include <lazy/lazy.hpp>
+
+#include "all_kernels.hpp"
+
+namespace {
+
+using opd::Tensor;
+namespace ops = opd::kernels::ops;
+namespace lazy = opd::lazy;
+
+class Lazy : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    lazy::ensure_registered();
+    lazy::clear_graph_cache();
+    lazy::reset_counters();
+  }
+  static opd::RegistrationSet& kernels() {
+    static opd::RegistrationSet k = opd_test::register_all_kernels();
+    return k;
+  }
+  static void SetUpTestSuite() { (void)kernels(); }
+};
+
+Tensor randn(std::vector<int64_t> sizes, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> dist;
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (float& x : v) x = dist(gen);
+  return opd::from_vector<float>(v, sizes);
+}
+
+// The elements' bytes in row-major order (any strides).
+std::vector<unsigned char> bytes_of(const Tensor& t) {
+  const std::size_t item = t.itemsize();
+  std::vector<unsigned char> out(static_cast<std::size_t>(t.numel()) * item);
+  std::vector<int64_t> idx(static_cast<std::size_t>(t.dim()), 0);
+  const auto* base = static_cast<const unsigned char*>(t.data_ptr());
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    int64_t off = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
+    std::memcpy(out.data() + static_cast<std::size_t>(i) * item, base + off * static_cast<int64_t>(item), item);
+    for (std::size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < t.sizes()[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+void expect_same(const Tensor& lazy_result, const Tensor& eager, const std::string& what) {
+  ASSERT_TRUE(lazy_result.defined()) << what;
+  EXPECT_TRUE(lazy_result.device().is_cpu()) << what;
+  EXPECT_EQ(lazy_result.sizes().vec(), eager.sizes().vec()) << what;
+  EXPECT_EQ(lazy_result.dtype(), eager.dtype()) << what;
+  EXPECT_EQ(bytes_of(lazy_result), bytes_of(eager)) << what;
+}
+
+// ---- every operator of the registry that takes 1-3 tensors (then defaults) ----
+
+// Operators whose values are not a function of their inputs.
+bool nondeterministic(const std::string& name) {
+  return name.find("empty") != std::string::npos || name.find("rand") != std::string::npos ||
+         name.find("dropout") != std::string::npos || name.find("bernoulli") != std::string::npos ||
+         name.find("normal") != std::string::npos || name.find("multinomial") != std::string::npos;
+}
+
+TEST_F(Lazy, EveryTensorOnlyOperatorTracesWithEagerShapesDtypesAndValues) {
+  opd::Dispatcher& d = opd::Dispatcher::singleton();
+  int traced = 0, eager_errors = 0, lazy_ran = 0;
+  std::vector<std::string> mismatched;
+  for (const std::string& name : d.operator_names()) {
+    if (name.rfind("aten::", 0) != 0 || nondeterministic(name)) continue;
+    opd::OperatorEntry* op = d.find_schema(name);
+    if (op == nullptr || op->alias_facts().is_view() || !op->alias_facts().written.empty()) continue;
+    const auto& s = *op->schema();
+    // leading Tensor arguments, then only arguments with defaults
+    std::size_t tensors = 0;
+    while (tensors < s.arguments.size() && s.type_of(s.arguments[tensors]).kind == opd::schema::type_kind::base &&
+           s.type_of(s.arguments[tensors]).base == opd::schema::base_type::Tensor)
+      ++tensors;
+    if (tensors == 0 || tensors > 3) continue;
+    bool rest_default = true;
+    for (std::size_t i = tensors; i < s.arguments.size(); ++i) rest_default = rest_default && s.arguments[i].has_default;
+    if (!rest_default || s.returns.empty()) continue;
+    for (const auto& r : s.returns)
+      if (!(s.type_of(r).kind == opd::schema::type_kind::base && s.type_of(r).base == opd::schema::base_type::Tensor))
+        rest_default = false;
+    if (!rest_default) continue;
+
+    // Positive inputs of one shape (log, sqrt, pow stay finite); a 2-D shape so linear algebra applies.
+    std::vector<Tensor> cpu;
+    for (std::size_t i = 0; i < tensors; ++i) {
+      Tensor t = randn({4, 4}, static_cast<unsigned>(7 + i));
+      cpu.push_back(opd::call<ops::add_scalar::functional>(opd::call<ops::abs::functional>(t), 0.5, 1.0));
+    }
+    opd::Stack eager_stack(cpu.begin(), cpu.end());
+    try {
+      opd::call_boxed(*op, eager_stack);
+    } catch (const std::exception&) {
+      ++eager_errors;  // the operator rejects these inputs: the lazy run must fail too
+      opd::Stack lazy_stack;
+      for (const Tensor& t : cpu) lazy_stack.emplace_back(lazy::make_lazy(t));
+      bool failed = false;
+      try {
+        opd::call_boxed(*op, lazy_stack);
+        for (const opd::IValue& v : lazy_stack)
+          if (v.is_tensor()) (void)lazy::to_cpu(v.to_tensor());
+      } catch (const std::exception&) {
+        failed = true;
+      }
+      EXPECT_TRUE(failed) << name << " fails eagerly but not lazily";
+      continue;
+    }
+    const auto before = lazy::counters();
+    opd::Stack lazy_stack;
+    for (const Tensor& t : cpu) lazy_stack.emplace_back(lazy::make_lazy(t));
+    try {
+      opd::call_boxed(*op, lazy_stack);
+    } catch (const std::exception& e) {
+      mismatched.push_back(name + " threw lazily: " + e.what());
+      continue;
+    }
+    const auto after = lazy::counters();
+    const bool was_traced = after.nodes_traced > before.nodes_traced;
+    traced += was_traced ? 1 : 0;
+    ASSERT_EQ(lazy_stack.size(), eager_stack.size()) << name;
+    for (std::size_t i = 0; i < lazy_stack.size(); ++i) {
+      const Tensor& lt = lazy_stack[i].to_tensor();
+      const Tensor& et = eager_stack[i].to_tensor();
+      ASSERT_TRUE(lazy::is_lazy(lt)) << name;
+      // shape and dtype before anything ran: from the Meta kernel
+      EXPECT_EQ(lt.sizes().vec(), et.sizes().vec()) << name;
+      EXPECT_EQ(lt.dtype(), et.dtype()) << name;
+      Tensor value;
+      try {
+        value = lazy::to_cpu(lt);
+      } catch (const std::exception& e) {
+        mismatched.push_back(name + " threw at sync: " + e.what());
+        continue;
+      }
+      if (bytes_of(value) != bytes_of(et)) mismatched.push_back(name);
+    }
+    ++lazy_ran;
+  }
+  EXPECT_TRUE(mismatched.empty()) << "values differ from eager: " << ::testing::PrintToString(mismatched);
+  // Most of the library's tensor operators have Meta kernels: they trace.
+  EXPECT_GE(traced, 100) << "ran " << lazy_ran << ", eager errors " << eager_errors;
+  std::printf("[ lazy ] %d operators traced, %d ran lazily, %d rejected the sample inputs eagerly\n", traced, lazy_ran,
+              eager_errors);
+}
+
+// ---- the graph cache ------------------------------------------------------------
+
+Tensor step(const Tensor& x, const Tensor& y) {
+  Tensor a = opd::call<ops::mul::functional>(x, y);
+  Tensor b = opd::call<ops::add_scalar::functional>(a, 1.0, 1.0);
+  return opd::call<ops::relu>(b);
+}
+
+TEST_F(Lazy, SameShapesHitTheGraphCacheAndANewShapeMisses) {
+  const Tensor xc = randn({8, 16}, 1), yc = randn({8, 16}, 2);
+  const Tensor expected = step(xc, yc);
+  for (int it = 0; it < 3; ++it) {
+    Tensor out = step(lazy::to_lazy(xc), lazy::to_lazy(yc));
+    expect_same(lazy::to_cpu(out), expected, "iteration " + std::to_string(it));
+  }
+  EXPECT_EQ(lazy::counters().uncached_compile, 1u);
+  EXPECT_EQ(lazy::counters().cached_compile, 2u);
+  EXPECT_EQ(lazy::counters().nodes_traced, 9u);
+  const Tensor x2 = randn({4, 16}, 3);
+  Tensor out = step(lazy::to_lazy(x2), lazy::to_lazy(x2));
+  expect_same(lazy::to_cpu(out), step(x2, x2), "new shape");
+  EXPECT_EQ(lazy::counters().uncached_compile, 2u);
+  EXPECT_EQ(lazy::graph_cache_size(), 2u);
+}
+
+TEST_F(Lazy, GraphCacheIsBoundedLeastRecentlyUsedFirst) {
+  lazy::set_graph_cache_capacity(1);
+  const Tensor a = randn({3}, 1), b = randn({5}, 2);
+  for (const Tensor& x : {a, b, a}) (void)lazy::to_cpu(step(lazy::to_lazy(x), lazy::to_lazy(x)));
+  EXPECT_EQ(lazy::counters().uncached_compile, 3u);
+  EXPECT_EQ(lazy::graph_cache_size(), 1u);
+  lazy::set_graph_cache_capacity(1024);
+}
+
+// ---- functionalization above the lazy key -----------------------------------------
+
+// y = x.t(); y[1] += 2; x *= x; return x.diagonal() + 1
+Tensor views_program(Tensor x) {
+  Tensor y = opd::call<ops::t>(x);
+  Tensor row = opd::call<ops::select>(y, 0, 1);
+  opd::call<ops::add_scalar::inplace>(row, 2.0, 1.0);
+  opd::call<ops::mul::inplace>(x, x);
+  Tensor d = opd::call<ops::diagonal>(x, 0, 0, 1);
+  return opd::call<ops::add_scalar::functional>(d, 1.0, 1.0);
+}
+
+TEST_F(Lazy, ViewsAndInPlaceOperatorsReachTheLazyKernelsFunctionalized) {
+  const Tensor xc = randn({3, 3}, 4);
+  Tensor xe = opd::call<ops::clone>(xc, std::nullopt);
+  const Tensor expected = views_program(xe);
+  Tensor x = lazy::to_lazy(xc);
+  Tensor out = views_program(x);
+  const std::string graph = lazy::dump_graph();
+  EXPECT_NE(graph.find("aten::t_copy"), std::string::npos) << graph;
+  EXPECT_EQ(graph.find("aten::add_."), std::string::npos) << graph;
+  expect_same(lazy::to_cpu(out), expected, "result");
+  expect_same(lazy::to_cpu(x), xe, "mutated input");
+}
+
+TEST_F(Lazy, AViewAndItsBaseStillAliasAfterSync) {
+  const Tensor xc = randn({4, 6}, 5);
+  Tensor x = lazy::to_lazy(xc);
+  Tensor v = opd::call<ops::transpose>(x, 0, 1);
+  opd::call<ops::mul_scalar::inplace>(x, 2.0);
+  lazy::sync();
+  EXPECT_EQ(lazy::counters().syncs, 1u);
+  opd::call<ops::add_scalar::inplace>(v, 1.0, 1.0);  // through the view, after the sync
+  Tensor xe = opd::call<ops::clone>(xc, std::nullopt);
+  Tensor ve = opd::call<ops::transpose>(xe, 0, 1);
+  opd::call<ops::mul_scalar::inplace>(xe, 2.0);
+  opd::call<ops::add_scalar::inplace>(ve, 1.0, 1.0);
+  expect_same(lazy::to_cpu(x), xe, "base sees the write through its view");
+  expect_same(lazy::to_cpu(v), ve, "view");
+}
+
+// ---- reading values -----------------------------------------------------------------
+
+TEST_F(Lazy, ReadingAValueMidGraphRunsOnlyWhatItNeeds) {
+  const Tensor xc = randn({5, 5}, 6);
+  Tensor x = lazy::to_lazy(xc);
+  Tensor a = opd::call<ops::mul_scalar::functional>(x, 3.0);
+  Tensor b = opd::call<ops::mul::functional>(a, a);
+  expect_same(lazy::to_cpu(a), opd::call<ops::mul_scalar::functional>(xc, 3.0), "a read mid-graph");
+  Tensor c = opd::call<ops::add::functional>(a, b, 1.0);
+  const Tensor ae = opd::call<ops::mul_scalar::functional>(xc, 3.0);
+  const Tensor ce = opd::call<ops::add::functional>(ae, opd::call<ops::mul::functional>(ae, ae), 1.0);
+  expect_same(lazy::to_cpu(c), ce, "c after a was read");
+  // item() reads a value too: _local_scalar_dense has no tensor result, so it runs eagerly.
+  Tensor s = opd::call<ops::sum>(c, std::nullopt);
+  const opd::Scalar v = opd::call<ops::_local_scalar_dense>(s);
+  EXPECT_EQ(v.to<double>(), opd::call<ops::_local_scalar_dense>(opd::call<ops::sum>(ce, std::nullopt)).to<double>());
+  EXPECT_GE(lazy::counters().eager_ops, 1u);
+}
+
+TEST_F(Lazy, DataDependentShapesRunEagerlyAndStayLazyAfterwards) {
+  const Tensor xc = randn({6, 7}, 8);
+  Tensor x = lazy::to_lazy(xc);
+  Tensor mask = opd::call<ops::gt_scalar::functional>(x, 0.0);
+  const auto before = lazy::counters().eager_ops;
+  Tensor sel = opd::call<ops::masked_select>(x, mask);
+  Tensor nz = opd::call<ops::nonzero>(mask);
+  EXPECT_EQ(lazy::counters().eager_ops, before + 2);
+  EXPECT_TRUE(lazy::is_lazy(sel));
+  const Tensor mask_e = opd::call<ops::gt_scalar::functional>(xc, 0.0);
+  const Tensor sel_e = opd::call<ops::masked_select>(xc, mask_e);
+  EXPECT_EQ(sel.sizes().vec(), sel_e.sizes().vec());
+  Tensor after = opd::call<ops::mul_scalar::functional>(sel, 2.0);  // traced on the eager result
+  expect_same(lazy::to_cpu(after), opd::call<ops::mul_scalar::functional>(sel_e, 2.0), "masked_select * 2");
+  expect_same(lazy::to_cpu(nz), opd::call<ops::nonzero>(mask_e), "nonzero");
+}
+
+// ---- errors -----------------------------------------------------------------------
+
+TEST_F(Lazy, AKernelErrorAtSyncNamesTheOperatorAndLeavesTheTensorsUsable) {
+  auto def = opd::declare("t_lazy::boom(Tensor self) -> Tensor");
+  auto meta = opd::register_boxed_kernel("t_lazy::boom", opd::DispatchKey::Meta,
+                                         [](const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack* s) {
+                                           const Tensor self = s->back().to_tensor();
+                                           s->back() = opd::IValue(opd::empty(self.sizes(), self.dtype(), opd::Device::meta()));
+                                         });
+  auto cpu = opd::register_boxed_kernel("t_lazy::boom", opd::DispatchKey::CPU,
+                                        [](const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack*) {
+                                          throw opd::ValueError("boom kernel failed");
+                                        });
+  lazy::ensure_registered();  // the new operator
+  const Tensor xc = randn({4}, 9);
+  Tensor x = lazy::make_lazy(xc);
+  Tensor good = opd::call<ops::relu>(x);
+  Tensor bad;
+  {
+    opd::Stack s{opd::IValue(opd::call<ops::mul_scalar::functional>(x, 2.0))};
+    opd::call_boxed(opd::Dispatcher::singleton().find_schema_or_throw("t_lazy::boom"), s);
+    bad = s.back().to_tensor();
+  }
+  EXPECT_TRUE(lazy::is_lazy(bad));
+  try {
+    lazy::sync();
+    ADD_FAILURE() << "sync did not throw";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t_lazy::boom"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("boom kernel failed"), std::string::npos) << e.what();
+  }
+  // Nothing ran: both are still pending, and the good one still computes.
+  EXPECT_TRUE(lazy::lazy_impl(good)->pending());
+  EXPECT_TRUE(lazy::lazy_impl(bad)->pending());
+  expect_same(lazy::to_cpu(good), opd::call<ops::relu>(xc), "good after the failed sync");
+  EXPECT_THROW((void)lazy::to_cpu(bad), opd::Error);
+  bad = Tensor();
+  EXPECT_NO_THROW(lazy::sync());
+}
+
+TEST_F(Lazy, ViewsAndWritesWithoutFunctionalizationAreRefusedByName) {
+  Tensor x = lazy::make_lazy(randn({2, 3}, 10));
+  try {
+    (void)opd::call<ops::t>(x);
+    ADD_FAILURE() << "t on an unwrapped lazy tensor did not throw";
+  } catch (const opd::NotImplementedError& e) {
+    EXPECT_NE(std::string(e.what()).find("aten::t"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(opd::call<ops::add_scalar::inplace>(x, 1.0, 1.0), opd::NotImplementedError);
+}
+
+// ---- fusion --------------------------------------------------------------------------
+
+Tensor chain(const Tensor& x, const Tensor& bias) {
+  Tensor a = opd::call<ops::mul_scalar::functional>(x, 1.5);
+  Tensor b = opd::call<ops::add::functional>(a, bias, 1.0);  // broadcast over rows
+  Tensor c = opd::call<ops::relu>(b);
+  Tensor d = opd::call<ops::sub::functional>(c, x, 1.0);
+  Tensor m = opd::call<ops::gt_scalar::functional>(d, 0.25);
+  Tensor e = opd::call<ops::div::functional>(d, b);
+  Tensor f = opd::call<ops::where::functional>(m, e, x);
+  return opd::call<ops::exp::functional>(f);
+}
+
+TEST_F(Lazy, ElementwiseChainsRunFusedAndEqualEager) {
+  const Tensor xc = randn({33, 70}, 11), bc = randn({70}, 12);
+  const Tensor expected = chain(xc, bc);
+  Tensor out = chain(lazy::to_lazy(xc), lazy::to_lazy(bc));
+  const Tensor got = lazy::to_cpu(out);
+  EXPECT_EQ(lazy::counters().fused_nodes, 8u);
+  ASSERT_EQ(got.sizes().vec(), expected.sizes().vec());
+  // + - * / relu, comparisons and where are bitwise equal; exp within 1 ulp
+  const float* g = got.data_ptr<float>();
+  const float* e = expected.data_ptr<float>();
+  int worse = 0;
+  for (int64_t i = 0; i < got.numel(); ++i)
+    if (g[i] != e[i] && std::nextafter(g[i], e[i]) != e[i]) ++worse;
+  EXPECT_EQ(worse, 0);
+  // Without the final exp the chain is bitwise equal.
+  Tensor x2 = lazy::to_lazy(xc);
+  Tensor b2 = lazy::to_lazy(bc);
+  Tensor a = opd::call<ops::mul_scalar::functional>(x2, 1.5);
+  Tensor b = opd::call<ops::relu>(opd::call<ops::add::functional>(a, b2, 1.0));
+  Tensor m = opd::call<ops::lt::functional>(b, x2);
+  Tensor w = opd::call<ops::where::functional>(m, b, opd::call<ops::div::functional>(x2, b));
+  const Tensor ae = opd::call<ops::mul_scalar::functional>(xc, 1.5);
+  const Tensor be = opd::call<ops::relu>(opd::call<ops::add::functional>(ae, bc, 1.0));
+  const Tensor we = opd::call<ops::where::functional>(opd::call<ops::lt::functional>(be, xc), be, opd::call<ops::div::functional>(xc, be));
+  expect_same(lazy::to_cpu(w), we, "fused without transcendental functions");
+  expect_same(lazy::to_cpu(m), opd::call<ops::lt::functional>(be, xc), "a Bool value of the group, live");
+}
+
+// ---- dumps and the compiler hook -------------------------------------------------
+
+TEST_F(Lazy, DumpsNameOperatorsAttributesAndShapes) {
+  Tensor x = lazy::to_lazy(randn({2, 3}, 13));
+  Tensor y = opd::call<ops::add_scalar::functional>(opd::call<ops::mul::functional>(x, x), 2.0, 1.0);
+  const std::string text = lazy::dump_graph(std::vector<Tensor>{y});
+  EXPECT_NE(text.find("aten::mul.Tensor(%0, %0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("aten::add.Scalar(%1, other=2.0, alpha=1.0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("Float[2, 3]"), std::string::npos) << text;
+  const std::string dot = lazy::dump_dot(std::vector<Tensor>{y});
+  EXPECT_EQ(dot.rfind("digraph lazy {", 0), 0u) << dot;
+  EXPECT_NE(dot.find("n0 -> n1"), std::string::npos) << dot;
+}
+
+TEST_F(Lazy, ABackendCompilerIsCalledOnceperGraphStructure) {
+  int compiled = 0;
+  auto old = lazy::set_compiler([&](const lazy::Graph& g) {
+    ++compiled;
+    return lazy::compile_cpu_plan(g);
+  });
+  const Tensor xc = randn({4, 4}, 14);
+  for (int i = 0; i < 3; ++i) (void)lazy::to_cpu(step(lazy::to_lazy(xc), lazy::to_lazy(xc)));
+  EXPECT_EQ(compiled, 1);
+  lazy::set_compiler(old);
+}
+
+TEST_F(Lazy, FactoriesOnTheLazyDeviceAreTracedAndAnotherDeviceRunsEagerly) {
+  Tensor z;
+  {
+    opd::FunctionalizeGuard on(opd::FunctionalizeMode::remove_views);
+    z = opd::call<ops::zeros>(std::vector<int64_t>{2, 3}, std::nullopt, std::nullopt, lazy::kLazyDevice, std::nullopt);
+  }
+  EXPECT_TRUE(lazy::is_lazy(z));
+  EXPECT_TRUE(lazy::lazy_impl(z)->pending());  // a node with no operand, its device an attribute
+  Tensor y = opd::call<ops::add_scalar::functional>(z, 3.0, 1.0);
+  EXPECT_NE(lazy::dump_graph().find("aten::zeros(size=[2, 3]"), std::string::npos) << lazy::dump_graph();
+  EXPECT_EQ(opd::to_vector<float>(lazy::to_cpu(y)), std::vector<float>(6, 3.0f));
+  // The same factory on the CPU, from the lazy kernel's point of view: not lazy.
+  const auto eager_before = lazy::counters().eager_ops;
+  opd::Stack s{opd::IValue(std::vector<int64_t>{2}), opd::IValue(), opd::IValue(), opd::IValue(opd::Device::cpu()),
+               opd::IValue()};
+  opd::redispatch_boxed(opd::Dispatcher::singleton().find_schema_or_throw("aten::zeros"),
+                        opd::DispatchKeySet(lazy::kLazyKey), s);
+  EXPECT_TRUE(s.back().to_tensor().device().is_cpu());
+  EXPECT_EQ(lazy::counters().eager_ops, eager_before + 1);
+}
+
+TEST_F(Lazy, LinearLayersMatchEager) {
+  const Tensor xc = randn({8, 16}, 15), w = randn({12, 16}, 16), b = randn({12}, 17);
+  const Tensor expected = opd::call<ops::relu>(opd::call<ops::linear>(xc, w, b));
+  Tensor out = opd::call<ops::relu>(opd::call<ops::linear>(lazy::to_lazy(xc), lazy::to_lazy(w), lazy::to_lazy(b)));
+  expect_same(lazy::to_cpu(out), expected, "relu(linear)");
+}
+
+}  // namespace
+
+namespace {
+
+// A backend marks an operator eager: it runs at once, its result a graph input.
+// (aten::neg: no other test here uses it; the mark lasts for the process.)
+TEST_F(Lazy, AnOperatorMarkedEagerRunsAtOnce) {
+  const Tensor xc = randn({3, 3}, 18);
+  Tensor x = lazy::make_lazy(xc);
+  const auto traced = lazy::counters().nodes_traced;
+  (void)opd::call<ops::neg::functional>(x);
+  EXPECT_EQ(lazy::counters().nodes_traced, traced + 1);
+  lazy::mark_eager("aten::neg");
+  EXPECT_TRUE(lazy::is_marked_eager("aten::neg"));
+  const auto eager = lazy::counters().eager_ops;
+  Tensor y = opd::call<ops::neg::functional>(x);
+  EXPECT_EQ(lazy::counters().eager_ops, eager + 1);
+  EXPECT_FALSE(lazy::lazy_impl(y)->pending());
+  expect_same(lazy::to_cpu(y), opd::call<ops::neg::functional>(xc), "neg run eagerly");
+}
+
+}  // namespace
