@@ -16,7 +16,6 @@
 #include <kernels/ops.hpp>
 
 namespace opd_test {
-namespace {
 
 using opd::Tensor;
 using opd::autograd::variable_list;
@@ -30,7 +29,7 @@ struct Sample {
   }
 };
 
-Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double hi = 1, bool away_from_zero = false) {
+inline Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double hi = 1, bool away_from_zero = false) {
   Tensor t = opd::empty(opd::IntArrayRef(sizes.data(), sizes.size()), opd::ScalarType::Double);
   std::uniform_real_distribution<double> d(lo, hi);
   double* p = t.data_ptr<double>();
@@ -43,7 +42,7 @@ Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double
 }
 
 // Samples per operator (several shapes: broadcasting, 0-dim, non-contiguous).
-std::map<std::string, std::vector<Sample>> samples() {
+inline std::map<std::string, std::vector<Sample>> samples() {
   std::mt19937 g(7);
   auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
   auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
@@ -136,7 +135,7 @@ std::map<std::string, std::vector<Sample>> samples() {
   return m;
 }
 
-opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s) {
+inline opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s) {
   return [op, s](const variable_list& xs) {
     opd::Stack stack;
     std::size_t k = 0;
@@ -146,5 +145,4 @@ opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s)
   };
 }
 
-}  // namespace
 }  // namespace opd_test
