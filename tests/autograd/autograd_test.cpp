@@ -347,6 +347,23 @@ TEST_F(Autograd, SeveralOutputsIndicesAreNotDifferentiable) {
   EXPECT_EQ(opd::autograd::autograd_meta(rstd)->output_nr, 2u);
 }
 
+TEST_F(Autograd, SeveralOutputsEdgeCases) {
+  // max.dim of a 0-dim tensor: the gradient goes back to it
+  Tensor s = leaf({2.5}, {});
+  Tensor v = std::get<0>(opd::call<k::max_dim>(s, int64_t{0}, false));
+  v.backward();
+  EXPECT_EQ(values(s.grad()), (std::vector<double>{1}));
+  // only an output that is not output 0 used: the formulas (which read output 0's gradient) do not run
+  Tensor z = leaf({1, 2, 3, 4}, {2, 2});
+  Tensor mean = std::get<1>(opd::call<k::native_layer_norm>(z, std::vector<int64_t>{2}, std::nullopt, std::nullopt, 1e-5));
+  auto g = opd::autograd::grad({sum(mean)}, {z}, {}, std::nullopt, false, true);
+  EXPECT_FALSE(g[0].defined());
+  // bad arguments fail in the forward call, with the kernel's message, before any node
+  Tensor w = leaf({1, 2, 3}, {3});
+  EXPECT_FALSE(error_of([&] { opd::call<k::max_dim>(w, int64_t{3}, false); }).empty());
+  EXPECT_FALSE(error_of([&] { opd::call<k::topk>(w, int64_t{4}, int64_t{-1}, true, true); }).empty());
+}
+
 // ---- gradcheck / gradgradcheck over every operator with a formula -----------------------------------
 
 TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
