@@ -10,7 +10,9 @@
 //      the saved values of each formula whose inputs need a gradient;
 //   4. redispatch below the Autograd keys (ADInplaceOrView still runs);
 //   5. set the history of the output (in-place: self's history is rebased
-//      onto the node) and save what the formulas read of the result.
+//      onto the node; several outputs: output k of the node, for the
+//      floating-point outputs that output_differentiability allows) and save
+//      what the formulas read of the outputs.
 //
 //   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
 //   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
