@@ -7,6 +7,7 @@
 
 #include <autograd/autograd.hpp>
 #include <dispatch/dispatcher.hpp>
+#include <kernels/cpu/parallel.hpp>
 #include <kernels/ops.hpp>
 
 #include <cstdio>
@@ -15,9 +16,14 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "../../examples/autograd_training.hpp"
 
 #ifdef OPD_BENCH_WITH_TORCH
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <ATen/core/grad_mode.h>
 #include <c10/core/InferenceMode.h>
 #endif
@@ -124,7 +130,48 @@ void BM_chain(benchmark::State& state, std::string op, bool aten) {
   }
 }
 
+// One SGD step of examples/autograd_training.hpp's MLP (batch 64): forward,
+// grad of the loss, in-place update; the same step with ATen.
+void BM_train_mlp(benchmark::State& state, bool all_threads, bool aten) {
+  setup();
+  const int threads = all_threads ? static_cast<int>(std::thread::hardware_concurrency()) : 1;
+  const opd_training::Problem p = opd_training::mlp_problem(64, 1);
+  const opd_training::Batch& b = p.batches[0];
+  if (aten) {
+#ifdef OPD_BENCH_WITH_TORCH
+    at::set_num_threads(threads);
+    std::vector<at::Tensor> w;
+    for (const opd_training::Param& q : p.params)
+      w.push_back(at::from_blob(const_cast<float*>(q.values.data()), q.shape, at::kFloat).clone().set_requires_grad(true));
+    const at::Tensor x = at::from_blob(const_cast<float*>(b.x.data()), p.input_shape, at::kFloat).clone();
+    const at::Tensor y = at::from_blob(const_cast<int64_t*>(b.target.data()), {64}, at::kLong).clone();
+    for (auto _ : state) {
+      const at::Tensor loss = at::nll_loss(at::log_softmax(at::linear(at::relu(at::linear(x, w[0], w[1])), w[2], w[3]), 1), y);
+      loss.backward();
+      at::NoGradGuard no_grad;
+      for (at::Tensor& t : w) {
+        t.sub_(t.grad(), 1e-3);
+        t.mutable_grad().reset();
+      }
+    }
+#else
+    state.SkipWithError("libtorch not found");
+#endif
+    return;
+  }
+  opd::kernels::set_num_threads(threads);
+  std::vector<opd::Tensor> w = opd_training::leaves(p);
+  const opd::Tensor x = opd_training::input(p, b), y = opd_training::target(b);
+  for (auto _ : state) benchmark::DoNotOptimize(opd_training::sgd_step(&opd_training::mlp, w, x, y, 1e-3f));
+}
+
 void register_rows() {
+  for (bool all_threads : {false, true}) {
+    for (bool aten : {false, true}) {
+      const std::string name = std::string("BM_train_mlp_") + (all_threads ? "mt" : "1t") + (aten ? "/aten" : "/opd");
+      benchmark::RegisterBenchmark(name.c_str(), BM_train_mlp, all_threads, aten);
+    }
+  }
   for (const char* op : {"add", "mul", "transpose"}) {
     for (const char* mode : {"nograd", "grad", "inference"}) {
       for (bool aten : {false, true}) {

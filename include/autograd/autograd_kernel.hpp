@@ -10,7 +10,9 @@
 //      the saved values of each formula whose inputs need a gradient;
 //   4. redispatch below the Autograd keys (ADInplaceOrView still runs);
 //   5. set the history of the output (in-place: self's history is rebased
-//      onto the node) and save what the formulas read of the result.
+//      onto the node; several outputs: output k of the node, for the
+//      floating-point outputs that output_differentiability allows) and save
+//      what the formulas read of the outputs.
 //
 //   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
 //   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
@@ -44,7 +46,8 @@ using namespace derivatives_detail;
 struct no_saved {
   template <class A, class C>
   void capture_inputs(const A&, C&&) {}
-  void capture_result(const Tensor&, const std::shared_ptr<Node>&) {}
+  template <class R>
+  void capture_result(const R&, const std::shared_ptr<Node>&) {}
   void set_owner(const Node*) noexcept {}
   void release() {}
 };
@@ -78,8 +81,24 @@ struct formula_text<formula<I, Fn>> {
   static constexpr auto value = I;
 };
 
+template <class T>
+struct is_outdiff : std::false_type {};
+template <bool... B>
+struct is_outdiff<output_differentiability<B...>> : std::true_type {};
+
 template <class D>
 using formulas_of = mp::mp_copy_if<typename D::parts, is_formula>;
+template <class D>
+using outdiffs_of = mp::mp_copy_if<typename D::parts, is_outdiff>;
+// Whether output k may get a history (output_differentiability; default: yes).
+template <class D>
+constexpr bool output_differentiable(std::size_t k) {
+  if constexpr (mp::mp_empty<outdiffs_of<D>>::value) {
+    return true;
+  } else {
+    return k < mp::mp_front<outdiffs_of<D>>::values.size() && mp::mp_front<outdiffs_of<D>>::values[k];
+  }
+}
 template <class D>
 using nondiffs_of = mp::mp_copy_if<typename D::parts, is_nondiff>;
 
@@ -163,6 +182,11 @@ constexpr bool check_formula() {
 
 template <class Op, class D>
 constexpr bool check_derivatives() {
+  static_assert(mp::mp_size<outdiffs_of<D>>::value <= 1, "opd::autograd: output_differentiability is declared twice");
+  if constexpr (!mp::mp_empty<outdiffs_of<D>>::value) {
+    static_assert(mp::mp_front<outdiffs_of<D>>::values.size() == Op::schema.returns.size(),
+                  "opd::autograd: output_differentiability must name every output of the operator");
+  }
   bool ok = true;
   mp::mp_for_each<formulas_of<D>>([&](auto f) { ok = ok && check_formula<Op, D, decltype(f)>(); });
   mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>([&](auto i) {
@@ -184,12 +208,12 @@ class derived_node final : public Node {
 
  public:
   using formulas_t = formulas;
-  derived_node() : Node(1) {}
+  derived_node() : Node(static_cast<std::uint32_t>(Op::schema.returns.size())) {}
   std::string name() const override { return std::string(D::node_name); }
 
   variable_list apply(variable_list&& grads) override {
     variable_list out(tensor_arg_count<Op>());
-    const Tensor& grad = grads.at(0);
+    const Tensor& grad = grads.at(0);  // several outputs: the formulas read output 0's
     if (!grad.defined()) return out;
     mp::mp_for_each<mp::mp_iota<mp::mp_size<formulas>>>([&](auto k) {
       using F = mp::mp_at_c<formulas, k>;
@@ -276,8 +300,10 @@ struct autograd_kernel<Op, D, R(A...)> {
     return -1;
   }();
   static constexpr bool is_inplace = written >= 0 && !schema::is_out(Op::schema, Op::schema.arguments[static_cast<std::size_t>(written < 0 ? 0 : written)]);
-  static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor>,
-                "opd::autograd: operators with several (or no) outputs are not supported yet");
+  static constexpr std::size_t num_outputs = Op::schema.returns.size();
+  static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor> ||
+                    (num_outputs > 1 && std::is_same_v<std::remove_cvref_t<R>, kernel_detail::mp::mp_repeat_c<std::tuple<Tensor>, num_outputs>>),
+                "opd::autograd: an operator with formulas returns one Tensor or a tuple of Tensors");
 
   static R run(DispatchKeySet ks, A... args) {
     // 1. requires_grad
@@ -308,7 +334,16 @@ struct autograd_kernel<Op, D, R(A...)> {
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
     }();
     // 5. history (rebased for in-place: result is self) and saved outputs
-    set_history(result, node, 0);
+    if constexpr (num_outputs == 1) {
+      set_history(result, node, 0);
+    } else {
+      kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
+        const Tensor& t = std::get<k.value>(result);
+        if (kernel_detail::output_differentiable<D>(k.value) && t.defined() &&
+            (is_floating_type(t.dtype()) || is_complex_type(t.dtype())))
+          set_history(t, node, static_cast<std::uint32_t>(k.value));
+      });
+    }
     std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
     return result;
   }

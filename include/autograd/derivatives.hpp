@@ -18,6 +18,13 @@
 //   formula<"self", &f>          f(const Tensor& grad[, const saved<Op, ...>& s]) -> Tensor
 //   formula<"self, other", &f>   one formula for several inputs: f returns std::array<Tensor, N>
 //   non_differentiable<"mask">   Tensor inputs that get no gradient (integer indices, masks)
+//   output_differentiability<true, false>   for an operator with several outputs: the
+//                                outputs that get a history (PyTorch's output_differentiability;
+//                                default: every floating-point output)
+//
+// With several outputs, `grad` is the gradient of output 0 (undefined: the
+// formulas do not run), and a formula reads an output as "result0",
+// "result1", ... or by the schema's return name ("indices").
 //
 // What a formula may read is the parameter type of its second argument,
 // saved<Op, Names...>: inputs by name ("other": the tensor, or the value of a
@@ -46,6 +53,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "autograd/autograd_meta.hpp"
 #include "autograd/saved_variable.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "dispatch/op.hpp"
@@ -61,6 +69,10 @@ struct formula {
 };
 template <fixed_string... Names>
 struct non_differentiable {};
+template <bool... Differentiable>
+struct output_differentiability {
+  static constexpr std::array<bool, sizeof...(Differentiable)> values{Differentiable...};
+};
 template <fixed_string NodeName, class... Parts>
 struct derivatives {
   static constexpr std::string_view node_name = NodeName.view();
@@ -194,28 +206,56 @@ inline std::string own(std::string_view s) { return std::string(s); }
 template <class T>
 using owned_t = decltype(own(std::declval<const std::remove_cvref_t<T>&>()));
 
-enum class attr { none, sizes, dtype, dim, result };
+enum class attr { none, sizes, dtype, dim, result, invalid };
 
 constexpr std::string_view base_of(std::string_view n) { return n.substr(0, n.find('.')); }
 constexpr attr attr_of(std::string_view n) {
-  if (n == "result") return attr::result;
   const std::size_t dot = n.find('.');
   if (dot == std::string_view::npos) return attr::none;
   const std::string_view a = n.substr(dot + 1);
   if (a == "sizes") return attr::sizes;
   if (a == "dtype") return attr::dtype;
   if (a == "dim") return attr::dim;
-  return attr::result;  // invalid: reported below
+  return attr::invalid;  // reported below
+}
+// The output a saved name reads: "result" (output 0), "result<k>", or a return's name; -1 for none.
+template <class Op>
+constexpr int result_index(std::string_view n) {
+  const int outputs = static_cast<int>(Op::schema.returns.size());
+  if (n == "result") return outputs > 0 ? 0 : -1;
+  if (n.size() > 6 && n.substr(0, 6) == "result") {
+    int k = 0;
+    for (char c : n.substr(6)) {
+      if (c < '0' || c > '9') return -1;
+      k = k * 10 + (c - '0');
+    }
+    return k < outputs ? k : -1;
+  }
+  int i = 0;
+  for (const auto& r : Op::schema.returns) {
+    if (!r.name.empty() && r.name == n) return i;
+    ++i;
+  }
+  return -1;
+}
+// Output k of a kernel's result (one Tensor, or a tuple of them).
+template <std::size_t K, class R>
+const Tensor& output_at(const R& r) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<R>, Tensor>)
+    return r;
+  else
+    return std::get<K>(r);
 }
 
 // One saved value: what is stored, how it is captured and read.
 template <class Op, fixed_string Name>
 struct slot {
   static constexpr std::string_view name = Name.view();
-  static constexpr attr kind = attr_of(name);
+  static constexpr int output = attr_of(name) == attr::none && arg_index<Op>(name) < 0 ? result_index<Op>(name) : -1;
+  static constexpr attr kind = output >= 0 ? attr::result : attr_of(name);
   static constexpr int index = kind == attr::result ? -1 : arg_index<Op>(base_of(name));
-  static constexpr bool valid = (kind == attr::result && name == "result") ||
-                                (index >= 0 && (kind == attr::none || is_tensor_arg<Op, index>()));
+  static constexpr bool valid = kind == attr::result ||
+                                (index >= 0 && kind != attr::invalid && (kind == attr::none || is_tensor_arg<Op, index>()));
   static constexpr bool is_tensor = kind == attr::result || (kind == attr::none && is_tensor_arg<Op, index>());
   static constexpr bool is_result = kind == attr::result;
 
@@ -303,7 +343,10 @@ class saved {
   void capture_inputs(const Args& args, Clone&& clone) {
     capture_inputs_impl(args, clone, std::index_sequence_for<decltype(Names)...>{});
   }
-  void capture_result(const Tensor& result, const std::shared_ptr<Node>& node) {
+  // After the call: the outputs it reads (an output with this node's history is
+  // saved as an output, without a reference cycle; an integer one as it is).
+  template <class R>
+  void capture_result(const R& result, const std::shared_ptr<Node>& node) {
     capture_result_impl(result, node, std::index_sequence_for<decltype(Names)...>{});
   }
   void set_owner(const Node* n) noexcept { owner_ = n; }
@@ -316,19 +359,15 @@ class saved {
   void capture_inputs_impl(const Args& args, Clone& clone, std::index_sequence<I...>) {
     (derivatives_detail::slot<Op, Names>::capture_input(std::get<I>(values_), args, clone), ...);
   }
-  template <std::size_t... I>
-  void capture_result_impl(const Tensor& result, const std::shared_ptr<Node>& node, std::index_sequence<I...>) {
-    ((derivatives_detail::slot<Op, Names>::is_result ? void(std::get<I>(values_) = as_saved_result<I>(result, node))
-                                                     : void()),
-     ...);
+  template <class R, std::size_t... I>
+  void capture_result_impl(const R& result, const std::shared_ptr<Node>& node, std::index_sequence<I...>) {
+    (save_result<I, derivatives_detail::slot<Op, Names>>(result, node), ...);
   }
-  template <std::size_t I>
-  static auto as_saved_result(const Tensor& result, const std::shared_ptr<Node>& node) {
-    using S = std::tuple_element_t<I, decltype(values_)>;
-    if constexpr (std::is_same_v<S, SavedVariable>) {
-      return SavedVariable(result, true, node);
-    } else {
-      return S{};
+  template <std::size_t I, class Slot, class R>
+  void save_result(const R& result, const std::shared_ptr<Node>& node) {
+    if constexpr (Slot::is_result) {
+      const Tensor& t = derivatives_detail::output_at<static_cast<std::size_t>(Slot::output)>(result);
+      std::get<I>(values_) = SavedVariable(t, grad_fn(t).get() == node.get(), node);
     }
   }
   template <class V>

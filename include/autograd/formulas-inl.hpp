@@ -11,11 +11,18 @@
 #include "autograd/autograd_kernel.hpp"
 #include "autograd/derivatives.hpp"
 #include "autograd/formulas.hpp"
+#include "autograd/grad_mode.hpp"
 #include "autograd/layers.hpp"
 #include "kernels/ops_arithmetic.hpp"
+#include "kernels/ops_batch_norm.hpp"
+#include "kernels/ops_conv.hpp"
 #include "kernels/ops_linalg.hpp"
+#include "kernels/ops_nn.hpp"
 #include "kernels/ops_pointwise.hpp"
+#include "kernels/ops_pooling.hpp"
 #include "kernels/ops_reductions.hpp"
+#include "kernels/ops_scatter.hpp"
+#include "kernels/ops_shape.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::autograd {
@@ -69,6 +76,39 @@ inline Tensor unreduce(const Tensor& g, IntArrayRef sizes, const std::vector<int
     for (int64_t d : dims) r = call<k::unsqueeze>(r, d);
   }
   return expand(r, sizes);
+}
+inline std::span<const int64_t> ints(IntArrayRef a) { return {a.data(), a.size()}; }
+inline std::span<const int64_t> ints(const std::vector<int64_t>& a) { return {a.data(), a.size()}; }
+inline Tensor zeros_like_sizes(IntArrayRef sizes, const Tensor& like) {
+  return call<k::zeros>(ints(sizes), arg<"dtype"> = like.dtype(), arg<"device"> = like.device());
+}
+inline Tensor add_scalar(const Tensor& a, double v) { return call<k::add_scalar::functional>(a, Scalar(v)); }
+inline Tensor mean_dims(const Tensor& a, const std::vector<int64_t>& dims) {
+  return call<k::mean_dim>(a, std::optional<std::span<const int64_t>>(ints(dims)), true);
+}
+inline std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<Tensor>(t) : std::nullopt; }
+// PyTorch's value_selecting_reduction_backward: grad put back at the selected
+// indices (scatter_add into zeros: differentiable, its own formulas below).
+inline Tensor select_backward(const Tensor& g, int64_t dim, const Tensor& indices, IntArrayRef sizes, bool keepdim) {
+  const int64_t d = opd::detail::wrap_dim(dim, std::max<int64_t>(static_cast<int64_t>(sizes.size()), 1));
+  Tensor gg = g, idx = indices;
+  if (!keepdim && !sizes.empty()) {
+    gg = call<k::unsqueeze>(g, d);
+    idx = call<k::unsqueeze>(indices, d);
+  }
+  return call<k::scatter_add>(zeros_like_sizes(sizes, g), d, idx, gg);
+}
+// (x - mean) * invstd over `dims` and invstd, from x itself (differentiable in x).
+inline std::array<Tensor, 2> normalize(const Tensor& x, const std::vector<int64_t>& dims, double eps) {
+  const Tensor xc = sub(x, mean_dims(x, dims));
+  const Tensor invstd = call<k::pow_scalar>(add_scalar(mean_dims(mul(xc, xc), dims), eps), Scalar(-0.5));
+  return {mul(xc, invstd), invstd};
+}
+// The input gradient of a normalization over `dims` (training statistics).
+inline Tensor normalized_input_grad(const Tensor& gh, const Tensor& xhat, const Tensor& invstd,
+                                    const std::vector<int64_t>& dims) {
+  const Tensor centered = sub(sub(gh, mean_dims(gh, dims)), mul(xhat, mean_dims(mul(gh, xhat), dims)));
+  return mul(invstd, centered);
 }
 inline int64_t count(IntArrayRef sizes, const std::vector<int64_t>& dims) {
   int64_t n = 1;
@@ -298,6 +338,269 @@ struct log_softmax_d {
   }
 };
 
+
+// ---- operators with several outputs: the indices are not differentiable ----
+template <class O>
+struct select_d {  // max.dim, min.dim: one value per reduced row
+  static Tensor self(const Tensor& g, const saved<O, "self.sizes", "dim", "keepdim", "indices">& s) {
+    return fx::select_backward(g, s.template get<"dim">(), s.template get<"indices">(), s.template get<"self.sizes">(),
+                               s.template get<"keepdim">());
+  }
+};
+template <class O>
+struct permuted_d {  // sort, topk: values taken along dim at the indices
+  static Tensor self(const Tensor& g, const saved<O, "self.sizes", "dim", "indices">& s) {
+    return fx::select_backward(g, s.template get<"dim">(), s.template get<"indices">(), s.template get<"self.sizes">(), true);
+  }
+};
+struct gather_d {
+  using Op = k::gather;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "index">& s) {
+    return call<k::scatter_add>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), s.get<"dim">(), s.get<"index">(), g);
+  }
+};
+struct scatter_add_d {
+  using Op = k::scatter_add;
+  static Tensor self(const Tensor& g) { return g; }
+  static Tensor src(const Tensor& g, const saved<Op, "dim", "index">& s) {
+    return call<k::gather>(g, s.get<"dim">(), s.get<"index">());
+  }
+};
+// native_layer_norm: the library's native_layer_norm_backward kernel; under
+// create_graph, the same gradient written with differentiable operators (the
+// statistics recomputed from the input, so that they are differentiated too).
+struct layer_norm_d {
+  using Op = k::native_layer_norm;
+  using S = saved<Op, "input", "normalized_shape", "result1", "result2", "weight", "bias", "eps">;
+  static std::array<Tensor, 3> all(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"input">(), w = s.get<"weight">(), b = s.get<"bias">();
+    const std::vector<int64_t>& shape = s.get<"normalized_shape">();
+    if (!GradMode::is_enabled()) {
+      auto [gx, gw, gb] = call<k::native_layer_norm_backward>(g, x, fx::ints(shape), s.get<"result1">(), s.get<"result2">(),
+                                                              fx::opt(w), fx::opt(b),
+                                                              std::array<bool, 3>{true, w.defined(), b.defined()});
+      return {gx, gw, gb};
+    }
+    std::vector<int64_t> dims;
+    for (int64_t d = x.dim() - static_cast<int64_t>(shape.size()); d < x.dim(); ++d) dims.push_back(d);
+    const auto [xhat, invstd] = fx::normalize(x, dims, s.get<"eps">());
+    const Tensor gh = w.defined() ? fx::mul(g, w) : g;
+    return {fx::normalized_input_grad(gh, xhat, invstd, dims), w.defined() ? fx::sum_to(fx::mul(g, xhat), w.sizes()) : Tensor(),
+            b.defined() ? fx::sum_to(g, b.sizes()) : Tensor()};
+  }
+};
+// native_batch_norm: per channel (dim 1); training statistics from the input,
+// evaluation ones from running_mean/running_var (not differentiable).
+struct batch_norm_d {
+  using Op = k::native_batch_norm;
+  using S = saved<Op, "input", "weight", "running_mean", "running_var", "training", "eps">;
+  static std::array<Tensor, 3> all(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"input">(), w = s.get<"weight">();
+    std::vector<int64_t> dims{0}, channel(static_cast<std::size_t>(x.dim()), 1);
+    for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+    channel[1] = x.size(1);
+    const IntArrayRef cs(channel.data(), channel.size());
+    Tensor xhat, invstd;
+    const bool training = s.get<"training">();
+    if (training) {
+      const auto r = fx::normalize(x, dims, s.get<"eps">());
+      xhat = r[0];
+      invstd = r[1];
+    } else {
+      invstd = fx::reshape(call<k::pow_scalar>(fx::add_scalar(s.get<"running_var">(), s.get<"eps">()), Scalar(-0.5)), cs);
+      xhat = fx::mul(fx::sub(x, fx::reshape(s.get<"running_mean">(), cs)), invstd);
+    }
+    const Tensor gh = w.defined() ? fx::mul(g, fx::reshape(w, cs)) : g;
+    const Tensor gx = training ? fx::normalized_input_grad(gh, xhat, invstd, dims) : fx::mul(gh, invstd);
+    return {gx, w.defined() ? fx::sum_dims(fx::mul(g, xhat), dims, false) : Tensor(), fx::sum_dims(g, dims, false)};
+  }
+};
+// convolution (any dimension, transposed or not, grouped): the input's
+// gradient is the convolution transposed to the forward one; the weight's a
+// convolution of the input with the output gradient (batch and channels
+// swapped; stride and dilation trade places), cut to the kernel's size.
+struct convolution_d {
+  using Op = k::convolution;
+  static Tensor conv(const Tensor& x, const Tensor& w, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                     bool transposed, const std::vector<int64_t>& output_padding, int64_t groups) {
+    return call<k::convolution>(x, w, std::nullopt, fx::ints(stride), fx::ints(padding), fx::ints(dilation), transposed,
+                                fx::ints(output_padding), groups);
+  }
+  static Tensor input(const Tensor& g, const saved<Op, "input.sizes", "weight", "stride", "padding", "dilation",
+                                                  "transposed", "groups">& s) {
+    const Tensor w = s.get<"weight">();
+    const IntArrayRef in = s.get<"input.sizes">();
+    const std::vector<int64_t>&st = s.get<"stride">(), &pad = s.get<"padding">(), &dil = s.get<"dilation">();
+    const std::size_t n = in.size() - 2;
+    auto at = [](const std::vector<int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+    std::vector<int64_t> stride(n), padding(n), dilation(n), out_pad(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      stride[i] = at(st, i);
+      padding[i] = at(pad, i);
+      dilation[i] = at(dil, i);
+    }
+    if (s.get<"transposed">()) return conv(g, w, stride, padding, dilation, false, out_pad, s.get<"groups">());
+    for (std::size_t i = 0; i < n; ++i) {  // the rows the forward stride skipped at the end
+      const int64_t k = w.size(static_cast<int64_t>(i) + 2), o = g.size(static_cast<int64_t>(i) + 2);
+      out_pad[i] = in[i + 2] - ((o - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + 1);
+    }
+    return conv(g, w, stride, padding, dilation, true, out_pad, s.get<"groups">());
+  }
+  static Tensor weight(const Tensor& g, const saved<Op, "input", "weight.sizes", "stride", "padding", "dilation",
+                                                   "transposed", "groups">& s) {
+    const Tensor x = s.get<"input">();
+    const IntArrayRef ws = s.get<"weight.sizes">();
+    const int64_t groups = s.get<"groups">();
+    const bool transposed = s.get<"transposed">();
+    const std::size_t n = ws.size() - 2;
+    auto at = [](const std::vector<int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+    std::vector<int64_t> stride(n), padding(n), dilation(n), zero(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      stride[i] = at(s.get<"stride">(), i);
+      padding[i] = at(s.get<"padding">(), i);
+      dilation[i] = at(s.get<"dilation">(), i);
+    }
+    // (not transposed) gw[o, c, k] = sum_{n, p} g[n, o, p] x[n, c, p * stride + k * dilation - padding]
+    // (transposed)     gw[c, o, k] = sum_{n, p} x[n, c, p] g[n, o, p * stride + k * dilation - padding]
+    // One convolution, grouped: batch = a's channels of a group, channels = (group, sample).
+    const Tensor& a = transposed ? g : x;  // the operand read at the strided positions
+    const Tensor& b = transposed ? x : g;
+    Tensor ag, bg;
+    if (groups == 1) {
+      ag = fx::transpose(a, 0, 1);
+      bg = fx::transpose(b, 0, 1);
+    } else {
+      auto split = [&](const Tensor& t, bool groups_first) {  // (N, G*C, *s) -> (C, G*N, *s) or (G*C, N, *s)
+        std::vector<int64_t> sz{t.size(0), groups, t.size(1) / groups}, perm{2, 1, 0};
+        if (groups_first) perm = {1, 2, 0};
+        for (int64_t d = 2; d < t.dim(); ++d) {
+          sz.push_back(t.size(d));
+          perm.push_back(d + 1);
+        }
+        const Tensor p = call<k::permute>(fx::reshape(t, IntArrayRef(sz.data(), sz.size())), fx::ints(perm));
+        std::vector<int64_t> out(sz.begin() + 3, sz.end());
+        const int64_t lead[2] = {groups_first ? groups * sz[2] : sz[2], groups_first ? sz[0] : groups * sz[0]};
+        out.insert(out.begin(), lead, lead + 2);
+        return fx::reshape(p, IntArrayRef(out.data(), out.size()));
+      };
+      ag = split(a, false);
+      bg = split(b, true);
+    }
+    Tensor r = fx::transpose(conv(ag, bg, dilation, padding, stride, false, zero, groups), 0, 1);
+    for (std::size_t i = 0; i < n; ++i) {  // the kernel's extent (the last rows the stride skipped)
+      const int64_t d = static_cast<int64_t>(i) + 2;
+      if (r.size(d) != ws[i + 2]) r = call<k::narrow>(r, d, int64_t{0}, ws[i + 2]);
+    }
+    return r;
+  }
+  static Tensor bias(const Tensor& g) {
+    std::vector<int64_t> dims{0};
+    for (int64_t d = 2; d < g.dim(); ++d) dims.push_back(d);
+    return fx::sum_dims(g, dims, false);
+  }
+};
+// narrow / slice: the gradient placed back into zeros of self's shape
+struct slice_d {
+  static Tensor narrow(const Tensor& g, const saved<k::narrow, "self.sizes", "dim", "start", "length">& s) {
+    const IntArrayRef sizes = s.get<"self.sizes">();
+    const int64_t dim = opd::detail::wrap_dim(s.get<"dim">(), static_cast<int64_t>(sizes.size()));
+    int64_t start = s.get<"start">();
+    if (start < 0) start += sizes[static_cast<std::size_t>(dim)];
+    return call<k::slice_scatter>(fx::zeros_like_sizes(sizes, g), g, dim, std::optional<int64_t>(start),
+                                  std::optional<int64_t>(start + s.get<"length">()), int64_t{1});
+  }
+  static Tensor slice(const Tensor& g, const saved<k::slice, "self.sizes", "dim", "start", "end", "step">& s) {
+    return call<k::slice_scatter>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), g, s.get<"dim">(), s.get<"start">(),
+                                  s.get<"end">(), s.get<"step">());
+  }
+};
+struct slice_scatter_d {
+  using Op = k::slice_scatter;
+  static Tensor self(const Tensor& g, const saved<Op, "src.sizes", "dim", "start", "end", "step">& s) {
+    return call<k::slice_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"dim">(), s.get<"start">(),
+                                  s.get<"end">(), s.get<"step">());
+  }
+  static Tensor src(const Tensor& g, const saved<Op, "dim", "start", "end", "step">& s) {
+    return call<k::slice>(g, s.get<"dim">(), s.get<"start">(), s.get<"end">(), s.get<"step">());
+  }
+};
+struct max_pool_d {
+  using Op = k::max_pool2d_with_indices;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "kernel_size", "stride", "padding", "dilation",
+                                                 "ceil_mode", "result1">& s) {
+    return call<k::max_pool2d_with_indices_backward>(g, s.get<"self">(), fx::ints(s.get<"kernel_size">()),
+                                                     fx::ints(s.get<"stride">()), fx::ints(s.get<"padding">()),
+                                                     fx::ints(s.get<"dilation">()), s.get<"ceil_mode">(), s.get<"result1">());
+  }
+  // max_pool2d (a kernel of its own): the indices recomputed
+  using P = k::max_pool2d;
+  static Tensor plain(const Tensor& g, const saved<P, "self", "kernel_size", "stride", "padding", "dilation",
+                                                  "ceil_mode">& s) {
+    const Tensor self = s.get<"self">();
+    auto args = std::make_tuple(fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()), fx::ints(s.get<"padding">()),
+                                fx::ints(s.get<"dilation">()), s.get<"ceil_mode">());
+    const Tensor indices = std::get<1>(std::apply(
+        [&](auto... a) { return call<k::max_pool2d_with_indices>(detach(self), a...); }, args));
+    return std::apply([&](auto... a) { return call<k::max_pool2d_with_indices_backward>(g, self, a..., indices); }, args);
+  }
+  // its backward: linear in grad_output, which it gathers at the indices
+  using B = k::max_pool2d_with_indices_backward;
+  static Tensor grad_output(const Tensor& g, const saved<B, "indices">& s) {
+    const Tensor idx = s.get<"indices">();
+    std::vector<int64_t> gs(g.sizes().begin(), g.sizes().end() - 2), is(idx.sizes().begin(), idx.sizes().end() - 2);
+    gs.push_back(g.size(-2) * g.size(-1));
+    is.push_back(idx.size(-2) * idx.size(-1));
+    const Tensor r = call<k::gather>(fx::reshape(g, IntArrayRef(gs.data(), gs.size())), int64_t{-1},
+                                     fx::reshape(idx, IntArrayRef(is.data(), is.size())));
+    return fx::reshape(r, idx.sizes());
+  }
+};
+struct avg_pool_d {
+  using Op = k::avg_pool2d;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "kernel_size", "stride", "padding", "ceil_mode",
+                                                 "count_include_pad", "divisor_override">& s) {
+    return call<k::avg_pool2d_backward>(g, s.get<"self">(), fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()),
+                                        fx::ints(s.get<"padding">()), s.get<"ceil_mode">(), s.get<"count_include_pad">(),
+                                        s.get<"divisor_override">());
+  }
+  using B = k::avg_pool2d_backward;  // linear in grad_output: its adjoint is the pool itself
+  static Tensor grad_output(const Tensor& g, const saved<B, "kernel_size", "stride", "padding", "ceil_mode",
+                                                        "count_include_pad", "divisor_override">& s) {
+    return call<k::avg_pool2d>(g, fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()), fx::ints(s.get<"padding">()),
+                               s.get<"ceil_mode">(), s.get<"count_include_pad">(), s.get<"divisor_override">());
+  }
+};
+template <class O>
+struct adaptive_pool_d {
+  static Tensor self(const Tensor& g, const saved<O, "self">& s) {
+    return call<k::_adaptive_avg_pool2d_backward>(g, s.template get<"self">());
+  }
+};
+struct adaptive_pool_backward_d {
+  using B = k::_adaptive_avg_pool2d_backward;
+  static Tensor grad_output(const Tensor& g, const saved<B, "grad_output.sizes">& s) {
+    const IntArrayRef gs = s.get<"grad_output.sizes">();
+    return call<k::_adaptive_avg_pool2d>(g, fx::ints(gs.slice(gs.size() - 2)));
+  }
+};
+// linear: y = x w^T + b over any leading dims of x
+struct linear_d {
+  using Op = k::linear;
+  static Tensor input(const Tensor& g, const saved<Op, "weight">& s) { return call<k::matmul>(g, s.get<"weight">()); }
+  static Tensor weight(const Tensor& g, const saved<Op, "input">& s) {
+    const Tensor x = s.get<"input">();
+    if (x.dim() == 1) return call<k::matmul>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(x, int64_t{0}));
+    const int64_t gshape[2] = {-1, g.size(-1)}, xshape[2] = {-1, x.size(-1)};
+    return call<k::mm>(call<k::t>(fx::reshape(g, IntArrayRef(gshape, 2))), fx::reshape(x, IntArrayRef(xshape, 2)));
+  }
+  static Tensor bias(const Tensor& g) {
+    if (g.dim() <= 1) return g;
+    std::vector<int64_t> dims(static_cast<std::size_t>(g.dim() - 1));
+    std::iota(dims.begin(), dims.end(), 0);
+    return fx::sum_dims(g, dims, false);
+  }
+};
+
 }  // namespace formulas_detail
 
 #define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
@@ -350,6 +653,43 @@ OPD_AUTOGRAD_DERIVATIVES(kops::softmax, "SoftmaxBackward0", formula<"self", &fd:
 OPD_AUTOGRAD_DERIVATIVES(kops::internal_softmax, "SoftmaxBackward0", formula<"self", &fd::softmax_d::self_>);
 OPD_AUTOGRAD_DERIVATIVES(kops::log_softmax, "LogSoftmaxBackward0", formula<"self", &fd::log_softmax_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::internal_log_softmax, "LogSoftmaxBackward0", formula<"self", &fd::log_softmax_d::self_>);
+// Several outputs; indices, masks and running statistics are not differentiable.
+OPD_AUTOGRAD_DERIVATIVES(kops::max_dim, "MaxBackward0", formula<"self", &fd::select_d<kops::max_dim>::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::min_dim, "MinBackward0", formula<"self", &fd::select_d<kops::min_dim>::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::sort, "SortBackward0", formula<"self", &fd::permuted_d<kops::sort>::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::topk, "TopkBackward0", formula<"self", &fd::permuted_d<kops::topk>::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::gather_d::self>, non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_add, "ScatterAddBackward0", formula<"self", &fd::scatter_add_d::self>,
+                         formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm, "NativeLayerNormBackward0", formula<"input, weight, bias", &fd::layer_norm_d::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_batch_norm, "NativeBatchNormBackward0", formula<"input, weight, bias", &fd::batch_norm_d::all>,
+                         non_differentiable<"running_mean", "running_var">);
+OPD_AUTOGRAD_DERIVATIVES(kops::convolution, "ConvolutionBackward0", formula<"input", &fd::convolution_d::input>,
+                         formula<"weight", &fd::convolution_d::weight>, formula<"bias", &fd::convolution_d::bias>);
+OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d_with_indices, "MaxPool2DWithIndicesBackward0", formula<"self", &fd::max_pool_d::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::narrow, "SliceBackward0", formula<"self", &fd::slice_d::narrow>);
+OPD_AUTOGRAD_DERIVATIVES(kops::slice, "SliceBackward0", formula<"self", &fd::slice_d::slice>);
+OPD_AUTOGRAD_DERIVATIVES(kops::slice_scatter, "SliceScatterBackward0", formula<"self", &fd::slice_scatter_d::self>,
+                         formula<"src", &fd::slice_scatter_d::src>);
+OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d, "MaxPool2DBackward0", formula<"self", &fd::max_pool_d::plain>);
+OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d_with_indices_backward, "MaxPool2DWithIndicesBackwardBackward0",
+                         formula<"grad_output", &fd::max_pool_d::grad_output>, non_differentiable<"self", "indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::avg_pool2d, "AvgPool2DBackward0", formula<"self", &fd::avg_pool_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::avg_pool2d_backward, "AvgPool2DBackwardBackward0", formula<"grad_output", &fd::avg_pool_d::grad_output>,
+                         non_differentiable<"self">);
+OPD_AUTOGRAD_DERIVATIVES(kops::_adaptive_avg_pool2d, "AdaptiveAvgPool2DBackward0",
+                         formula<"self", &fd::adaptive_pool_d<kops::_adaptive_avg_pool2d>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool2d, "AdaptiveAvgPool2DBackward0",
+                         formula<"self", &fd::adaptive_pool_d<kops::adaptive_avg_pool2d>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::_adaptive_avg_pool2d_backward, "AdaptiveAvgPool2DBackwardBackward0",
+                         formula<"grad_output", &fd::adaptive_pool_backward_d::grad_output>, non_differentiable<"self">);
+OPD_AUTOGRAD_DERIVATIVES(kops::linear, "LinearBackward0", formula<"input", &fd::linear_d::input>,
+                         formula<"weight", &fd::linear_d::weight>, formula<"bias", &fd::linear_d::bias>);
 #undef OPD_AUTOGRAD_DERIVATIVES
 
 namespace formulas_detail {
@@ -436,6 +776,27 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::internal_softmax>();
   r.functional<kops::log_softmax>();
   r.functional<kops::internal_log_softmax>();
+  r.functional<kops::max_dim>();
+  r.functional<kops::min_dim>();
+  r.functional<kops::sort>();
+  r.functional<kops::topk>();
+  r.functional<kops::gather>();
+  r.functional<kops::scatter_add>();
+  r.functional<kops::native_layer_norm>();
+  r.functional<kops::native_batch_norm>();
+  r.functional<kops::convolution>();
+  r.functional<kops::max_pool2d_with_indices>();
+  r.functional<kops::max_pool2d>();
+  r.functional<kops::narrow>();
+  r.functional<kops::slice>();
+  r.functional<kops::slice_scatter>();
+  r.functional<kops::max_pool2d_with_indices_backward>();
+  r.functional<kops::avg_pool2d>();
+  r.functional<kops::avg_pool2d_backward>();
+  r.functional<kops::_adaptive_avg_pool2d>();
+  r.functional<kops::adaptive_avg_pool2d>();
+  r.functional<kops::_adaptive_avg_pool2d_backward>();
+  r.functional<kops::linear>();
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));
   {

@@ -1,0 +1,95 @@
+// libtorch 1.13: an operator's first and second derivatives by
+// torch::autograd::grad (grad_torch_side.hpp).
+#include "grad_torch_side.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/autograd/autograd.h>
+
+namespace grad_diff {
+namespace {
+
+at::Tensor to_tensor(const diff::RawTensor& r) {
+  const at::Tensor storage =
+      at::from_blob(const_cast<unsigned char*>(r.storage.data()),
+                    {static_cast<int64_t>(r.storage.size() / diff::element_size(r.dtype))},
+                    at::TensorOptions().dtype(static_cast<at::ScalarType>(r.dtype)))
+          .clone();
+  return storage.as_strided(r.sizes, r.strides, r.offset);
+}
+
+diff::RawTensor to_raw(const at::Tensor& t) {
+  const at::Tensor c = t.contiguous();
+  diff::RawTensor r;
+  r.dtype = static_cast<int>(c.scalar_type());
+  r.sizes = c.sizes().vec();
+  r.strides = c.strides().vec();
+  const auto* p = static_cast<const unsigned char*>(c.data_ptr());
+  r.storage.assign(p, p + c.numel() * static_cast<int64_t>(c.element_size()));
+  return r;
+}
+
+c10::IValue to_ivalue(const diff::Value& v) {
+  using K = diff::Value::Kind;
+  switch (v.kind) {
+    case K::None: return c10::IValue();
+    case K::Bool: return c10::IValue(v.b);
+    case K::Int: return c10::IValue(v.i);
+    case K::Double: return c10::IValue(v.d);
+    case K::IntList: return c10::IValue(v.ints);
+    case K::Tensor: return c10::IValue(to_tensor(*v.tensors.at(0)));
+    default: throw std::runtime_error("grad_torch_side: an argument kind the samples do not use");
+  }
+}
+
+}  // namespace
+
+Grads torch_grads(const std::string& op, const std::string& overload, const std::vector<diff::Value>& args,
+                  const std::vector<std::size_t>& differentiated, const diff::RawTensor& v,
+                  const std::vector<diff::RawTensor>& u) {
+  Grads out;
+  try {
+    const c10::OperatorHandle handle = c10::Dispatcher::singleton().findSchemaOrThrow(op.c_str(), overload.c_str());
+    torch::jit::Stack stack;
+    std::vector<at::Tensor> inputs;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      c10::IValue iv = to_ivalue(args[i]);
+      if (std::find(differentiated.begin(), differentiated.end(), i) != differentiated.end()) {
+        iv.toTensor().requires_grad_(true);
+        inputs.push_back(iv.toTensor());
+      }
+      stack.push_back(std::move(iv));
+    }
+    const auto& schema_args = handle.schema().arguments();
+    for (std::size_t i = stack.size(); i < schema_args.size(); ++i) {  // the defaults of the arguments left out
+      if (!schema_args[i].default_value()) throw std::runtime_error("argument " + schema_args[i].name() + " is missing");
+      stack.push_back(*schema_args[i].default_value());
+    }
+    handle.callBoxed(&stack);
+    const at::Tensor y = stack.at(0).toTensor();
+    const std::vector<at::Tensor> first =
+        torch::autograd::grad({y}, inputs, {to_tensor(v)}, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true);
+    at::Tensor s;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      out.first.push_back(first[i].defined() ? std::optional<diff::RawTensor>(to_raw(first[i])) : std::nullopt);
+      if (!first[i].defined() || !first[i].requires_grad()) continue;
+      const at::Tensor term = (first[i] * to_tensor(u[i])).sum();
+      s = s.defined() ? s + term : term;
+    }
+    if (s.defined()) {
+      const std::vector<at::Tensor> second = torch::autograd::grad({s}, inputs, {}, false, false, true);
+      for (const at::Tensor& g : second)
+        out.second.push_back(g.defined() ? std::optional<diff::RawTensor>(to_raw(g)) : std::nullopt);
+    } else {
+      out.second.resize(inputs.size());
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+}  // namespace grad_diff

@@ -1,0 +1,27 @@
+#pragma once
+// The libtorch side of grad_torch_diff_test.cpp (C++17, ATen's headers kept
+// out of the test): one operator called boxed by name on double tensors, then
+// torch::autograd::grad twice, as the test does with opd:
+//   first  = grad(output0, inputs, v, create_graph)
+//   second = grad(sum_i sum(first_i * u_i), inputs, allow_unused)
+// Plain data only (tests/kernels/diff/values.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "values.hpp"
+
+namespace grad_diff {
+
+struct Grads {
+  std::optional<std::string> error;
+  std::vector<std::optional<diff::RawTensor>> first, second;  // per differentiated input; nullopt: undefined
+};
+
+// args: the boxed arguments; differentiated: the positions of the tensors that
+// require grad (doubles); v: the gradient of output 0; u: one per differentiated input.
+Grads torch_grads(const std::string& op, const std::string& overload, const std::vector<diff::Value>& args,
+                  const std::vector<std::size_t>& differentiated, const diff::RawTensor& v,
+                  const std::vector<diff::RawTensor>& u);
+
+}  // namespace grad_diff

@@ -1,0 +1,148 @@
+#pragma once
+// The samples of every operator with a formula (several shapes each:
+// broadcasting, 0-dim, non-contiguous, optional tensors left out), shared by
+// autograd_test.cpp (gradcheck, gradgradcheck) and grad_torch_diff_test.cpp
+// (first and second derivatives against libtorch's). Call after the kernels
+// are registered (some samples are made by operators).
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <autograd/autograd.hpp>
+#include <autograd/gradcheck.hpp>
+#include <dispatch/dispatcher.hpp>
+#include <kernels/ops.hpp>
+
+namespace opd_test {
+
+using opd::Tensor;
+using opd::autograd::variable_list;
+
+struct Sample {
+  std::vector<opd::IValue> args;  // floating-point tensors are double leaves that require grad...
+  std::vector<std::size_t> constant = {};  // ...except the arguments at these positions
+  bool differentiated(std::size_t i) const {
+    return args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype()) &&
+           std::find(constant.begin(), constant.end(), i) == constant.end();
+  }
+};
+
+inline Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double hi = 1, bool away_from_zero = false) {
+  Tensor t = opd::empty(opd::IntArrayRef(sizes.data(), sizes.size()), opd::ScalarType::Double);
+  std::uniform_real_distribution<double> d(lo, hi);
+  double* p = t.data_ptr<double>();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = d(gen);
+    if (away_from_zero) v = (v < 0 ? -1 : 1) * (0.2 + std::abs(v));
+    p[i] = v;
+  }
+  return t;
+}
+
+// Samples per operator (several shapes: broadcasting, 0-dim, non-contiguous).
+inline std::map<std::string, std::vector<Sample>> samples() {
+  std::mt19937 g(7);
+  auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
+  auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
+  auto nz = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, -1, 1, true)); };
+  auto noncontig = [&](std::vector<int64_t> s) {  // the transpose of a contiguous tensor
+    Tensor t = rnd({s[1], s[0]}, g);
+    return opd::IValue(t.as_strided({s[0], s[1]}, {1, s[0]}, 0));
+  };
+  using V = opd::IValue;
+  using L = std::vector<int64_t>;
+  std::map<std::string, std::vector<Sample>> m;
+  m["aten::add.Tensor"] = {{{r({2, 3}), r({2, 3}), V(2.0)}}, {{r({2, 3}), r({3}), V(1)}}, {{r({}), r({2}), V(1)}},
+                           {{noncontig({2, 3}), r({2, 3}), V(1)}}};
+  m["aten::sub.Tensor"] = {{{r({2, 3}), r({1, 3}), V(0.5)}}};
+  m["aten::add.Scalar"] = {{{r({2, 3}), V(2.5), V(1)}}};
+  m["aten::sub.Scalar"] = {{{r({2, 3}), V(2.5), V(1)}}};
+  m["aten::mul.Tensor"] = {{{r({2, 3}), r({2, 3})}}, {{r({2, 1}), r({3})}}};
+  m["aten::mul.Scalar"] = {{{r({3}), V(1.5)}}};
+  m["aten::div.Tensor"] = {{{r({2, 3}), pos({3})}}};
+  m["aten::div.Scalar"] = {{{r({3}), V(2.0)}}};
+  for (const char* u : {"aten::neg", "aten::exp", "aten::tanh", "aten::sigmoid", "aten::sum", "aten::mean", "aten::t",
+                        "aten::clone", "aten::alias"})
+    m[u] = {{{r({2, 3})}}};
+  m["aten::sum"].push_back({{noncontig({2, 3})}});
+  m["aten::log"] = {{{pos({2, 3})}}};
+  m["aten::relu"] = {{{nz({2, 3})}}};
+  m["aten::pow.Tensor_Scalar"] = {{{pos({3}), V(3)}}, {{pos({3}), V(2.5)}}};
+  m["aten::sum.dim_IntList"] = {{{r({2, 3, 4}), V(L{1}), V(false)}}, {{r({2, 3}), V(L{0, 1}), V(true)}}};
+  m["aten::mean.dim"] = {{{r({2, 3, 4}), V(L{-1}), V(true)}}, {{r({2, 3}), V(L{0}), V(false)}}};
+  m["aten::mm"] = {{{r({2, 3}), r({3, 4})}}};
+  m["aten::bmm"] = {{{r({2, 2, 3}), r({2, 3, 2})}}};
+  m["aten::addmm"] = {{{r({4}), r({2, 3}), r({3, 4}), V(0.5), V(2.0)}}, {{r({2, 4}), r({2, 3}), r({3, 4}), V(1), V(1)}}};
+  m["aten::matmul"] = {{{r({3}), r({3})}}, {{r({2, 3}), r({3})}}, {{r({3}), r({3, 2})}}, {{r({2, 2, 3}), r({3, 4})}},
+                       {{r({2, 3}), r({2, 3, 2})}}};
+  m["aten::transpose.int"] = {{{r({2, 3, 4}), V(0), V(2)}}};
+  m["aten::view"] = {{{r({2, 3}), V(L{3, 2})}}};
+  m["aten::expand"] = {{{r({3, 1}), V(L{2, 3, 4}), V(false)}}};
+  m["aten::unsqueeze"] = {{{r({2, 3}), V(1)}}};
+  m["aten::squeeze"] = {{{r({2, 1, 3})}}};
+  m["aten::squeeze.dim"] = {{{r({2, 1, 3}), V(1)}}};
+  m["aten::reshape"] = {{{r({2, 3}), V(L{3, 2})}}, {{noncontig({2, 3}), V(L{6})}}};
+  m["aten::flatten.using_ints"] = {{{r({2, 3, 2}), V(1), V(-1)}}};
+  m["aten::expand_as"] = {{{r({3, 1}), V(rnd({2, 3, 4}, g))}}};
+  m["aten::contiguous"] = {{{noncontig({2, 3}), V(opd::MemoryFormat::Contiguous)}}};
+  m["aten::permute"] = {{{r({2, 3, 4}), V(L{2, 0, 1})}}};
+  m["aten::softmax.int"] = {{{r({2, 3}), V(1), V()}}};
+  m["aten::_softmax"] = {{{r({2, 3}), V(0), V(false)}}};
+  m["aten::log_softmax.int"] = {{{r({2, 3}), V(1), V()}}};
+  m["aten::_log_softmax"] = {{{r({2, 3}), V(0), V(false)}}};
+  // several outputs (output 0 checked; the indices are not differentiable)
+  m["aten::max.dim"] = {{{r({2, 3, 4}), V(1), V(false)}}, {{r({3, 4}), V(-1), V(true)}}};
+  m["aten::min.dim"] = {{{r({2, 3}), V(0), V(false)}}};
+  m["aten::sort"] = {{{r({2, 4}), V(-1), V(false)}}, {{r({3, 2}), V(0), V(true)}}};
+  m["aten::topk"] = {{{r({2, 5}), V(2), V(-1), V(true), V(true)}}, {{r({4, 3}), V(2), V(0), V(false), V(true)}}};
+  const Tensor index = opd::from_vector<int64_t>({0, 2, 1, 2, 1, 0, 0, 1}, {2, 4});
+  m["aten::gather"] = {{{r({3, 4}), V(1), V(index), V(false)}}};
+  m["aten::scatter_add"] = {{{r({3, 4}), V(0), V(index), r({2, 4})}}};
+  m["aten::native_layer_norm"] = {{{r({2, 3, 4}), V(L{4}), r({4}), r({4}), V(1e-5)}},
+                                  {{r({3, 4}), V(L{3, 4}), V(), V(), V(1e-5)}}};
+  m["aten::native_batch_norm"] = {
+      {{r({3, 2, 2, 2}), r({2}), r({2}), V(), V(), V(true), V(0.1), V(1e-5)}},
+      {{r({2, 3, 4}), r({3}), r({3}), r({3}), pos({3}), V(false), V(0.1), V(1e-5)}, {3, 4}}};
+  m["aten::convolution"] = {
+      {{r({2, 2, 4, 4}), r({3, 2, 3, 3}), r({3}), V(L{1, 1}), V(L{1, 1}), V(L{1, 1}), V(false), V(L{0, 0}), V(1)}},
+      {{r({1, 2, 7, 6}), r({2, 2, 2, 3}), V(), V(L{2, 1}), V(L{0, 1}), V(L{1, 2}), V(false), V(L{0, 0}), V(1)}},
+      {{r({1, 4, 4, 4}), r({4, 2, 3, 3}), r({4}), V(L{2, 2}), V(L{1, 1}), V(L{1, 1}), V(false), V(L{0, 0}), V(2)}},
+      {{r({1, 2, 3, 3}), r({2, 3, 2, 2}), r({3}), V(L{2, 2}), V(L{0, 0}), V(L{1, 1}), V(true), V(L{1, 0}), V(1)}},
+      {{r({2, 2, 6}), r({3, 2, 3}), V(), V(L{2}), V(L{1}), V(L{1}), V(false), V(L{0}), V(1)}}};
+  m["aten::max_pool2d_with_indices"] = {{{r({1, 2, 4, 4}), V(L{2, 2}), V(L{2, 2}), V(L{0, 0}), V(L{1, 1}), V(false)}},
+                                        {{r({1, 1, 5, 5}), V(L{3, 3}), V(L{}), V(L{1, 1}), V(L{1, 1}), V(true)}}};
+  m["aten::max_pool2d"] = {{{r({1, 2, 5, 5}), V(L{2, 2}), V(L{2, 1}), V(L{1, 0}), V(L{1, 1}), V(false)}}};
+  {
+    const Tensor x = rnd({1, 2, 4, 4}, g);
+    const L ks{2, 2}, st{2, 2}, p{0, 0}, d{1, 1};
+    const Tensor idx = std::get<1>(opd::call<opd::kernels::ops::max_pool2d_with_indices>(x, ks, st, p, d, false));
+    m["aten::max_pool2d_with_indices_backward"] = {
+        {{r({1, 2, 2, 2}), V(x), V(ks), V(st), V(p), V(d), V(false), V(idx)}, {1}}};
+  }
+  m["aten::avg_pool2d"] = {{{r({1, 2, 4, 4}), V(L{2, 2}), V(L{}), V(L{0, 0}), V(false), V(true), V()}},
+                           {{r({1, 1, 5, 5}), V(L{3, 3}), V(L{2, 2}), V(L{1, 1}), V(true), V(false), V(2)}}};
+  m["aten::avg_pool2d_backward"] = {
+      {{r({1, 2, 2, 2}), r({1, 2, 4, 4}), V(L{2, 2}), V(L{2, 2}), V(L{0, 0}), V(false), V(true), V()}, {1}}};
+  m["aten::_adaptive_avg_pool2d"] = {{{r({1, 2, 5, 5}), V(L{2, 3})}}};
+  m["aten::adaptive_avg_pool2d"] = {{{r({2, 4, 3}), V(L{2, 2})}}};
+  m["aten::_adaptive_avg_pool2d_backward"] = {{{r({1, 2, 2, 3}), r({1, 2, 5, 5})}, {1}}};
+  m["aten::narrow"] = {{{r({3, 4}), V(1), V(-3), V(2)}}};
+  m["aten::slice.Tensor"] = {{{r({5, 2}), V(0), V(1), V(5), V(2)}}};
+  m["aten::slice_scatter"] = {{{r({4, 3}), r({2, 3}), V(0), V(1), V(4), V(2)}}};
+  m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
+  return m;
+}
+
+inline opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s) {
+  return [op, s](const variable_list& xs) {
+    opd::Stack stack;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < s.args.size(); ++i) stack.push_back(s.differentiated(i) ? opd::IValue(xs[k++]) : s.args[i]);
+    opd::call_boxed(op, stack);
+    return variable_list{stack.at(0).to_tensor()};
+  };
+}
+
+}  // namespace opd_test
