@@ -23,6 +23,8 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_random());
   set.add(register_scalars());
   set.add(register_upsample());
+  set.add(register_composites());
+  set.add(register_transformer());
   return set;
 }
 
