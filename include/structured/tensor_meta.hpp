@@ -83,7 +83,7 @@ struct TensorMeta {
   // format names that TensorIterator gives an elementwise output whose
   // inputs are permuted (kernels::elementwise_output_layout), which
   // memory_format then does not describe.
-  MetaSizes strides;
+  MetaSizes strides{};
 };
 
 // impl(opd::backend_tag<opd::DispatchKey::CPU>, ...) is the CPU kernel of a
