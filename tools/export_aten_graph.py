@@ -242,6 +242,13 @@ def build(name, batch=1, size=64, seed=0):
             kwargs["init_weights"] = True
         model = getattr(torchvision.models, name)(**kwargs)
         inputs = [torch.randn(batch, 3, size, size)]
+    # torchvision's ViT zero-initializes its classifier (heads.head): its
+    # logits would be 0 whatever the input, and a comparison of them empty.
+    head = getattr(getattr(model, "heads", None), "head", None)
+    if isinstance(head, torch.nn.Linear):
+        with torch.no_grad():
+            torch.nn.init.normal_(head.weight, std=0.02)
+            torch.nn.init.normal_(head.bias, std=0.02)
     return model.eval(), inputs
 
 

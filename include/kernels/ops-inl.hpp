@@ -37,6 +37,8 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_grid_sampler());
   set.add(register_conv_backward());
   set.add(register_embedding_bag());
+  set.add(register_composites());
+  set.add(register_transformer());
   return set;
 }
 

@@ -19,6 +19,8 @@
 //   kernels/ops_upsample.hpp       upsample_nearest2d, upsample_bilinear2d (and their .vec overloads)
 //   kernels/ops_random.hpp         rand, randn, randperm, native_dropout (the library's seeded generator)
 //   kernels/ops_scalars.hpp        scalar_tensor, _local_scalar_dense, the sym_* queries
+//   kernels/ops_composites.hpp     clamp_min, new_zeros, fill_.Tensor, unsafe_split, as_strided_, transpose_
+//   kernels/ops_transformer.hpp    _native_multi_head_attention, _transformer_encoder_layer_fwd (composed)
 //
 // Operators are declared in namespace aten with ATen 1.13's schemas verbatim
 // (tests/data/native_functions_1.13.jsonl), so programs written against
@@ -49,6 +51,8 @@
 #include "kernels/ops_random.hpp"
 #include "kernels/ops_scalars.hpp"
 #include "kernels/ops_upsample.hpp"
+#include "kernels/ops_composites.hpp"
+#include "kernels/ops_transformer.hpp"
 
 namespace opd::kernels {
 

@@ -81,6 +81,7 @@ struct abs : unary_family<UnaryOp::Abs, "aten::abs.out(Tensor self, *, Tensor(a!
 struct sign : unary_family<UnaryOp::Sign, "aten::sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct silu : unary_family<UnaryOp::Silu, "aten::silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct hardswish : unary_family<UnaryOp::Hardswish, "aten::hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
+struct hardsigmoid : unary_family<UnaryOp::Hardsigmoid, "aten::hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct floor : unary_family<UnaryOp::Floor, "aten::floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct ceil : unary_family<UnaryOp::Ceil, "aten::ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct round : unary_family<UnaryOp::Round, "aten::round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};

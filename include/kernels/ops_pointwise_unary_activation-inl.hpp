@@ -1,6 +1,6 @@
 #pragma once
 // Out-of-line part of ops_pointwise.hpp (compiled in
-// src/kernels/register_pointwise_unary_activation.cpp): the registration of silu, hardswish, frac, gelu, nan_to_num, elu, leaky_relu, relu, softplus and hardtanh;
+// src/kernels/register_pointwise_unary_activation.cpp): the registration of silu, hardswish, hardsigmoid, frac, gelu, nan_to_num, elu, leaky_relu, relu, softplus and hardtanh;
 // register_pointwise() gathers the groups. (Split from
 // ops_pointwise_unary_other-inl.hpp: one source took 8-10 s to compile.)
 #include <utility>
@@ -73,6 +73,7 @@ OPD_FUNC RegistrationSet register_pointwise_unary_activation() {
   RegistrationSet set;
   set.add(register_structured<ops::silu>());
   set.add(register_structured<ops::hardswish>());
+  set.add(register_structured<ops::hardsigmoid>());
   set.add(register_structured<ops::frac>());
   set.add(register_structured<ops::gelu>());
   set.add(register_structured<ops::nan_to_num>());

@@ -141,7 +141,7 @@ Tensor allocate_output(std::string_view op, DispatchKey key, const Spec& spec, c
   } else {
     const TensorMeta m = spec(a...);
     check_memory_format(op, m.memory_format);
-    return empty(m.sizes, m.dtype, device, m.memory_format);
+    return empty_of_meta(m, device);
   }
 }
 

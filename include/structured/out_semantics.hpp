@@ -92,6 +92,14 @@ inline void resize_out(std::string_view op, const Tensor& out, IntArrayRef sizes
   out.resize_(sizes, format);
 }
 
+// A tensor of meta's sizes and dtype on `device`, in meta's layout: its
+// explicit strides when it has them, else contiguous in its memory format.
+inline Tensor empty_of_meta(const TensorMeta& m, Device device) {
+  if (m.strides.empty()) [[likely]]
+    return empty(m.sizes, m.dtype, device, m.memory_format);
+  return empty_strided(m.sizes, m.strides, m.dtype, device);
+}
+
 [[noreturn, gnu::cold]] OPD_API void throw_not_a_layout(std::string_view op, MemoryFormat format);
 
 inline void check_memory_format(std::string_view op, MemoryFormat format) {

@@ -303,7 +303,7 @@ struct structured_kernels<Family, K, Noop, mp::mp_list<A...>> {
     constexpr std::string_view op = op_name<F>();
     const Device device = check_devices<K>(op, a...);
     const TensorMeta m = run_meta(op, a...);
-    Tensor out = empty(m.sizes, m.dtype, device, m.memory_format);
+    Tensor out = empty_of_meta(m, device);
     run_impl(a..., out);
     return out;
   }

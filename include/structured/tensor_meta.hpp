@@ -78,6 +78,12 @@ struct TensorMeta {
   // The layout impl() receives its output in (Contiguous, ChannelsLast,
   // ChannelsLast3d; Preserve is not a layout and is rejected).
   MemoryFormat memory_format = MemoryFormat::Contiguous;
+  // Empty (the common case): the output is contiguous in memory_format.
+  // Otherwise its strides, one per dimension, dense: the layout no memory
+  // format names that TensorIterator gives an elementwise output whose
+  // inputs are permuted (kernels::elementwise_output_layout), which
+  // memory_format then does not describe.
+  MetaSizes strides{};
 };
 
 // impl(opd::backend_tag<opd::DispatchKey::CPU>, ...) is the CPU kernel of a

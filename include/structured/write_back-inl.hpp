@@ -11,7 +11,7 @@ namespace opd::structured_detail {
 // copied into dst.
 inline void write_through_temporary(const TensorMeta& m, Tensor& dst, DispatchKey key, RunImplFn run,
                                     const void* args) {
-  Tensor tmp = empty(m.sizes, m.dtype, dst.device(), m.memory_format);
+  Tensor tmp = empty_of_meta(m, dst.device());
   if (run) run(args, tmp);
   copy_into(dst, tmp, key);
 }
@@ -20,7 +20,11 @@ OPD_FUNC void write_out_checked(std::string_view op, const TensorMeta& m, Tensor
                                 RunImplFn run, const void* args) {
   check_no_internal_overlap(op, result);
   check_castable(op, m.dtype, result.dtype());
+  const bool resized = !(result.sizes() == m.sizes.ref());
   resize_out(op, result, m.sizes, m.memory_format);
+  // A resized out takes meta's explicit strides, as ATen's resize_out
+  // restrides it (the storage that resize_ gave holds the same extent).
+  if (resized && !m.strides.empty()) result.impl_ptr()->set_sizes_and_strides(m.sizes, m.strides);
   if (fits_meta(result, m)) {
     if (run) run(args, result);
   } else {

@@ -19,13 +19,15 @@ namespace opd::structured_detail {
 using RunImplFn = void (*)(const void* args, Tensor& into);
 
 // Can impl() write into t directly: meta's dtype and sizes, contiguous in
-// meta's memory format? Such a t also passes every check of a written
-// tensor: it has no internal overlap (contiguous in a layout), the result's
-// dtype casts to it (the same) and it needs no resize (the same sizes).
+// meta's memory format (or with meta's explicit strides, which are dense)?
+// Such a t also passes every check of a written tensor: it has no internal
+// overlap (dense), the result's dtype casts to it (the same) and it needs
+// no resize (the same sizes).
 inline bool fits_meta(const Tensor& t, const TensorMeta& m) {
   if (!t.defined()) return false;  // (the checks that follow say so)
   const TensorImpl& i = *t.impl_ptr();
-  return i.dtype() == m.dtype && i.sizes() == m.sizes.ref() && i.is_contiguous(m.memory_format);
+  if (!(i.dtype() == m.dtype && i.sizes() == m.sizes.ref())) return false;
+  return m.strides.empty() ? i.is_contiguous(m.memory_format) : i.strides() == m.strides.ref();
 }
 
 // out= into an out that does not fit: PyTorch's checks in TensorIterator's

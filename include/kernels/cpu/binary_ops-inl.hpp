@@ -114,14 +114,11 @@ inline TensorMeta binary_meta(BinaryKind k, const Tensor& self, BinaryOther othe
   TensorMeta meta;
   const IntArrayRef self_sizes = self.sizes();
   if (other.tensor == nullptr || other.tensor->sizes() == self_sizes) {
-    // self has the output's shape, so its layout is the output's
-    // (elementwise_memory_format's first input).
     meta.sizes.assign(self_sizes);
-    meta.memory_format = elementwise_layout_of(self, self_sizes.size());
   } else {
     infer_size_into(self_sizes, other.tensor->sizes(), meta.sizes);  // binary_shape, without a heap vector
-    meta.memory_format = elementwise_memory_format(meta.sizes, {&self, other.tensor});
   }
+  elementwise_output_layout(meta, {&self, other.tensor});
   meta.dtype = binary_common_dtype(k, self, other);
   if (alpha) alpha_check(meta.dtype, *alpha);
   check_kernel_dtype(k, meta.dtype);

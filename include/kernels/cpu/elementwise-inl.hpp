@@ -12,6 +12,7 @@
 #include "kernels/cpu/parallel.hpp"
 
 #include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/loops-inl.hpp"
 
 namespace opd::kernels {
@@ -183,19 +184,110 @@ OPD_FUNC void copy_elements(const OperandRef& out, const OperandRef& in) {
   });
 }
 
-OPD_FUNC MemoryFormat elementwise_layout_of(const Tensor& t, std::size_t ndim) {
-  if (t.is_contiguous()) return MemoryFormat::Contiguous;
-  if (ndim == 4 && t.is_contiguous(MemoryFormat::ChannelsLast)) return MemoryFormat::ChannelsLast;
-  if (ndim == 5 && t.is_contiguous(MemoryFormat::ChannelsLast3d)) return MemoryFormat::ChannelsLast3d;
-  return MemoryFormat::Contiguous;
+namespace detail {
+
+// m's layout from `strides` (dense, one per dimension): a memory format when
+// one describes them (dimensions of size 1 aside), else the strides.
+inline void set_output_strides(TensorMeta& m, IntArrayRef strides) {
+  const IntArrayRef sizes = m.sizes;
+  const std::size_t nd = sizes.size();
+  const auto laid_out_as = [&](std::initializer_list<std::size_t> order) {  // order: slowest dimension first
+    int64_t expected = 1;
+    for (std::size_t k = order.size(); k-- > 0;) {
+      const std::size_t d = order.begin()[k];
+      if (sizes[d] != 1 && strides[d] != expected) return false;
+      expected *= sizes[d];
+    }
+    return true;
+  };
+  bool contiguous = true;
+  int64_t expected = 1;
+  for (std::size_t d = nd; d-- > 0;) {
+    if (sizes[d] != 1 && strides[d] != expected) contiguous = false;
+    expected *= sizes[d];
+  }
+  if (contiguous) return;
+  if (nd == 4 && laid_out_as({0, 2, 3, 1})) {
+    m.memory_format = MemoryFormat::ChannelsLast;
+  } else if (nd == 5 && laid_out_as({0, 2, 3, 4, 1})) {
+    m.memory_format = MemoryFormat::ChannelsLast3d;
+  } else {
+    m.strides.assign(strides);
+  }
 }
 
-OPD_FUNC MemoryFormat elementwise_memory_format(IntArrayRef shape, std::initializer_list<const Tensor*> inputs) {
+}  // namespace detail
+
+// TensorIterator's fast set-up (every input of the output's shape), then its
+// reorder_dimensions and the output's strides from that order.
+OPD_FUNC void detail::elementwise_permuted_layout(TensorMeta& m, std::initializer_list<const Tensor*> inputs) {
+  const IntArrayRef shape = m.sizes;
+  const std::size_t nd = shape.size();
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  if (nd <= 1 || numel == 0) return;  // contiguous
+  bool same_shape = true, channels_last = nd == 4, dense = true, same_strides = true;
+  const Tensor* first = nullptr;
   for (const Tensor* t : inputs) {
-    if (t == nullptr || !t->defined() || !(t->sizes() == shape)) continue;
-    return elementwise_layout_of(*t, shape.size());
+    if (t == nullptr || !t->defined()) continue;
+    same_shape = same_shape && t->sizes() == shape;
+    if (!same_shape) break;
+    channels_last = channels_last && t->is_contiguous(MemoryFormat::ChannelsLast);
+    dense = dense && is_non_overlapping_and_dense(*t);
+    if (first == nullptr) first = t;
+    same_strides = same_strides && t->strides() == first->strides();
   }
-  return MemoryFormat::Contiguous;
+  if (same_shape && first != nullptr) {
+    if (channels_last) {
+      m.memory_format = MemoryFormat::ChannelsLast;
+      return;
+    }
+    if (dense && same_strides) {
+      set_output_strides(m, first->strides());
+      return;
+    }
+  }
+  // An input's stride along output dimension d: 0 where it is broadcast.
+  const auto stride_of = [&](const Tensor& t, std::size_t d) -> int64_t {
+    const std::size_t offset = nd - t.sizes().size();
+    if (d < offset) return 0;
+    const std::size_t i = d - offset;
+    if (t.sizes()[i] == 1 && shape[d] != 1) return 0;
+    return t.strides()[i];
+  };
+  // 1 when d0 should come after d1 (d0 moves slower), -1 before, 0 undecided.
+  const auto should_swap = [&](std::size_t d0, std::size_t d1) {
+    for (const Tensor* t : inputs) {
+      if (t == nullptr || !t->defined()) continue;
+      const int64_t s0 = stride_of(*t, d0), s1 = stride_of(*t, d1);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 < s1) return -1;
+      if (s0 > s1) return 1;
+      if (shape[d0] > shape[d1]) return 1;
+    }
+    return 0;
+  };
+  SmallVector<std::size_t, 6> perm(nd);  // fastest-moving dimension first
+  for (std::size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+  for (std::size_t i = 1; i < nd; ++i) {  // insertion sort with undecided comparisons, as ATen's
+    std::size_t d1 = i;
+    for (std::size_t d0 = i; d0-- > 0;) {
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  SmallVector<int64_t, 6> strides(nd);
+  int64_t next = 1;
+  for (std::size_t i = 0; i < nd; ++i) {
+    strides[perm[i]] = next;
+    next *= shape[perm[i]];
+  }
+  set_output_strides(m, IntArrayRef(strides.data(), strides.size()));
 }
 
 OPD_FUNC Tensor contiguous_clone(const Tensor& t) {

@@ -8,7 +8,8 @@
 //                       (loops-inl.hpp's ElementwiseIter<N> is its typed face).
 //   copy_elements       the converting, broadcasting copy loop.
 //   contiguous_clone    a contiguous copy, read instead of an aliased input.
-//   elementwise_memory_format  the layout an elementwise op's output takes.
+//   elementwise_output_layout  the layout an elementwise op's output takes
+//                       (TensorIterator's: it follows the inputs' strides).
 #pragma once
 
 #include <array>
@@ -22,6 +23,7 @@
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/small_vector.hpp"
 #include "dispatch/core/tensor.hpp"
+#include "structured/tensor_meta.hpp"
 
 namespace opd::kernels {
 
@@ -86,15 +88,29 @@ class ElementwiseLayout {
 // between the two is the caller's concern.
 OPD_API void copy_elements(const OperandRef& out, const OperandRef& in);
 
-// The layout an input of the output's full shape (ndim dimensions) gives it.
-OPD_API MemoryFormat elementwise_layout_of(const Tensor& t, std::size_t ndim);
-
-// The memory format of an elementwise op's output, as meta() reports it:
-// the layout of the first input that has the output's full shape
-// (ChannelsLast or ChannelsLast3d when that input is laid out so and not
-// plainly contiguous), Contiguous otherwise. (TensorIterator derives a full
-// stride permutation; the structured machinery takes a memory format.)
-OPD_API MemoryFormat elementwise_memory_format(IntArrayRef shape, std::initializer_list<const Tensor*> inputs);
+// The layout of an elementwise op's output as TensorIterator allocates it,
+// written into m (whose sizes are the output's, memory_format and strides
+// as a fresh TensorMeta has them): contiguous when every input is; else,
+// when every input has the output's shape, channels-last if they all are,
+// or the first input's strides if all are dense with the same strides;
+// otherwise the dimensions sorted by the inputs' strides (the first input
+// that orders two dimensions decides; broadcast dimensions do not count)
+// and the output dense in that order. A layout that a memory format names
+// becomes that memory format; any other, m.strides. An output with a
+// permuted input keeps the permutation (a later view with explicit strides,
+// as a captured graph's _reshape_alias, reads it as ATen's output).
+inline void elementwise_output_layout(TensorMeta& m, std::initializer_list<const Tensor*> inputs);
+namespace detail {
+OPD_API void elementwise_permuted_layout(TensorMeta& m, std::initializer_list<const Tensor*> inputs);
+}  // namespace detail
+inline void elementwise_output_layout(TensorMeta& m, std::initializer_list<const Tensor*> inputs) {
+  for (const Tensor* t : inputs) {
+    if (t != nullptr && t->defined() && !t->is_contiguous()) [[unlikely]] {
+      detail::elementwise_permuted_layout(m, inputs);
+      return;
+    }
+  }
+}
 
 // A contiguous copy of t (same dtype): what a kernel reads instead of an
 // input that aliases its output in a way elementwise loops cannot handle.

@@ -45,7 +45,7 @@ OPD_FUNC const char* unary_name(UnaryOp op) noexcept {
       "exp",  "exp2", "expm1", "log",  "log2", "log10",   "log1p",       "sqrt",      "rsqrt",    "reciprocal",
       "sin",  "cos",  "tan",   "asin", "acos", "atan",    "sinh",        "cosh",      "tanh",     "sigmoid",
       "erf",  "erfc", "acosh", "asinh", "atanh", "neg", "abs", "sign", "relu", "gelu", "gelu", "silu", "hardswish",
-      "softplus", "elu", "leaky_relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "nan_to_num", "logical_not", "isnan",
+      "hardsigmoid", "softplus", "elu", "leaky_relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "nan_to_num", "logical_not", "isnan",
       "isinf", "isfinite"};
   return names[static_cast<int>(op)];
 }
@@ -129,6 +129,7 @@ inline void check_unary_dtype(UnaryOp op, ScalarType d) {
     case UnaryOp::GeluTanh:
     case UnaryOp::Silu:
     case UnaryOp::Hardswish:
+    case UnaryOp::Hardsigmoid:
     case UnaryOp::Softplus:
     case UnaryOp::Elu:
     case UnaryOp::LeakyRelu:
@@ -154,7 +155,7 @@ inline ScalarType unary_result_dtype(UnaryOp op, ScalarType d) {
 // Ops whose loops are unary_float_loops'.
 constexpr bool uses_float_loops(UnaryOp op) noexcept {
   return unary_kind(op) == UnaryKind::Float || op == UnaryOp::Gelu || op == UnaryOp::GeluTanh ||
-         op == UnaryOp::Silu || op == UnaryOp::Hardswish || op == UnaryOp::Softplus || op == UnaryOp::Elu ||
+         op == UnaryOp::Silu || op == UnaryOp::Hardswish || op == UnaryOp::Hardsigmoid || op == UnaryOp::Softplus || op == UnaryOp::Elu ||
          op == UnaryOp::LeakyRelu || op == UnaryOp::Frac;
 }
 
@@ -339,7 +340,7 @@ OPD_FUNC TensorMeta unary_meta(UnaryOp op, const Tensor& self) {
   TensorMeta m;
   m.sizes.assign(self.sizes());
   m.dtype = detail::unary_result_dtype(op, self.dtype());
-  m.memory_format = elementwise_layout_of(self, self.sizes().size());
+  elementwise_output_layout(m, {&self});
   return m;
 }
 
@@ -369,16 +370,7 @@ OPD_FUNC TensorMeta pointwise_meta(PointwiseOp op, TensorOrScalar self, TensorOr
   TensorMeta m;
   detail::binary_shape_into(self, other, m.sizes);
   m.dtype = gives_bool(op) ? ScalarType::Bool : common;
-  if (self.tensor && other.tensor && self.tensor->sizes() == IntArrayRef(m.sizes)) {
-    // self has the output's shape, so its layout is the output's
-    // (elementwise_memory_format's first input), as binary_meta.
-    m.memory_format = elementwise_layout_of(*self.tensor, m.sizes.size());
-  } else if (self.tensor && other.tensor) {
-    m.memory_format = elementwise_memory_format(m.sizes, {self.tensor, other.tensor});
-  } else {
-    const Tensor& t = self.tensor ? *self.tensor : *other.tensor;
-    m.memory_format = elementwise_memory_format(m.sizes, {&t});
-  }
+  elementwise_output_layout(m, {self.tensor, other.tensor});
   return m;
 }
 
@@ -418,7 +410,7 @@ OPD_FUNC TensorMeta where_meta(const Tensor& condition, const Tensor& self, cons
   TensorMeta m;
   m.dtype = detail::where_checks(condition, self, other);
   m.sizes = detail::shape_of({&condition, &self, &other});
-  m.memory_format = elementwise_memory_format(m.sizes, {&condition, &self, &other});
+  elementwise_output_layout(m, {&condition, &self, &other});
   return m;
 }
 
@@ -483,7 +475,7 @@ OPD_FUNC TensorMeta clamp_meta(const Tensor& self, const std::optional<Scalar>& 
   TensorMeta m;
   m.dtype = detail::clamp_scalar_checks(self, min, max);
   m.sizes.assign(self.sizes());
-  m.memory_format = elementwise_layout_of(self, self.sizes().size());
+  elementwise_output_layout(m, {&self});
   return m;
 }
 
@@ -508,9 +500,7 @@ OPD_FUNC TensorMeta clamp_tensor_meta(const Tensor& self, const std::optional<Te
   m.sizes = detail::shape_of({&self, detail::bound(min), detail::bound(max)});
   const Tensor* lo = detail::bound(min);
   const Tensor* hi = detail::bound(max);
-  m.memory_format = lo && hi ? elementwise_memory_format(m.sizes, {&self, lo, hi})
-                    : lo     ? elementwise_memory_format(m.sizes, {&self, lo})
-                             : elementwise_memory_format(m.sizes, {&self, hi});
+  elementwise_output_layout(m, {&self, lo, hi});
   return m;
 }
 
@@ -666,7 +656,7 @@ OPD_FUNC TensorMeta lerp_meta(const Tensor& self, const Tensor& end, const Scala
   m.dtype = detail::lerp_checks(self, end, nullptr);
   (void)weight;
   m.sizes = detail::shape_of({&self, &end});
-  m.memory_format = elementwise_memory_format(m.sizes, {&self, &end});
+  elementwise_output_layout(m, {&self, &end});
   return m;
 }
 
@@ -684,7 +674,7 @@ OPD_FUNC TensorMeta lerp_tensor_meta(const Tensor& self, const Tensor& end, cons
   TensorMeta m;
   m.dtype = detail::lerp_checks(self, end, &weight);
   m.sizes = detail::shape_of({&self, &end, &weight});
-  m.memory_format = elementwise_memory_format(m.sizes, {&self, &end, &weight});
+  elementwise_output_layout(m, {&self, &end, &weight});
   return m;
 }
 
@@ -729,7 +719,7 @@ inline TensorMeta addc_meta(bool div, const Tensor& self, const Tensor& t1, cons
   TensorMeta m;
   m.dtype = addc_checks(div, self, t1, t2, value);
   m.sizes = shape_of({&self, &t1, &t2});
-  m.memory_format = elementwise_memory_format(m.sizes, {&self, &t1, &t2});
+  elementwise_output_layout(m, {&self, &t1, &t2});
   return m;
 }
 

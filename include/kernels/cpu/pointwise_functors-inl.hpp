@@ -99,6 +99,7 @@ struct FloatUnary {
       return C(0.5) * x * (C(1) + std::tanh(inner));
     } else if constexpr (K == UnaryOp::Silu) return x / (C(1) + std::exp(-x));
     else if constexpr (K == UnaryOp::Hardswish) return x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6);
+    else if constexpr (K == UnaryOp::Hardsigmoid) return std::min(std::max(x + C(3), C(0)), C(6)) / C(6);
     else if constexpr (K == UnaryOp::Frac) return x - std::trunc(x);
     else static_assert(K == UnaryOp::Exp, "not a floating unary op");
   }

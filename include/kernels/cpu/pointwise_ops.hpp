@@ -11,7 +11,7 @@ enum class UnaryOp : uint8_t {
   Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
   Tanh, Sigmoid, Erf, Erfc, Acosh, Asinh, Atanh,
   // keep: the input's dtype
-  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Softplus, Elu, LeakyRelu, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
+  Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Hardsigmoid, Softplus, Elu, LeakyRelu, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
   NanToNum,
   // bool: a Bool result
   LogicalNot, IsNan, IsInf, IsFinite,

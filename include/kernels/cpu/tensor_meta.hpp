@@ -46,6 +46,8 @@ inline constexpr meta_checked_t meta_checked{};
 
 // A fresh tensor for `meta` (what a functional variant returns).
 inline Tensor empty_from_meta(const TensorMeta& meta, Device device = Device::cpu()) {
+  if (!meta.strides.empty())
+    return opd::empty_strided(IntArrayRef(meta.sizes), IntArrayRef(meta.strides), meta.dtype, device);
   return opd::empty(IntArrayRef(meta.sizes), meta.dtype, device, meta.memory_format);
 }
 

@@ -377,6 +377,20 @@ static void log_case(const Case& c, bool refused) {
   }
 }
 
+// The strides of each tensor of a result, where a dimension has more than one
+// element (a size-1 dimension's stride addresses nothing).
+std::string compare_layouts(const Value& ours, const Value& theirs) {
+  for (std::size_t k = 0; k < ours.tensors.size() && k < theirs.tensors.size(); ++k) {
+    if (!ours.tensors[k] || !theirs.tensors[k]) continue;
+    const RawTensor& a = *ours.tensors[k];
+    const RawTensor& b = *theirs.tensors[k];
+    bool same = a.layout.size() == b.layout.size() && a.layout.size() == a.sizes.size();
+    for (std::size_t d = 0; same && d < a.sizes.size(); ++d) same = a.sizes[d] <= 1 || a.layout[d] == b.layout[d];
+    if (!same) return "strides " + sizes_str(a.layout) + " vs libtorch's " + sizes_str(b.layout);
+  }
+  return "";
+}
+
 ::testing::AssertionResult same_as_torch(const Case& c) {
   ensure_kernels_registered();
   const Outcome ours = call_opd(c.op, c.overload, c.args);
@@ -393,6 +407,10 @@ static void log_case(const Case& c, bool refused) {
   }
   for (std::size_t i = 0; i < ours.returns.size(); ++i) {
     const std::string d = compare_values(ours.returns[i], theirs.returns[i], c.tol);
+    if (!d.empty()) return ::testing::AssertionFailure() << describe(c) << ": result " << i << ": " << d;
+  }
+  for (std::size_t i = 0; c.same_layout && i < ours.returns.size(); ++i) {
+    const std::string d = compare_layouts(ours.returns[i], theirs.returns[i]);
     if (!d.empty()) return ::testing::AssertionFailure() << describe(c) << ": result " << i << ": " << d;
   }
   for (std::size_t i = 0; i < ours.args_after.size() && i < theirs.args_after.size(); ++i) {

@@ -75,6 +75,9 @@ struct Case {
   // ATen computes reduced dtypes where it has them (in float, rounded once).
   // The case states "opd supports, torch 1.13 refuses" explicitly.
   bool torch_in_float = false;
+  // Also compare each tensor result's strides (dimensions of size 1 aside):
+  // the layout the kernel allocated its output in, as TensorIterator's.
+  bool same_layout = false;
 };
 
 std::string describe(const Case& c);

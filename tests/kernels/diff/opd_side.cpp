@@ -30,6 +30,7 @@ RawTensor from_opd(const opd::Tensor& t) {
   RawTensor r;
   r.dtype = static_cast<int>(t.scalar_type());
   r.sizes = t.sizes().vec();
+  r.layout = t.strides().vec();
   r.strides.assign(r.sizes.size(), 1);
   for (std::size_t d = r.sizes.size(); d-- > 1;) r.strides[d - 1] = r.strides[d] * std::max<int64_t>(r.sizes[d], 1);
   const std::size_t item = t.itemsize();

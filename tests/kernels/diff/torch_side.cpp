@@ -25,6 +25,7 @@ at::Tensor to_torch(const RawTensor& r) {
 
 RawTensor from_torch(const at::Tensor& t) {
   RawTensor r;
+  r.layout = t.strides().vec();
   at::Tensor c = t.contiguous();
   r.dtype = static_cast<int>(c.scalar_type());
   r.sizes = c.sizes().vec();

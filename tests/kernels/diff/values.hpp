@@ -30,6 +30,9 @@ struct RawTensor {
   std::vector<int64_t> strides;
   int64_t offset = 0;
   std::vector<unsigned char> storage;
+  // A result's strides as its kernel returned it (before it was read out
+  // row-major into `storage`): what Case::same_layout compares.
+  std::vector<int64_t> layout;
 };
 
 struct Value {

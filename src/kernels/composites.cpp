@@ -1,0 +1,2 @@
+// libopdispatch: opd::kernels::register_composites() (kernels/ops_composites.hpp).
+#include "kernels/ops_composites-inl.hpp"
