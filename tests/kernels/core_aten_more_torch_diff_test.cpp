@@ -15,12 +15,6 @@ using namespace diff;
 
 namespace {
 
-Value bools(std::vector<bool> b) {
-  Value v = value_of(Value::Kind::BoolList);
-  v.bools = std::move(b);
-  return v;
-}
-
 // The cases before `valid` must compute (both sides refusing would pass
 // check_all too): opd computes each of them, and the comparison follows.
 void check_computed(const std::vector<Case>& cases, std::size_t valid) {
@@ -270,7 +264,7 @@ TEST(CoreAtenMoreTorchDiff, GridSampler2d) {
 
 TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
   std::vector<Case> cases;
-  const Value all = bools({true, true, true});
+  const Value all = BL({true, true, true});
   for (int dt : {f32, f64}) {
     const Tolerance t = assert_close_tolerance(dt);
     const auto w = [&](std::vector<int64_t> sizes) { return T(dt, std::move(sizes), Layout::contiguous, Fill::standard, 7); };
@@ -309,12 +303,12 @@ TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
     if (dt == f64) {
       cases.push_back({"aten::convolution_backward", "",
                        {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false), L({0}),
-                        I(1), bools({true, false, true})},
+                        I(1), BL({true, false, true})},
                        t});
     }
     cases.push_back({"aten::convolution_backward", "",
                      {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), None(), L({2}), L({1}), L({1}), B(false), L({0}), I(1),
-                      bools({false, true, false})},
+                      BL({false, true, false})},
                      t});
   }
   const std::size_t valid = cases.size();

@@ -18,12 +18,6 @@ using namespace diff;
 
 namespace {
 
-Value bools(std::vector<bool> b) {
-  Value v = value_of(Value::Kind::BoolList);
-  v.bools = std::move(b);
-  return v;
-}
-
 TEST(CoreAtenTorchDiff, InverseHyperbolic) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
@@ -195,15 +189,15 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
     // contiguous grad_out: ATen 1.13 reads any grad_out's memory as if contiguous
     cases.push_back({"aten::native_group_norm_backward", "",
                      {T(dt, {2, 6, 4, 5}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 4, 5}), mean, rstd, w,
-                      I(2), I(6), I(20), I(3), bools({true, true, true})},
+                      I(2), I(6), I(20), I(3), BL({true, true, true})},
                      t});
     cases.push_back({"aten::native_group_norm_backward", "",
                      {T(dt, {2, 6, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 3}), mean, rstd, None(), I(2),
-                      I(6), I(3), I(3), bools({true, false, false})},
+                      I(6), I(3), I(3), BL({true, false, false})},
                      t});
     cases.push_back({"aten::native_group_norm_backward", "",
                      {T(dt, {2, 6, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 3}), mean, rstd, w, I(2),
-                      I(6), I(3), I(3), bools({false, true, true})},
+                      I(6), I(3), I(3), BL({false, true, true})},
                      t});
     // layer norm's backward over the last one and two dimensions
     const Value lmean = T(dt, {4, 3, 1}, Layout::contiguous, Fill::small, 7);
@@ -212,13 +206,13 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
       cases.push_back({"aten::native_layer_norm_backward", "",
                        {T(dt, {4, 3, 5}, layout, Fill::standard, 9), T(dt, {4, 3, 5}), L({5}), lmean, lrstd,
                         T(dt, {5}, Layout::contiguous, Fill::standard, 2), T(dt, {5}, Layout::contiguous, Fill::standard, 3),
-                        bools({true, true, true})},
+                        BL({true, true, true})},
                        t});
     }
     cases.push_back({"aten::native_layer_norm_backward", "",
                      {T(dt, {4, 3, 5}, Layout::contiguous, Fill::standard, 9), T(dt, {4, 3, 5}), L({3, 5}),
                       T(dt, {4, 1, 1}, Layout::contiguous, Fill::small, 7), T(dt, {4, 1, 1}, Layout::contiguous, Fill::positive, 8),
-                      None(), None(), bools({true, false, false})},
+                      None(), None(), BL({true, false, false})},
                      t});
   }
   // both throw: channels not divisible by the groups, a weight of the wrong size, mismatched normalized_shape
@@ -226,7 +220,7 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
   cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), T(f32, {5}), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
   cases.push_back({"aten::native_layer_norm_backward", "",
                    {T(f32, {4, 3}), T(f32, {4, 3}), L({4}), T(f32, {4, 1}), T(f32, {4, 1}), None(), None(),
-                    bools({true, true, true})}});
+                    BL({true, true, true})}});
   check_all(cases);
 }
 

@@ -101,6 +101,11 @@ inline Value DL(std::vector<double> ds) {
   v.doubles = std::move(ds);
   return v;
 }
+inline Value BL(std::vector<bool> bs) {
+  Value v = value_of(Value::Kind::BoolList);
+  v.bools = std::move(bs);
+  return v;
+}
 inline Value None() { return Value{}; }
 inline Value ScalarT(int dtype) { return I(dtype); }
 
