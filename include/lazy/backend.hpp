@@ -1,4 +1,11 @@
 #pragma once
+// Header-only, the definitions come after the declarations of every lazy
+// header this one includes: only the outermost lazy header includes them,
+// at its end (an inner one would reach lazy-inl.hpp mid-declaration).
+#ifndef OPD_LAZY_DECLARING
+#define OPD_LAZY_DECLARING
+#define OPD_LAZY_OUTERMOST_BACKEND
+#endif
 // A device author's interface to the lazy backend (docs/lazy.md): a compiler
 // turns a collected graph into an executable; the default one is the CPU
 // plan (graph_executor.hpp), which runs the CPU kernels through the
@@ -55,7 +62,11 @@ OPD_API bool is_marked_eager(std::string_view op_name);
 
 }  // namespace opd::lazy
 
+#ifdef OPD_LAZY_OUTERMOST_BACKEND
+#undef OPD_LAZY_OUTERMOST_BACKEND
+#undef OPD_LAZY_DECLARING
 // Header-only: the definitions (lazy/lazy.hpp includes them).
 #ifdef OPD_HEADER_ONLY
 #include "lazy/lazy.hpp"
+#endif
 #endif

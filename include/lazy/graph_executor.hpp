@@ -1,4 +1,11 @@
 #pragma once
+// Header-only, the definitions come after the declarations of every lazy
+// header this one includes: only the outermost lazy header includes them,
+// at its end (an inner one would reach lazy-inl.hpp mid-declaration).
+#ifndef OPD_LAZY_DECLARING
+#define OPD_LAZY_DECLARING
+#define OPD_LAZY_OUTERMOST_GRAPH_EXECUTOR
+#endif
 // Sync (PyTorch's mark_step), the graph cache and the counters (docs/lazy.md).
 //
 //   opd::lazy::sync();                   // run the pending graph of every live lazy tensor
@@ -56,7 +63,11 @@ OPD_API std::size_t live_tensor_count();
 
 }  // namespace opd::lazy
 
+#ifdef OPD_LAZY_OUTERMOST_GRAPH_EXECUTOR
+#undef OPD_LAZY_OUTERMOST_GRAPH_EXECUTOR
+#undef OPD_LAZY_DECLARING
 // Header-only: the definitions (lazy/lazy.hpp includes them).
 #ifdef OPD_HEADER_ONLY
 #include "lazy/lazy.hpp"
+#endif
 #endif

@@ -1,4 +1,11 @@
 #pragma once
+// Header-only, the definitions come after the declarations of every lazy
+// header this one includes: only the outermost lazy header includes them,
+// at its end (an inner one would reach lazy-inl.hpp mid-declaration).
+#ifndef OPD_LAZY_DECLARING
+#define OPD_LAZY_DECLARING
+#define OPD_LAZY_OUTERMOST_IR
+#endif
 // The lazy backend's IR (docs/lazy.md): one Node type for every operator,
 // derived from the operator's schema at trace time, never written per
 // operator (PyTorch's LTC generates one class per operator instead).
@@ -102,7 +109,11 @@ OPD_API std::uint64_t hash_ivalue(const IValue& v) noexcept;
 
 }  // namespace opd::lazy
 
+#ifdef OPD_LAZY_OUTERMOST_IR
+#undef OPD_LAZY_OUTERMOST_IR
+#undef OPD_LAZY_DECLARING
 // Header-only: the definitions (lazy/lazy.hpp includes them).
 #ifdef OPD_HEADER_ONLY
 #include "lazy/lazy.hpp"
+#endif
 #endif

@@ -1,4 +1,11 @@
 #pragma once
+// Header-only, the definitions come after the declarations of every lazy
+// header this one includes: only the outermost lazy header includes them,
+// at its end (an inner one would reach lazy-inl.hpp mid-declaration).
+#ifndef OPD_LAZY_DECLARING
+#define OPD_LAZY_DECLARING
+#define OPD_LAZY_OUTERMOST_LAZY_TENSOR
+#endif
 // Lazy tensors (docs/lazy.md): a TensorImpl on the Lazy device whose value is
 // an IR value (a node and an output index), computed when it is read.
 //
@@ -62,7 +69,11 @@ OPD_API Tensor to_cpu(const Tensor& t);
 
 }  // namespace opd::lazy
 
+#ifdef OPD_LAZY_OUTERMOST_LAZY_TENSOR
+#undef OPD_LAZY_OUTERMOST_LAZY_TENSOR
+#undef OPD_LAZY_DECLARING
 // Header-only: the definitions (lazy/lazy.hpp includes them).
 #ifdef OPD_HEADER_ONLY
 #include "lazy/lazy.hpp"
+#endif
 #endif

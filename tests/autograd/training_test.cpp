@@ -35,6 +35,7 @@ float mean(const std::vector<float>& v, std::size_t from, std::size_t n) {
   return s / static_cast<float>(n);
 }
 
+#ifdef OPD_HAVE_LIBTORCH
 void expect_same_losses(const std::vector<float>& opd_losses, const std::vector<float>& torch_losses) {
   ASSERT_EQ(opd_losses.size(), torch_losses.size());
   for (std::size_t i = 0; i < opd_losses.size(); ++i) {
@@ -42,6 +43,7 @@ void expect_same_losses(const std::vector<float>& opd_losses, const std::vector<
     EXPECT_LE(rel, 1e-5) << "step " << i << ": opd " << opd_losses[i] << ", libtorch " << torch_losses[i];
   }
 }
+#endif
 
 TEST_F(Training, MlpLearns) {
   const auto p = opd_training::mlp_problem();
