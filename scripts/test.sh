@@ -6,7 +6,7 @@
 #                (libopdispatch): every test, the benchmark programs (run
 #                once, briefly) and the nested TSan build of the concurrency
 #                tests;
-#   clang        clang++-14, Debug, against the header-only target
+#   clang        clang++-14 (clang-14 for the C test program), Debug, against the header-only target
 #                (OPD_HEADER_ONLY_TESTS=ON): every test but the sanitizers,
 #                and the nvcc header check (run in this build only);
 #   gcc-release  g++, Release: the library, tools, examples and every test
@@ -62,7 +62,7 @@ DEBUG_INFO="-DCMAKE_CXX_FLAGS_DEBUG=-g1"
 RELEASE_FLAGS="-C scripts/release-o2.cmake"
 # The nvcc header check (80 s) is the same in every build: it runs in the clang one.
 run_one gcc build/gcc g++ "$BUILD_TYPE" "$DEBUG_INFO -DOPD_BUILD_BENCH=ON -DOPD_SANITIZE=address -DOPD_CUDA_TESTS=OFF -DOPD_HEADERS_CHECK=OFF" || status=1
-failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "$DEBUG_INFO -DOPD_HEADER_ONLY_TESTS=ON" -LE sanitizer || status=1
+failed || run_one clang build/clang clang++-14 "$BUILD_TYPE" "$DEBUG_INFO -DCMAKE_C_COMPILER=clang-14 -DOPD_HEADER_ONLY_TESTS=ON -DOPD_TEST_PCH=ON" -LE sanitizer || status=1
 failed || run_one gcc-release build/gcc-release g++ Release "$RELEASE_FLAGS -DOPD_SANITIZER_TESTS=OFF -DOPD_COMPILE_CHECKS=OFF -DOPD_CUDA_TESTS=OFF" -L runtime || status=1
 
 echo

@@ -35,17 +35,10 @@ class ArrayRef {
   // (-Winit-list-lifetime); the borrowing is the point, as in c10.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winit-list-lifetime"
-#endif
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"  // intended: the list outlives the call it is passed to
 #endif
   constexpr ArrayRef(std::initializer_list<T> list) noexcept
       : data_(list.size() == 0 ? nullptr : list.begin()), size_(list.size()) {}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -3,10 +3,24 @@
 // src/kernels/pointwise_ternary.cpp (integral dtypes) and
 // pointwise_ternary_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
+#include <cstring>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
 
 namespace opd::kernels::detail {
+
+// clamp's Scalar bounds are 0-dim operands of the compute dtype T (clamp_impl's
+// ScalarOperands: inputs[1] the lower one, inputs[2] the upper one).
+template <TernaryOp K, class T>
+void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
+  using C = opmath_t<T>;
+  const auto value_of = [](const OperandRef& bound) {
+    T v;
+    std::memcpy(&v, bound.data, sizeof(T));
+    return static_cast<C>(v);
+  };
+  run_pointwise<T, 1>(out, {inputs[0]}, ClampScalarBounds<K, C>{value_of(inputs[1]), value_of(inputs[2])});
+}
 
 template <DtypeGroup G>
 void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& out,
@@ -23,13 +37,13 @@ void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& ou
         run_pointwise<T, 3>(out, inputs, TernaryPointwise<TernaryOp::ClampTensor, C>{});
         return;
       case TernaryOp::ClampScalar:
-        run_pointwise<T, 3>(out, inputs, TernaryPointwise<TernaryOp::ClampScalar, C>{});
+        run_clamp_scalar<TernaryOp::ClampScalar, T>(out, inputs);
         return;
       case TernaryOp::ClampMinScalar:
-        run_pointwise<T, 2>(out, {inputs[0], inputs[1]}, ClampOneSide<TernaryOp::ClampMinScalar, C>{});
+        run_clamp_scalar<TernaryOp::ClampMinScalar, T>(out, inputs);
         return;
       case TernaryOp::ClampMaxScalar:
-        run_pointwise<T, 2>(out, {inputs[0], inputs[1]}, ClampOneSide<TernaryOp::ClampMaxScalar, C>{});
+        run_clamp_scalar<TernaryOp::ClampMaxScalar, T>(out, inputs);
         return;
       default:
         break;
