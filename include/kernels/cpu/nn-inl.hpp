@@ -442,14 +442,15 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
 OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
                            std::span<const int64_t> padding, std::span<const int64_t> dilation, bool ceil_mode) {
   const detail::Pool2dShape s = detail::max_pool2d_shape("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode);
-  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
+  // ATen 1.13's CPU kernel: Float, Double and BFloat16
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double && self.dtype() != ScalarType::BFloat16)
     throw_not_implemented_for("max_pool2d", self.dtype());
   Tensor out = detail::pool_output(self, s);
   if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, BFloat16>) {
       detail::max_pool_planes<T>(s, x.data_ptr<T>(), out.data_ptr<T>(), nullptr);
     }
   });
