@@ -207,42 +207,42 @@ inline Tensor& scatter__value_reduce(Tensor& s, int64_t d, const Tensor& i, cons
 inline Tensor& tril_(Tensor& self, int64_t diagonal) { return kernels::tril_(self, diagonal); }
 inline Tensor& triu_(Tensor& self, int64_t diagonal) { return kernels::triu_(self, diagonal); }
 
-inline std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
-  return kernels::sort(self, dim, descending);
+// The overloads without `stable`: ATen's unstable order (kernels::sort).
+// `stable=None` is refused, as ATen 1.13's sort_stable asserts a value.
+inline void check_stable_given(std::string_view op, const std::optional<bool>& stable) {
+  OPD_CHECK(stable.has_value(), op, ": sort(): c10::optional<bool> for stable has to have value.");
 }
-// Every sort here is stable, so `stable` changes nothing.
+inline std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  return kernels::sort(self, dim, descending, false);
+}
 inline std::tuple<Tensor, Tensor> sort_stable(const Tensor& self, std::optional<bool> stable, int64_t dim,
                                               bool descending) {
-  (void)stable;
-  return kernels::sort(self, dim, descending);
+  check_stable_given("aten::sort.stable", stable);
+  return kernels::sort(self, dim, descending, *stable);
 }
 inline std::tuple<Tensor&, Tensor&> sort_values(const Tensor& self, int64_t dim, bool descending, Tensor& values,
                                                 Tensor& indices) {
-  write_outs("aten::sort.values", values, indices, kernels::sort(self, dim, descending));
+  write_outs("aten::sort.values", values, indices, kernels::sort(self, dim, descending, false));
   return {values, indices};
 }
 inline std::tuple<Tensor&, Tensor&> sort_values_stable(const Tensor& self, std::optional<bool> stable, int64_t dim,
                                                        bool descending, Tensor& values, Tensor& indices) {
-  (void)stable;
-  write_outs("aten::sort.values_stable", values, indices, kernels::sort(self, dim, descending));
+  check_stable_given("aten::sort.values_stable", stable);
+  write_outs("aten::sort.values_stable", values, indices, kernels::sort(self, dim, descending, *stable));
   return {values, indices};
 }
 inline Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
-  return std::get<1>(kernels::sort(self, dim, descending));
+  return std::get<1>(kernels::sort(self, dim, descending, false));
 }
 inline Tensor argsort_stable(const Tensor& self, bool stable, int64_t dim, bool descending) {
-  (void)stable;
-  return std::get<1>(kernels::sort(self, dim, descending));
+  return std::get<1>(kernels::sort(self, dim, descending, stable));
 }
-// The results are always sorted (sorted=False leaves the order unspecified).
 inline std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
-  (void)sorted;
-  return kernels::topk(self, k, dim, largest);
+  return kernels::topk(self, k, dim, largest, sorted);
 }
 inline std::tuple<Tensor&, Tensor&> topk_values(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted,
                                                 Tensor& values, Tensor& indices) {
-  (void)sorted;
-  write_outs("aten::topk.values", values, indices, kernels::topk(self, k, dim, largest));
+  write_outs("aten::topk.values", values, indices, kernels::topk(self, k, dim, largest, sorted));
   return {values, indices};
 }
 

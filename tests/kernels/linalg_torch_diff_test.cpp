@@ -250,6 +250,11 @@ TEST(NnTorchDiff, Pools) {
   cases.push_back({"aten::max_pool2d", "", {T(f32, {1, 4, 5, 5}), L({2, 2}), L({}), L({2, 2}), L({1, 1}), B(false)}});
   cases.push_back({"aten::max_pool2d", "", {T(f32, {1, 4, 5, 5}), L({6, 6}), L({}), L({0, 0}), L({1, 1}), B(false)}});
   cases.push_back({"aten::max_pool2d", "", {T(i32, {1, 4, 5, 5}), L({2, 2}), L({}), L({0, 0}), L({1, 1}), B(false)}});
+  cases.push_back({"aten::max_pool2d", "", {T(bf16, {2, 3, 7, 8}, Layout::contiguous, Fill::special), L({3, 3}), L({2, 2}), L({1, 1}), L({1, 1}), B(true)}});
+  // BFloat16 averages (ATen 1.13 has them; the library sums in float: within bfloat16's tolerance)
+  cases.push_back({"aten::avg_pool2d", "", {T(bf16, {2, 3, 7, 8}), L({3, 2}), L({2, 3}), L({1, 1}), B(true), B(true), None()}, tol_for(bf16)});
+  cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(bf16, {2, 3, 7, 8}), L({3, 2})}, tol_for(bf16)});
+  cases.push_back({"aten::_adaptive_avg_pool2d", "", {T(bf16, {3, 7, 8}), L({1, 1})}, tol_for(bf16)});
   cases.push_back({"aten::max_pool2d", "", {T(f32, {5}), L({2, 2}), L({}), L({0, 0}), L({1, 1}), B(false)}});
   cases.push_back({"aten::avg_pool2d", "", {T(f32, {1, 4, 5, 5}), L({2, 2}), L({2, 2}), L({0, 0}), B(false), B(true), I(0)}});
   cases.push_back({"aten::avg_pool2d", "", {T(i32, {1, 4, 5, 5}), L({2, 2}), L({}), L({0, 0}), B(false), B(true), None()}});

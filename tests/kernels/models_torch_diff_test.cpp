@@ -107,6 +107,13 @@ TEST(ModelsTorchDiff, ConvolutionFrontEnds) {
     cases.push_back({"aten::conv_transpose1d", "",
                      {T(dt, {4, 7}), T(dt, {4, 2, 3}), None(), L({2}), L({0}), L({0}), I(2), L({1})}, assert_close_tolerance(dt)});
   }
+  // One shape with a bias, then without: oneDNN's cached primitive is per bias too (tests/opinfo found the
+  // second call failing with "could not execute a primitive").
+  for (bool with_bias : {true, false}) {
+    cases.push_back({"aten::convolution", "",
+                     {T(f32, {1, 3, 7, 7}), T(f32, {5, 3, 3, 3}), with_bias ? T(f32, {5}) : None(), L({2, 2}), L({2, 2}),
+                      L({1, 1}), B(false), L({0, 0}), I(1)}, assert_close_tolerance(f32)});
+  }
   cases.push_back({"aten::conv2d", "", {T(f32, {9, 9}), T(f32, {6, 4, 3, 3}), None(), L({1}), L({0}), L({1}), I(1)}});  // both throw
   check_all(cases);
 }
@@ -139,6 +146,11 @@ TEST(ModelsTorchDiff, NativeBatchNorm) {
 
 TEST(ModelsTorchDiff, MaxPool2dWithIndices) {
   std::vector<Case> cases;
+  // BFloat16 as ATen 1.13's CPU kernel has it (found by tests/opinfo); Half refused on both sides
+  for (Layout layout : all_layouts) {
+    cases.push_back({"aten::max_pool2d_with_indices", "", {T(bf16, {2, 3, 9, 9}, layout, Fill::special), L({3}), L({2}), L({1}), L({1}), B(true)}});
+  }
+  cases.push_back({"aten::max_pool2d_with_indices", "", {T(f16, {1, 3, 6, 6}), L({2}), L({}), L({0}), L({1}), B(false)}});  // both throw
   for (int dt : {f32, f64}) {
     for (Layout layout : all_layouts) {
       // resnet18's stem pool (3x3/2, padding 1), squeezenet's (3x3/2, ceil_mode)

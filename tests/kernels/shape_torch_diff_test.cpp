@@ -241,7 +241,25 @@ TEST(ShapeTorchDiff, SortArgsortTopk) {
     cases.push_back({"aten::topk", "values", {T(dt, {6}), I(4), I(0), B(true), B(true), T(dt, {0}), T(i64, {0})}});
     cases.push_back({"aten::topk", "", {T(dt, {6}), I(0), I(0), B(true), B(true)}});
   }
+  // ...and with ties (ints in [-9, 9], bools, small bfloat16, NaN and repeated values of an expanded input):
+  // ATen's std::sort / partial_sort / nth_element orders, as tests/opinfo found them.
+  for (int dt : {u8, i8, i64, b8, bf16, f32}) {
+    for (Layout layout : all_layouts) {
+      const Fill fill = dt == bf16 ? Fill::small : Fill::special;
+      for (bool flag : {false, true}) {
+        cases.push_back({"aten::sort", "", {T(dt, {3, 40}, layout, fill), I(-1), B(flag)}});
+        cases.push_back({"aten::sort", "stable", {T(dt, {40, 3}, layout, fill), B(false), I(0), B(flag)}});
+        cases.push_back({"aten::argsort", "", {T(dt, {3, 40}, layout, fill), I(1), B(flag)}});
+        if (dt == b8) continue;  // (topk: no Bool kernel on either side)
+        for (int64_t k : {1, 5, 30}) {
+          cases.push_back({"aten::topk", "", {T(dt, {3, 400}, layout, fill), I(k), I(-1), B(flag), B(true)}});
+          cases.push_back({"aten::topk", "", {T(dt, {3, 40}, layout, fill), I(k), I(-1), B(!flag), B(flag)}});
+        }
+      }
+    }
+  }
   cases.push_back({"aten::topk", "", {T(f32, {6}), I(7), I(0), B(true), B(true)}});                          // both throw
+  cases.push_back({"aten::sort", "stable", {T(f32, {6}), None(), I(0), B(false)}});                          // both throw
   cases.push_back({"aten::topk", "", {T(b8, {6}), I(1), I(0), B(true), B(true)}});                           // both throw
   cases.push_back({"aten::topk", "", {T(f16, {6}), I(1), I(0), B(true), B(true)}});                          // both throw
   cases.push_back({"aten::sort", "values", {T(f32, {6}), I(0), B(false), T(f32, {0}), T(i32, {0})}});        // both throw

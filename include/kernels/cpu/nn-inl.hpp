@@ -442,14 +442,15 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
 OPD_FUNC Tensor max_pool2d(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
                            std::span<const int64_t> padding, std::span<const int64_t> dilation, bool ceil_mode) {
   const detail::Pool2dShape s = detail::max_pool2d_shape("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode);
-  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
+  // ATen 1.13's CPU kernel: Float, Double and BFloat16
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double && self.dtype() != ScalarType::BFloat16)
     throw_not_implemented_for("max_pool2d", self.dtype());
   Tensor out = detail::pool_output(self, s);
   if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "max_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, BFloat16>) {
       detail::max_pool_planes<T>(s, x.data_ptr<T>(), out.data_ptr<T>(), nullptr);
     }
   });
@@ -464,14 +465,17 @@ OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
   const detail::Pool2dShape s =
       detail::avg_pool2d_shape("avg_pool2d", self, kernel_size, stride, padding, ceil_mode, divisor_override);
   const ScalarType dt = self.dtype();
-  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
+  // ATen 1.13's CPU kernel: Float, Double, Long and BFloat16 (summed in float here)
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long && dt != ScalarType::BFloat16)
     throw_not_implemented_for("avg_pool2d", dt);
   Tensor out = detail::pool_output(self, s);
   if (out.is_meta()) return out;
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_dtype(dt, "avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t> ||
+                  std::is_same_v<T, BFloat16>) {
+      using M = std::conditional_t<std::is_same_v<T, BFloat16>, float, T>;
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
       detail::for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
@@ -484,10 +488,10 @@ OPD_FUNC Tensor avg_pool2d(const Tensor& self, std::span<const int64_t> kernel_s
               dst[y * s.ow + xo] = T(0);
               continue;
             }
-            T sum = 0;
+            M sum = 0;
             for (int64_t h = w.h0; h < w.h1; ++h)
-              for (int64_t c = w.w0; c < w.w1; ++c) sum += plane[h * s.iw + c];
-            dst[y * s.ow + xo] = sum / static_cast<T>(w.divide);
+              for (int64_t c = w.w0; c < w.w1; ++c) sum += static_cast<M>(plane[h * s.iw + c]);
+            dst[y * s.ow + xo] = static_cast<T>(sum / static_cast<M>(w.divide));
           }
         }
       });
@@ -548,7 +552,8 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
     OPD_CHECK(self.size(i) > 0, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
               "dimensions, but input has sizes ", self.sizes(), " with dimension ", i, " being empty");
   }
-  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double)
+  // ATen 1.13's CPU kernel: Float, Double and BFloat16 (summed in float here)
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double && self.dtype() != ScalarType::BFloat16)
     throw_not_implemented_for("adaptive_avg_pool2d", self.dtype());
   detail::Pool2dShape s{};
   s.batch = nd == 4 ? self.size(0) : 1;
@@ -562,15 +567,18 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
   const Tensor x = detail::contiguous_or_self(self);
   dispatch_floating_dtype(self.dtype(), "adaptive_avg_pool2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, BFloat16>) {
+      using M = std::conditional_t<std::is_same_v<T, BFloat16>, float, T>;
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
-      if (s.oh == 1 && s.ow == 1) {
-        // Global pooling: ATen takes mean(-1, -2) (a sum divided by the
-        // count); the vectorized pairwise row sum of the reductions.
-        const int64_t n = s.ih * s.iw;
-        detail::for_each_plane(s, n, [&](int64_t p) { o[p] = simd::sum_row(in + p * n, n) / static_cast<T>(n); });
-        return;
+      if constexpr (std::is_floating_point_v<T>) {
+        if (s.oh == 1 && s.ow == 1) {
+          // Global pooling: ATen takes mean(-1, -2) (a sum divided by the
+          // count); the vectorized pairwise row sum of the reductions.
+          const int64_t n = s.ih * s.iw;
+          detail::for_each_plane(s, n, [&](int64_t p) { o[p] = simd::sum_row(in + p * n, n) / static_cast<T>(n); });
+          return;
+        }
       }
       using detail::adaptive_start, detail::adaptive_end;
       detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
@@ -580,10 +588,10 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
           const int64_t h0 = adaptive_start(y, s.oh, s.ih), h1 = adaptive_end(y, s.oh, s.ih);
           for (int64_t xo = 0; xo < s.ow; ++xo) {
             const int64_t w0 = adaptive_start(xo, s.ow, s.iw), w1 = adaptive_end(xo, s.ow, s.iw);
-            T sum = 0;
+            M sum = 0;
             for (int64_t h = h0; h < h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) sum += plane[h * s.iw + w];
-            dst[y * s.ow + xo] = sum / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
+              for (int64_t w = w0; w < w1; ++w) sum += static_cast<M>(plane[h * s.iw + w]);
+            dst[y * s.ow + xo] = static_cast<T>(sum / static_cast<M>(h1 - h0) / static_cast<M>(w1 - w0));
           }
         }
       });

@@ -46,7 +46,7 @@ inline const Conv2d& primitive(const std::vector<int64_t>& key, bool has_bias) {
   using dims = dnnl::memory::dims;
   using tag = dnnl::memory::format_tag;
   constexpr auto f32 = dnnl::memory::data_type::f32;
-  // key: n, c, h, w, o, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw
+  // key: n, c, h, w, o, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, has_bias
   const dims src{key[0], key[1], key[2], key[3]}, weights{key[4], key[1], key[5], key[6]},
       dst{key[0], key[4], key[7], key[8]}, strides{key[9], key[10]}, pad_l{key[11], key[12]},
       dilates{key[13] - 1, key[14] - 1};  // oneDNN counts the gaps
@@ -87,8 +87,9 @@ OPD_FUNC bool onednn_conv2d(const Tensor& x, const Tensor& w, const std::optiona
                             std::span<const int64_t> dilation) {
   const std::vector<int64_t> key{x.size(0), x.size(1),   x.size(2),   x.size(3),   w.size(0),
                                  w.size(2), w.size(3),   out.size(2), out.size(3), stride[0],
-                                 stride[1], padding[0],  padding[1],  dilation[0], dilation[1]};
-  const bool has_bias = bias.has_value() && bias->defined();
+                                 stride[1], padding[0],  padding[1],  dilation[0], dilation[1],
+                                 bias.has_value() && bias->defined() ? 1 : 0};  // (a primitive made with a bias needs one)
+  const bool has_bias = key.back() != 0;
   const onednn::Conv2d& c = onednn::primitive(key, has_bias);
   dnnl::engine& eng = onednn::engine();
   dnnl::stream stream(eng);

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -85,9 +86,10 @@ void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
 // ih x iw) into `out`, and, when `indices` is not null, the flat index in its
 // plane of each maximum: max_pool2d and max_pool2d_with_indices share it. A
 // NaN wins its window, as in ATen; an all -inf window gives the index of its
-// first element (ATen's cpu_max_pool).
+// first element (ATen's cpu_max_pool). BFloat16 is compared as float (exact).
 template <class T>
 void max_pool_planes(const Pool2dShape& s, const T* in, T* out, int64_t* indices) {
+  using M = std::conditional_t<std::is_floating_point_v<T>, T, float>;
   for_each_plane(s, s.oh * s.ow * s.kh * s.kw, [&](int64_t p) {
     const T* plane = in + p * s.ih * s.iw;
     T* dst = out + p * s.oh * s.ow;
@@ -101,17 +103,17 @@ void max_pool_planes(const Pool2dShape& s, const T* in, T* out, int64_t* indices
         const int64_t w1 = std::min(w0 + (s.kw - 1) * s.dw + 1, s.iw);
         while (w0 < 0) w0 += s.dw;
         int64_t best_index = h0 * s.iw + w0;
-        T best = -std::numeric_limits<T>::infinity();
+        M best = -std::numeric_limits<M>::infinity();
         for (int64_t h = h0; h < h1; h += s.dh) {
           for (int64_t w = w0; w < w1; w += s.dw) {
-            const T v = plane[h * s.iw + w];
+            const M v = static_cast<M>(plane[h * s.iw + w]);
             if (v > best || std::isnan(v)) {
               best = v;
               best_index = h * s.iw + w;
             }
           }
         }
-        dst[y * s.ow + xo] = best;
+        dst[y * s.ow + xo] = static_cast<T>(best);
         if (dst_index != nullptr) dst_index[y * s.ow + xo] = best_index;
       }
     }

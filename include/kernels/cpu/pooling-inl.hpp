@@ -43,7 +43,8 @@ OPD_FUNC void max_pool2d_with_indices_out(const Tensor& self, std::span<const in
   constexpr std::string_view op = "aten::max_pool2d_with_indices";
   const detail::Pool2dShape s =
       detail::max_pool2d_shape("max_pool2d_with_indices", self, kernel_size, stride, padding, dilation, ceil_mode);
-  check_floating("max_pool2d", self.dtype());
+  // ATen 1.13's CPU kernel: Float, Double and BFloat16
+  if (self.dtype() != ScalarType::BFloat16) check_floating("max_pool2d", self.dtype());
   structured_detail::check_out_device(op, self.device(), out);
   structured_detail::check_out_device(op, self.device(), indices);
   OPD_CHECK(out.dtype() == self.dtype(), "max_pool2d_with_indices: expected out to have dtype ", self.dtype(),
@@ -58,7 +59,8 @@ OPD_FUNC void max_pool2d_with_indices_out(const Tensor& self, std::span<const in
   const Tensor o_t = writable(out), i_t = writable(indices);
   int64_t* idx = i_t.data_ptr<int64_t>();
   if (self.dtype() == ScalarType::Float) detail::max_pool_planes<float>(s, x.data_ptr<float>(), o_t.data_ptr<float>(), idx);
-  else detail::max_pool_planes<double>(s, x.data_ptr<double>(), o_t.data_ptr<double>(), idx);
+  else if (self.dtype() == ScalarType::Double) detail::max_pool_planes<double>(s, x.data_ptr<double>(), o_t.data_ptr<double>(), idx);
+  else detail::max_pool_planes<BFloat16>(s, x.data_ptr<BFloat16>(), o_t.data_ptr<BFloat16>(), idx);
   write_back(out, o_t);
   write_back(indices, i_t);
 }

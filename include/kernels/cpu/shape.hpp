@@ -76,11 +76,13 @@ OPD_API Tensor index(const Tensor& self, std::span<const std::optional<Tensor>> 
 OPD_API Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>> indices, const Tensor& values,
                            bool accumulate);
 
-// Stable sort along dim (NaN greater than everything, as ATen); values and
-// Long indices.
-OPD_API std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending);
-// The k largest (smallest) along dim, sorted.
-OPD_API std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest);
+// Sort along dim (NaN greater than everything, as ATen); values and Long
+// indices. Equal values keep their order when `stable`, else come in the
+// order ATen 1.13's unstable CPU sort gives them.
+OPD_API std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending, bool stable);
+// The k largest (smallest) along dim, sorted unless !sorted; equal values in
+// the order ATen 1.13's CPU topk gives them.
+OPD_API std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted);
 
 // arange(start, end, step): without dtype, Long when all three are integral
 // (or bool), else the default dtype (Float). Values start + i * step

@@ -1,6 +1,6 @@
 #pragma once
 // Out-of-line part of shape.hpp (compiled in src/kernels/shape_sort.cpp):
-// sort and topk, one stable comparison sort per slice along dim.
+// sort and topk, one comparison sort per slice along dim, in ATen's order.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -17,14 +17,56 @@ namespace opd::kernels {
 
 namespace sort_detail {
 
-// The first k entries of the stable order of one slice, as (key, position)
-// pairs sorted in place: NaN entries are moved out first (to the end
+// Which order a slice's first k entries come in.
+enum class Order : uint8_t {
+  stable,             // equal values in position order (sort.stable, the stable prefix)
+  aten_sort,          // ATen 1.13's unstable sort (SortingKernel.cpp)
+  aten_topk,          // ATen 1.13's topk, sorted (TopKImpl.h)
+  aten_topk_unsorted  // ATen 1.13's topk, sorted=False
+};
+
+// ATen's orders: std::sort / partial_sort / nth_element over (value,
+// position) pairs with NaN greater than every value, as ATen calls them.
+// libstdc++'s algorithms move the same way for the same comparisons, so
+// equal values come out in ATen's order (which ATen does not specify).
+template <class M, class Less>
+void aten_order(std::vector<std::pair<M, int64_t>>& kv, int64_t k, Order order, const Less& less) {
+  const int64_t n = static_cast<int64_t>(kv.size());
+  if (order == Order::aten_sort) {
+    std::sort(kv.begin(), kv.end(), less);
+  } else if (k * 64 <= n) {
+    std::partial_sort(kv.begin(), kv.begin() + k, kv.end(), less);
+  } else {
+    std::nth_element(kv.begin(), kv.begin() + (k - 1), kv.end(), less);
+    if (order == Order::aten_topk) std::sort(kv.begin(), kv.begin() + (k - 1), less);  // (sic: k - 1)
+  }
+}
+
+// The first k entries of one slice in `order`, as (key, position) pairs
+// sorted in place. Stable: NaN entries are moved out first (to the end
 // ascending, to the front descending, each side in position order), so that
 // the sort itself compares plain keys, and pairs are sorted directly rather
 // than positions through the keys (no indirect load per comparison).
 template <class M>
-void sort_pairs(std::vector<std::pair<M, int64_t>>& kv, int64_t k, bool descending) {
+void sort_pairs(std::vector<std::pair<M, int64_t>>& kv, int64_t k, bool descending, Order order) {
   using Pair = std::pair<M, int64_t>;
+  if (order != Order::stable) {
+    if (k == 0) return;
+    const auto nan = [](const M& x) {
+      if constexpr (std::is_floating_point_v<M>) return std::isnan(x);
+      else return (static_cast<void>(x), false);
+    };
+    if (descending) {
+      aten_order(kv, k, order, [&](const Pair& a, const Pair& b) {
+        return (nan(a.first) && !nan(b.first)) || a.first > b.first;
+      });
+    } else {
+      aten_order(kv, k, order, [&](const Pair& a, const Pair& b) {
+        return (!nan(a.first) && nan(b.first)) || a.first < b.first;
+      });
+    }
+    return;
+  }
   auto first = kv.begin(), last = kv.end();
   if constexpr (std::is_floating_point_v<M>) {
     bool any_nan = false;
@@ -56,8 +98,8 @@ void sort_pairs(std::vector<std::pair<M, int64_t>>& kv, int64_t k, bool descendi
 // first k positions of its stable order, written to contiguous values and
 // indices of shape outer x k x inner.
 template <class T>
-void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t k, bool descending, T* values,
-                 int64_t* indices) {
+void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t k, bool descending, Order order,
+                 T* values, int64_t* indices) {
   using M = opmath_t<T>;
   const int64_t slices = outer * inner;
   parallel_for(0, slices, std::max<int64_t>(1, grain_size / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
@@ -67,7 +109,7 @@ void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t 
       const int64_t i = s % inner;
       const T* in = src + o * n * inner + i;
       for (int64_t j = 0; j < n; ++j) kv[static_cast<std::size_t>(j)] = {static_cast<M>(in[j * inner]), j};
-      sort_pairs(kv, k, descending);
+      sort_pairs(kv, k, descending, order);
       T* vo = values + o * k * inner + i;
       int64_t* io = indices + o * k * inner + i;
       for (int64_t j = 0; j < k; ++j) {
@@ -80,7 +122,7 @@ void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t 
 }
 
 OPD_FUNC std::tuple<Tensor, Tensor> sort_impl(std::string_view op, const char* dispatch_name, const Tensor& self,
-                                              int64_t dim, int64_t k, bool descending) {
+                                              int64_t dim, int64_t k, bool descending, Order order) {
   OPD_CHECK(self.defined() && (self.device().is_cpu() || self.device().is_meta()), op, ": expected a defined CPU tensor");
   dim = views::wrap_dim(op, dim, self.dim());
   const int64_t n = self.dim() == 0 ? 1 : self.size(dim);
@@ -101,7 +143,7 @@ OPD_FUNC std::tuple<Tensor, Tensor> sort_impl(std::string_view op, const char* d
   const int64_t inner = self.numel() / outer / n;
   dispatch_dtype(self.dtype(), dispatch_name, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    sort_slices<T>(src.data_ptr<T>(), outer, n, inner, k, descending, values.data_ptr<T>(),
+    sort_slices<T>(src.data_ptr<T>(), outer, n, inner, k, descending, order, values.data_ptr<T>(),
                    indices.data_ptr<int64_t>());
   });
   return {values, indices};
@@ -109,12 +151,13 @@ OPD_FUNC std::tuple<Tensor, Tensor> sort_impl(std::string_view op, const char* d
 
 }  // namespace sort_detail
 
-OPD_FUNC std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+OPD_FUNC std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   const int64_t n = self.defined() && self.dim() > 0 ? self.size(views::wrap_dim("aten::sort", dim, self.dim())) : 1;
-  return sort_detail::sort_impl("aten::sort", "sort", self, dim, n, descending);
+  return sort_detail::sort_impl("aten::sort", "sort", self, dim, n, descending,
+                                stable ? sort_detail::Order::stable : sort_detail::Order::aten_sort);
 }
 
-OPD_FUNC std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest) {
+OPD_FUNC std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
   constexpr std::string_view op = "aten::topk";
   OPD_CHECK(self.defined() && (self.device().is_cpu() || self.device().is_meta()), op, ": expected a defined CPU tensor");
   // ATen 1.13's topk_cpu dispatches the integer types, Float, Double and BFloat16
@@ -123,7 +166,8 @@ OPD_FUNC std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t 
   const int64_t w = views::wrap_dim(op, dim, self.dim());
   const int64_t n = self.dim() == 0 ? 1 : self.size(w);
   OPD_CHECK(k >= 0 && k <= n, op, ": selected index k out of range");
-  return sort_detail::sort_impl(op, "topk_cpu", self, w, k, largest);
+  return sort_detail::sort_impl(op, "topk_cpu", self, w, k, largest,
+                                sorted ? sort_detail::Order::aten_topk : sort_detail::Order::aten_topk_unsorted);
 }
 
 }  // namespace opd::kernels
