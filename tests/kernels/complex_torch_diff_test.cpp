@@ -151,6 +151,26 @@ TEST(ComplexTorchDiff, UnaryOps) {
   check_all(cases);
 }
 
+TEST(ComplexTorchDiff, Equality) {
+  std::vector<Case> cases;
+  for (const char* op : {"eq", "ne"}) {
+    const std::string name = std::string("aten::") + op;
+    for (int c : kComplex) {
+      for (Layout layout : all_layouts) {
+        // small integers in both parts: equal elements are common
+        cases.push_back({name, "Tensor", {T(c, {3, 4}, layout, Fill::special, 1), T(c, {3, 4}, Layout::contiguous, Fill::special, 1)}});
+        cases.push_back({name, "Tensor", {T(c, {3, 4}, layout), T(c, {4})}});
+      }
+      cases.push_back({name, "Tensor", {T(c, {5}), T(i64, {5}, Layout::contiguous, Fill::small)}});
+      cases.push_back({name, "Tensor", {T(c, {70}), T(c, {70})}});
+      cases.push_back({name, "Scalar", {T(c, {4}), C(1.0, 0.0)}});
+      cases.push_back({name, "Scalar", {T(f32, {4}), C(1.0, 2.0)}});
+      cases.push_back({name, "Tensor_out", {T(c, {3}), T(c, {3}), T(b8, {0})}});
+    }
+  }
+  check_all(cases);
+}
+
 // Operators PyTorch refuses on complex (ordering, comparisons, activations):
 // opd must refuse them too (the harness passes only when both throw).
 TEST(ComplexTorchDiff, RefusedOperators) {

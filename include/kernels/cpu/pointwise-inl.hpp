@@ -242,6 +242,10 @@ inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOr
                           ? self.tensor->dtype()
                           : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
+  if (is_complex_kernel_dtype(common)) {  // complex: eq and ne only (ordering is not defined)
+    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne) throw_not_implemented_for(name, common);
+    return common;
+  }
   if (!is_kernel_dtype(common)) throw_not_implemented_for(name, common);
   const bool is_bool = common == ScalarType::Bool;
   const bool integral = is_integral_type(common, /*include_bool=*/false);
