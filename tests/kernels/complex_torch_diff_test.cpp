@@ -171,6 +171,30 @@ TEST(ComplexTorchDiff, Equality) {
   check_all(cases);
 }
 
+// sum, mean, prod: whole tensors, over dimensions, keepdim, dtype=.
+TEST(ComplexTorchDiff, Reductions) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 0, .atol = 1e-5, .rtol = 1e-5};  // (summation order)
+  for (int c : kComplex) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::sum", "", {T(c, {3, 4}, layout), None()}, tol});
+      cases.push_back({"aten::sum", "dim_IntList", {T(c, {3, 4}, layout), L({1}), B(false), None()}, tol});
+      cases.push_back({"aten::mean", "dim", {T(c, {3, 4}, layout), L({0}), B(true), None()}, tol});
+      cases.push_back({"aten::prod", "", {T(c, {3, 4}, layout, Fill::small), None()}, tol});
+    }
+    cases.push_back({"aten::sum", "", {T(c, {1000}), None()}, tol});
+    cases.push_back({"aten::sum", "", {T(c, {0, 3}), None()}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(c, {2, 3, 4}), L({0, 2}), B(true), ScalarT(c128)}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(f32, {2, 3}), L({1}), B(false), ScalarT(c)}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(c, {2, 3}), L({1}), B(false), ScalarT(f32)}, tol});
+    cases.push_back({"aten::mean", "", {T(c, {5, 7}), None()}, tol});
+    cases.push_back({"aten::prod", "dim_int", {T(c, {4, 5}, Layout::transposed, Fill::small), I(1), B(false), None()}, tol});
+    for (const char* op : {"amax", "amin"}) cases.push_back({std::string("aten::") + op, "", {T(c, {3, 4}), L({1}), B(false)}});
+    cases.push_back({"aten::argmax", "", {T(c, {3, 4}), None(), B(false)}});
+  }
+  check_all(cases);
+}
+
 // The matrix products through cgemm / zgemm (cgemv / zgemv for a vector).
 TEST(ComplexTorchDiff, MatrixProducts) {
   std::vector<Case> cases;
