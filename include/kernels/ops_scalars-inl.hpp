@@ -1,5 +1,6 @@
 #pragma once
 // Out-of-line part of ops_scalars.hpp (compiled in src/kernels/register_scalars.cpp).
+#include <complex>
 #include <optional>
 
 #include "kernels/cpu/factory.hpp"
@@ -22,20 +23,21 @@ inline Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, st
 
 // The first element (ATen's reads the first element whatever the numel; an
 // empty tensor is refused here), as a Scalar of its kind (bool, int64,
-// double), read through a 0-dim alias of it copied into a 0-dim tensor of that kind.
+// double, complex<double>), read through a 0-dim alias of it copied into a 0-dim tensor of that kind.
 inline Scalar local_scalar_dense(const Tensor& self) {
   OPD_CHECK(self.defined(), "aten::_local_scalar_dense: an undefined tensor has no value");
   OPD_CHECK(self.device().is_cpu(), "aten::_local_scalar_dense: the CPU kernel got a tensor on ", self.device());
   OPD_CHECK_VALUE(self.numel() >= 1, "aten::_local_scalar_dense: a Tensor with no elements has no value");
   const ScalarType d = self.dtype();
-  OPD_CHECK(!is_complex_type(d), "aten::_local_scalar_dense: complex tensors are not supported");
   const ScalarType kind = d == ScalarType::Bool                      ? ScalarType::Bool
                           : is_integral_type(d, /*include_bool=*/false) ? ScalarType::Long
+                          : is_complex_type(d)                          ? ScalarType::ComplexDouble
                                                                     : ScalarType::Double;
   Tensor value = kernels::empty({}, kind, Device::cpu());
   kernels::copy_(value, self.as_strided({}, {}, self.storage_offset()));
   if (kind == ScalarType::Bool) return Scalar(*value.data_ptr<bool>());
   if (kind == ScalarType::Long) return Scalar(*value.data_ptr<int64_t>());
+  if (kind == ScalarType::ComplexDouble) return Scalar(*value.data_ptr<std::complex<double>>());
   return Scalar(*value.data_ptr<double>());
 }
 

@@ -1,5 +1,6 @@
 // fill_, copy_ and the factories (empty, zeros, ones, full).
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <vector>
 
@@ -70,8 +71,14 @@ TEST(KernelsFill, OnlyTheViewIsWritten) {
 TEST(KernelsFill, MetaAndUnsupported) {
   Tensor m = kernels::empty(shape({2, 2}), ST::Float, Device::meta());
   EXPECT_TRUE(fill_(m, 1).is_same(m));
-  Tensor c = opd::empty(shape({2}), ST::ComplexFloat);
+  Tensor c = opd::empty(shape({2}), ST::ComplexHalf);  // complex32: no loops
   EXPECT_THROW(fill_(c, 1), TypeError);
+  Tensor z = opd::empty(shape({2}), ST::ComplexDouble);
+  fill_(z, std::complex<double>(1.5, -2));
+  EXPECT_EQ(z.data_ptr<std::complex<double>>()[1], std::complex<double>(1.5, -2));
+  Tensor r = kernels::zeros(shape({2}));
+  EXPECT_THROW(fill_(r, std::complex<double>(1, 1)), Error);  // a non-zero imaginary part into a real tensor
+  EXPECT_EQ(values(r), (std::vector<double>{0, 0}));
   Tensor undefined;
   EXPECT_THROW(fill_(undefined, 1), Error);
 }
@@ -172,8 +179,14 @@ TEST(KernelsCopy, Errors) {
   Tensor undefined;
   EXPECT_THROW(copy_(dst, undefined), Error);
   EXPECT_THROW(copy_(undefined, dst), Error);
-  Tensor c = opd::empty(shape({2, 3}), ST::ComplexDouble);
+  Tensor c = opd::empty(shape({2, 3}), ST::ComplexHalf);
   EXPECT_THROW(copy_(dst, c), TypeError);
+  // complex -> real keeps the real part (the differential test covers every pair)
+  Tensor z = opd::empty(shape({3}), ST::ComplexFloat);
+  fill_(z, std::complex<double>(-2.5, 4));
+  Tensor as_int = kernels::zeros(shape({3}), ST::Int);
+  copy_(as_int, z);
+  EXPECT_EQ(values(as_int), (std::vector<double>{-2, -2, -2}));
   // Meta: shapes checked, nothing copied.
   Tensor m = kernels::empty(shape({2, 3}), ST::Float, Device::meta());
   EXPECT_TRUE(copy_(m, dst).is_same(m));

@@ -5,6 +5,7 @@
 // the dtype product makes them the library's costliest code); the checks,
 // meta and impl around them are in binary_ops-inl.hpp.
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
@@ -24,6 +25,20 @@ namespace detail {
 template <class T>
 using wrap_t = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 }  // namespace detail
+
+// Complex products and quotients by the textbook formulas, as ATen 1.13's
+// vectorized CPU loops compute them (not std::complex's C99 Annex G
+// recovery of infinities, a library call per element): so 0 / 0 and
+// (1 + 1j) / 0 are nan + nanj there and here.
+template <class R>
+std::complex<R> complex_mul(std::complex<R> a, std::complex<R> b) noexcept {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+template <class R>
+std::complex<R> complex_div(std::complex<R> a, std::complex<R> b) noexcept {
+  const R norm = b.real() * b.real() + b.imag() * b.imag();
+  return {(a.real() * b.real() + a.imag() * b.imag()) / norm, (a.imag() * b.real() - a.real() * b.imag()) / norm};
+}
 
 template <class T>
 struct AddOp {
@@ -52,6 +67,8 @@ struct AddAlphaOp {
     } else if constexpr (std::is_integral_v<T>) {
       using U = detail::wrap_t<T>;
       return static_cast<T>(static_cast<U>(a) + static_cast<U>(alpha) * static_cast<U>(b));
+    } else if constexpr (is_complex_v<T>) {
+      return a + complex_mul(alpha, b);
     } else {
       return a + alpha * b;
     }
@@ -61,7 +78,9 @@ struct AddAlphaOp {
 template <class T>
 struct MulOp {
   T operator()(T a, T b) const noexcept {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (is_complex_v<T>) {
+      return complex_mul(a, b);
+    } else if constexpr (std::is_same_v<T, bool>) {
       return a && b;
     } else if constexpr (std::is_integral_v<T>) {
       using U = detail::wrap_t<T>;
@@ -74,8 +93,14 @@ struct MulOp {
 
 template <class T>
 struct DivOp {
-  static_assert(std::is_floating_point_v<T>, "DivOp is true division: floating types only");
-  T operator()(T a, T b) const noexcept { return a / b; }
+  static_assert(std::is_floating_point_v<T> || is_complex_v<T>, "DivOp is true division: floating types only");
+  T operator()(T a, T b) const noexcept {
+    if constexpr (is_complex_v<T>) {
+      return complex_div(a, b);
+    } else {
+      return a / b;
+    }
+  }
 };
 
 // ----------------------------------------------------------------- families ---
@@ -96,15 +121,21 @@ void binary_loops(const char* name, const Scalar* alpha, ScalarType common, cons
     cpu_kernel<T>(out, inputs, op);
   };
   if constexpr (F == BinaryFamily::AddSub) {
-    dispatch_dtype(common, name, [&](auto tag) {
+    dispatch_dtype_with_complex(common, name, [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = opmath_t<T>;
       const C a = static_cast<C>(checked_scalar_to<T>(*alpha));
-      if (a == static_cast<C>(1)) return run(tag, AddOp<C>{});
+      // (complex: a + 1 * b even for alpha = 1, as ATen: (1 + 0j) * (inf + 0j) is inf + nanj)
+      if constexpr (!is_complex_v<C>) {
+        if (a == static_cast<C>(1)) return run(tag, AddOp<C>{});
+      }
       run(tag, AddAlphaOp<C>{a});
     });
   } else if constexpr (F == BinaryFamily::Mul) {
-    dispatch_dtype(common, name, [&](auto tag) { run(tag, MulOp<opmath_t<typename decltype(tag)::type>>{}); });
+    dispatch_dtype_with_complex(common, name,
+                                [&](auto tag) { run(tag, MulOp<opmath_t<typename decltype(tag)::type>>{}); });
+  } else if (is_complex_kernel_dtype(common)) {
+    dispatch_complex_dtype(common, name, [&](auto tag) { run(tag, DivOp<typename decltype(tag)::type>{}); });
   } else {
     dispatch_floating_dtype(common, name,
                             [&](auto tag) { run(tag, DivOp<opmath_t<typename decltype(tag)::type>>{}); });

@@ -103,7 +103,7 @@ inline ScalarType binary_common_dtype(BinaryKind k, const Tensor& self, BinaryOt
 }
 
 inline void check_kernel_dtype(BinaryKind k, ScalarType common) {
-  const bool ok = k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common);
+  const bool ok = is_complex_kernel_dtype(common) || (k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common));
   if (!ok) throw_not_implemented_for(binary_name(k), common);
 }
 

@@ -12,7 +12,10 @@
 //                            element conversions (uint8 + 300 -> 44).
 //   dispatch_dtype(t, name, f)  calls f(type_tag<T>{}) for the ten kernel
 //                            dtypes; the switch that happens once per call,
-//                            never per element.
+//                            never per element. dispatch_dtype_with_complex
+//                            adds complex64/complex128 (std::complex<float>/
+//                            <double>), for the operators PyTorch defines on
+//                            complex; the others keep refusing them.
 #pragma once
 
 #include <cmath>
@@ -35,6 +38,10 @@ template <class T>
 inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 template <class T>
 inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_reduced_float_v<T>;
+// std::complex<float> and std::complex<double>: the element types of
+// ComplexFloat and ComplexDouble (scalar_type_map).
+template <class T>
+inline constexpr bool is_complex_v = opd::detail::is_std_complex_v<T>;
 
 // The type arithmetic is done in (at::opmath_type): float for Half and
 // BFloat16, the element type otherwise.
@@ -64,13 +71,25 @@ To float_to_int(From f) noexcept {
 
 }  // namespace detail
 
-// c10::convert<To>(From) for the real kernel types (bool, integers, Half,
-// float, double, BFloat16): to bool is `!= 0` (NaN -> true), integer
-// narrowing wraps, Half/BFloat16 go through float.
+// c10::convert<To>(From) for the kernel types (bool, integers, Half,
+// float, double, BFloat16, complex): to bool is `!= 0` (NaN -> true),
+// integer narrowing wraps, Half/BFloat16 go through float; complex -> real
+// takes the real part (then converts it: complex -> bool looks at the real
+// part only, as c10's static_cast_with_inter_type), real -> complex has a
+// zero imaginary part.
 template <class To, class From>
 inline To convert(From f) noexcept {
   if constexpr (std::is_same_v<To, From>) {
     return f;
+  } else if constexpr (is_complex_v<To>) {
+    using R = typename To::value_type;
+    if constexpr (is_complex_v<From>) {
+      return To(static_cast<R>(f.real()), static_cast<R>(f.imag()));
+    } else {
+      return To(convert<R>(f), R(0));
+    }
+  } else if constexpr (is_complex_v<From>) {
+    return convert<To>(f.real());
   } else if constexpr (is_reduced_float_v<From>) {
     return convert<To>(static_cast<float>(f));
   } else if constexpr (is_reduced_float_v<To>) {
@@ -98,6 +117,8 @@ constexpr const char* c10_type_name() noexcept {
   else if constexpr (std::is_same_v<T, float>) return "float";
   else if constexpr (std::is_same_v<T, double>) return "double";
   else if constexpr (std::is_same_v<T, BFloat16>) return "at::BFloat16";
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return "c10::complex<float>";
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return "c10::complex<double>";
   else return "unknown";
 }
 
@@ -156,9 +177,28 @@ template <class T>
 // c10::Scalar::to<T>() (checked_convert): throws opd::Error "value cannot be
 // converted to type int8_t without overflow" when the value does not fit T.
 // Conversion to bool never overflows; a complex value needs a zero
-// imaginary part.
+// imaginary part. To complex: each part checked against the part's type,
+// as c10::overflows<c10::complex<R>> does.
+namespace detail {
+template <class T>
+T checked_real_scalar_to(const Scalar& s);
+}  // namespace detail
+
 template <class T>
 T checked_scalar_to(const Scalar& s) {
+  if constexpr (is_complex_v<T>) {
+    using R = typename T::value_type;
+    const std::complex<double> v = s.to_complex_double();
+    if (detail::overflows_double<R>(v.real()) || detail::overflows_double<R>(v.imag())) detail::report_overflow<T>();
+    return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+  } else {
+    return detail::checked_real_scalar_to<T>(s);
+  }
+}
+
+namespace detail {
+template <class T>
+T checked_real_scalar_to(const Scalar& s) {
   switch (s.kind()) {
     case Scalar::Kind::Bool: return convert<T>(s.to_bool());
     case Scalar::Kind::Int: {
@@ -185,18 +225,23 @@ T checked_scalar_to(const Scalar& s) {
   }
   return T{};
 }
+}  // namespace detail
 
 // A Scalar operand converted to an op's common dtype, as the wrapped
 // number tensor's `.to(common_dtype)` does: no overflow check.
 template <class T>
 T scalar_cast(const Scalar& s) {
-  switch (s.kind()) {
-    case Scalar::Kind::Bool: return convert<T>(s.to_bool());
-    case Scalar::Kind::Int: return convert<T>(s.to_long());
-    case Scalar::Kind::Double: return convert<T>(s.to_double());
-    case Scalar::Kind::ComplexDouble: return convert<T>(s.to_complex_double().real());
+  if constexpr (is_complex_v<T>) {
+    return convert<T>(s.to_complex_double());
+  } else {
+    switch (s.kind()) {
+      case Scalar::Kind::Bool: return convert<T>(s.to_bool());
+      case Scalar::Kind::Int: return convert<T>(s.to_long());
+      case Scalar::Kind::Double: return convert<T>(s.to_double());
+      case Scalar::Kind::ComplexDouble: return convert<T>(s.to_complex_double().real());
+    }
+    return T{};
   }
-  return T{};
 }
 
 // PyTorch's error for a kernel without a loop for a dtype:
@@ -224,6 +269,29 @@ decltype(auto) dispatch_dtype(ScalarType t, const char* name, F&& f) {
     default: break;
   }
   throw_not_implemented_for(name, t);
+}
+
+// dispatch_dtype plus ComplexFloat and ComplexDouble: for the operators
+// PyTorch defines on complex (the complex instantiations are compiled only
+// where this is called).
+template <class F>
+decltype(auto) dispatch_dtype_with_complex(ScalarType t, const char* name, F&& f) {
+  if (t == ScalarType::ComplexFloat) return std::forward<F>(f)(type_tag<std::complex<float>>{});
+  if (t == ScalarType::ComplexDouble) return std::forward<F>(f)(type_tag<std::complex<double>>{});
+  return dispatch_dtype(t, name, std::forward<F>(f));
+}
+
+// Same, for ComplexFloat and ComplexDouble only.
+template <class F>
+decltype(auto) dispatch_complex_dtype(ScalarType t, const char* name, F&& f) {
+  if (t == ScalarType::ComplexFloat) return std::forward<F>(f)(type_tag<std::complex<float>>{});
+  if (t == ScalarType::ComplexDouble) return std::forward<F>(f)(type_tag<std::complex<double>>{});
+  throw_not_implemented_for(name, t);
+}
+
+// The complex dtypes the kernels have loops for (not ComplexHalf).
+constexpr bool is_complex_kernel_dtype(ScalarType t) noexcept {
+  return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
 }
 
 // Same, for the floating dtypes only (Half, Float, Double, BFloat16).

@@ -22,7 +22,7 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
   OPD_CHECK(self.defined(), "fill_: self is an undefined tensor");
   if (self.device().is_meta()) return self;
   OPD_CHECK(self.device().is_cpu(), "fill_: the CPU kernel got a tensor on device ", self.device());
-  dispatch_dtype(self.dtype(), "fill_", [&](auto tag) {
+  dispatch_dtype_with_complex(self.dtype(), "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = checked_scalar_to<T>(value);
     // fill_ takes outputs whose elements overlap (ATen does not check):

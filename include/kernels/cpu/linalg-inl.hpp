@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -51,6 +52,7 @@ inline BlasLayout blas_layout_of(const Tensor& t3) {  // t3: (batch, rows, cols)
 inline bool scalar_is_zero(const Scalar& s) {
   if (s.is_boolean()) return !s.to_bool();
   if (s.is_integral(false)) return s.to_long() == 0;
+  if (s.is_complex()) return s.to_complex_double() == std::complex<double>(0.0, 0.0);
   return s.to_double() == 0.0;
 }
 
@@ -68,8 +70,12 @@ void cblas_gemm(bool ta, bool tb, int m, int n, int k, T alpha, const T* a, int 
   const CBLAS_TRANSPOSE fb = tb ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, fa, fb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  } else {
+  } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, fa, fb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {  // alpha, beta by address; std::complex's layout is the BLAS's
+    cblas_cgemm(CblasRowMajor, fa, fb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+  } else {
+    cblas_zgemm(CblasRowMajor, fa, fb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
   }
 }
 
@@ -81,8 +87,12 @@ void cblas_gemv(bool trans, int rows, int cols, T alpha, const T* a, int lda, co
   const int m = trans ? cols : rows, n = trans ? rows : cols;
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemv(CblasRowMajor, fa, m, n, alpha, a, lda, x, incx, beta, y, 1);
-  } else {
+  } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemv(CblasRowMajor, fa, m, n, alpha, a, lda, x, incx, beta, y, 1);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    cblas_cgemv(CblasRowMajor, fa, m, n, &alpha, a, lda, x, incx, &beta, y, 1);
+  } else {
+    cblas_zgemv(CblasRowMajor, fa, m, n, &alpha, a, lda, x, incx, &beta, y, 1);
   }
 }
 
@@ -165,6 +175,15 @@ OPD_FUNC void batched_gemm(const char* name, Tensor a, Tensor b, const Scalar& b
         blas_batched_gemm<double>(a, b, beta_zero ? 0.0 : checked_scalar_to<double>(beta),
                                   checked_scalar_to<double>(alpha), out);
       }
+      return;
+    case ScalarType::ComplexFloat:
+    case ScalarType::ComplexDouble:  // cgemm / zgemm
+      if (!blas_layout_of(a).ok) a = contiguous_clone(a);
+      if (!blas_layout_of(b).ok) b = contiguous_clone(b);
+      dispatch_complex_dtype(dtype, name, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        blas_batched_gemm<T>(a, b, beta_zero ? T(0) : checked_scalar_to<T>(beta), checked_scalar_to<T>(alpha), out);
+      });
       return;
     case ScalarType::Half:
     case ScalarType::BFloat16: {

@@ -65,7 +65,7 @@ namespace detail {
 // The one GEMM of the kernels: out[i] = beta * out[i] + alpha * a[i] @ b[i]
 // for 3-D a (B,n,m), b (B,m,p) and out (B,n,p) of one dtype; a and b any
 // strides (a batch stride of 0 broadcasts), out contiguous, read only when
-// beta != 0. BLAS for float/double, sgemm for Half/BFloat16, a loop for
+// beta != 0. BLAS for float/double/complex64/complex128, sgemm for Half/BFloat16, a loop for
 // integers; other dtypes throw "\"<name>\" not implemented for '<dtype>'".
 OPD_API void batched_gemm(const char* name, Tensor a, Tensor b, const Scalar& beta, const Scalar& alpha,
                           const Tensor& out);

@@ -77,7 +77,7 @@ namespace opd::kernels {
 class ScalarOperand {
  public:
   ScalarOperand(const Scalar& value, ScalarType dtype) : dtype_(dtype) {
-    dispatch_dtype(dtype, "ScalarOperand", [&](auto tag) {
+    dispatch_dtype_with_complex(dtype, "ScalarOperand", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T v = scalar_cast<T>(value);
       static_assert(sizeof(T) <= sizeof(buf_));
@@ -269,18 +269,11 @@ template <class D, class S>
 
 using ConvertRow = void (*)(char* dst, int64_t dst_stride, const char* src, int64_t src_stride, int64_t n);
 
-// convert_row<D, S> for a pair of dtypes, picked once per call: the 100 row
-// loops are all the per-pair code of the engine. name: for the error when a
-// dtype has no loops.
-inline ConvertRow convert_row_for(ScalarType out, ScalarType in, const char* name) {
-  return dispatch_dtype(out, name, [&](auto out_tag) -> ConvertRow {
-    using D = typename decltype(out_tag)::type;
-    return dispatch_dtype(in, name, [](auto in_tag) -> ConvertRow {
-      using S = typename decltype(in_tag)::type;
-      return &convert_row<D, S>;
-    });
-  });
-}
+// convert_row<D, S> for a pair of dtypes, picked once per call: the 144 row
+// loops (the twelve dtypes with loops, complex included) are all the
+// per-pair code of the engine, compiled once, in src/kernels/elementwise.cpp
+// (elementwise-inl.hpp). name: for the error when a dtype has no loops.
+OPD_API ConvertRow convert_row_for(ScalarType out, ScalarType in, const char* name);
 
 // The converting path's only per-op part: result[j] = op(in[0][j], ...,
 // in[N-1][j]) for j < m. The rest of that path is instantiated once per

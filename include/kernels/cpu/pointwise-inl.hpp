@@ -2,7 +2,7 @@
 // Out-of-line part of pointwise.hpp (compiled in src/kernels/pointwise.cpp):
 // the checks, meta and impl of the pointwise families. Their loops are in
 // unary_float_loops-inl.hpp, unary_other_loops-inl.hpp,
-// unary_bool_loops-inl.hpp, equality_loops-inl.hpp, compare_loops-inl.hpp,
+// unary_bool_loops-inl.hpp, unary_complex_loops-inl.hpp, equality_loops-inl.hpp, compare_loops-inl.hpp,
 // logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp,
 // ternary_loops-inl.hpp and ternary_math_loops-inl.hpp, each compiled in its
 // own source.
@@ -34,6 +34,7 @@
 #include "kernels/cpu/ternary_loops-inl.hpp"
 #include "kernels/cpu/ternary_math_loops-inl.hpp"
 #include "kernels/cpu/unary_bool_loops-inl.hpp"
+#include "kernels/cpu/unary_complex_loops-inl.hpp"
 #include "kernels/cpu/unary_float_loops-inl.hpp"
 #include "kernels/cpu/unary_other_loops-inl.hpp"
 #endif
@@ -108,6 +109,10 @@ inline void check_out(const char* op, const Tensor& out, std::initializer_list<c
 // Keep-kind ops refuse some dtypes, as ATen's kernels do (before writing).
 inline void check_unary_dtype(UnaryOp op, ScalarType d) {
   const char* name = unary_name(op);
+  if (is_complex_kernel_dtype(d)) {  // complex: the ops of unary_complex_loops only
+    if (!has_complex_loop(op)) throw_not_implemented_for(name, d);
+    return;
+  }
   if (!is_kernel_dtype(d)) throw_not_implemented_for(name, d);
   const bool is_bool = d == ScalarType::Bool;
   const bool floating = is_floating_type(d);
@@ -145,8 +150,12 @@ inline void check_unary_dtype(UnaryOp op, ScalarType d) {
 
 inline ScalarType unary_result_dtype(UnaryOp op, ScalarType d) {
   switch (unary_kind(op)) {
-    case UnaryKind::Float: return is_floating_type(d) ? d : default_dtype();
-    case UnaryKind::Keep: return d;
+    case UnaryKind::Float: return is_floating_type(d) || is_complex_kernel_dtype(d) ? d : default_dtype();
+    case UnaryKind::Keep:
+      if (op == UnaryOp::Abs && is_complex_kernel_dtype(d)) {  // |z|: the real dtype of the same precision
+        return d == ScalarType::ComplexFloat ? ScalarType::Float : ScalarType::Double;
+      }
+      return d;
     case UnaryKind::Bool: return ScalarType::Bool;
   }
   return d;
@@ -174,7 +183,9 @@ inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, con
   } else if (op == UnaryOp::LeakyRelu) {  // negative_slope
     if (!p.a) p.a = 0.01;
   }
-  if (uses_float_loops(op)) {
+  if (is_complex_kernel_dtype(compute)) {
+    unary_complex_loops(op, compute, OperandRef::of(out), OperandRef::of(in));
+  } else if (uses_float_loops(op)) {
     unary_float_loops(op, p, compute, OperandRef::of(out), OperandRef::of(in));
   } else if (unary_kind(op) == UnaryKind::Bool) {
     unary_bool_loops(op, compute, OperandRef::of(out), OperandRef::of(in));
@@ -231,6 +242,10 @@ inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOr
                           ? self.tensor->dtype()
                           : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
+  if (is_complex_kernel_dtype(common)) {  // complex: eq and ne only (ordering is not defined)
+    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne) throw_not_implemented_for(name, common);
+    return common;
+  }
   if (!is_kernel_dtype(common)) throw_not_implemented_for(name, common);
   const bool is_bool = common == ScalarType::Bool;
   const bool integral = is_integral_type(common, /*include_bool=*/false);

@@ -414,6 +414,8 @@ inline void unary_other_loops(UnaryOp op, const UnaryParams& params, ScalarType 
   route_by_dtype_group<&unary_other_loops_of<DtypeGroup::Integral>, &unary_other_loops_of<DtypeGroup::Floating>>(compute, op, params, compute, out, in);
 }
 OPD_API void unary_bool_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
+// The unary ops on complex64/complex128 (src/kernels/pointwise_unary_complex.cpp).
+OPD_API void unary_complex_loops(UnaryOp op, ScalarType compute, const OperandRef& out, const OperandRef& in);
 // A Bool-valued op (comparison, logical op) on inputs already of dtype T
 // (not Half/BFloat16), contiguous with out's sizes, the last one possibly a
 // 0-dim input, into a contiguous Bool out: typed rows writing bools

@@ -26,6 +26,28 @@ constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
   return UnaryKind::Bool;
 }
 
+// The unary ops with loops for complex64/complex128 (unary_complex_loops-inl.hpp);
+// the others refuse complex.
+constexpr bool has_complex_loop(UnaryOp op) noexcept {
+  switch (op) {
+    case UnaryOp::Neg:
+    case UnaryOp::Abs:
+    case UnaryOp::Exp:
+    case UnaryOp::Log:
+    case UnaryOp::Log10:
+    case UnaryOp::Sqrt:
+    case UnaryOp::Reciprocal:
+    case UnaryOp::Sin:
+    case UnaryOp::Cos:
+    case UnaryOp::Tan:
+    case UnaryOp::Sinh:
+    case UnaryOp::Cosh:
+    case UnaryOp::Tanh:
+    case UnaryOp::Sigmoid: return true;
+    default: return false;
+  }
+}
+
 enum class PointwiseOp : uint8_t {
   // comparison / logical: a Bool result
   Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor,

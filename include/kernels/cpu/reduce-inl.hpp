@@ -2,6 +2,7 @@
 // Out-of-line part of reduce.hpp (compiled in src/kernels/reduce.cpp): the
 // ops on the engine of reduce_engine-inl.hpp.
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -19,7 +20,7 @@ namespace reduce_detail {
 
 // The accumulation dtype of sum/prod for an output dtype.
 inline ScalarType sum_acc_dtype(ScalarType out) {
-  if (out == ScalarType::Double) return ScalarType::Double;
+  if (out == ScalarType::Double || is_complex_kernel_dtype(out)) return out;
   if (is_floating_type(out)) return ScalarType::Float;
   return ScalarType::Long;
 }
@@ -50,9 +51,10 @@ enum class SumKind { Sum, Prod };
 
 inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList dims, bool keepdim,
                        std::optional<ScalarType> dtype) {
-  check_input(op, self);
+  check_input(op, self, /*complex_ok=*/true);
   const ScalarType out_dtype = sum_out_dtype(self, dtype);
-  if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  if (!is_kernel_dtype(out_dtype) && !is_complex_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  // (a complex input with a real dtype=: the real parts, cast first as ATen does)
   // ATen 1.13's prod_cpu has no Half or BFloat16 loop.
   // (An empty input never reaches the loop: the identity is filled in.)
   if (kind == SumKind::Prod && self.numel() != 0 && (out_dtype == ScalarType::Half || out_dtype == ScalarType::BFloat16))
@@ -79,6 +81,8 @@ inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList
   };
   if (acc == ScalarType::Float) run(type_tag<float>{});
   else if (acc == ScalarType::Double) run(type_tag<double>{});
+  else if (acc == ScalarType::ComplexFloat) run(type_tag<std::complex<float>>{});
+  else if (acc == ScalarType::ComplexDouble) run(type_tag<std::complex<double>>{});
   else run(type_tag<int64_t>{});
   return finish(std::move(res), out_dtype);
 }
@@ -386,9 +390,9 @@ OPD_FUNC Tensor prod_dim(const Tensor& self, int64_t dim, bool keepdim, std::opt
 }
 
 OPD_FUNC Tensor mean_dim(const Tensor& self, OptDimList dim, bool keepdim, std::optional<ScalarType> dtype) {
-  reduce_detail::check_input("mean", self);
+  reduce_detail::check_input("mean", self, /*complex_ok=*/true);
   const ScalarType t = dtype.value_or(self.dtype());
-  OPD_CHECK_TYPE(is_floating_type(t), "mean(): could not infer output dtype. ",
+  OPD_CHECK_TYPE(is_floating_type(t) || is_complex_kernel_dtype(t), "mean(): could not infer output dtype. ",
                  dtype ? "Optional dtype" : "Input dtype", " must be either a floating point or complex dtype. Got: ", t);
   const DimList dims = dim.value_or(DimList());
   Tensor out = reduce_detail::sum_like("mean", reduce_detail::SumKind::Sum, self, dims, keepdim, t);
@@ -399,7 +403,18 @@ OPD_FUNC Tensor mean_dim(const Tensor& self, OptDimList dim, bool keepdim, std::
   } else {
     for (const int64_t d : dims) count *= self.sizes()[static_cast<std::size_t>(views::wrap_dim("mean", d, self.dim()))];
   }
-  // out /= count, in out's dtype (half rounds once, from float math).
+  // out /= count, in out's dtype (half rounds once, from float math);
+  // complex: ATen's complex division by count + 0j, (x * count) / count^2.
+  if (is_complex_kernel_dtype(t)) {
+    dispatch_complex_dtype(t, "mean", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using R = typename T::value_type;
+      T* o = static_cast<T*>(out.data_ptr());
+      const auto c = static_cast<R>(count);
+      for (int64_t i = 0; i < out.numel(); ++i) o[i] = T(o[i].real() * c / (c * c), o[i].imag() * c / (c * c));
+    });
+    return out;
+  }
   dispatch_floating_dtype(t, "mean", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = static_cast<T*>(out.data_ptr());

@@ -14,6 +14,7 @@
 // which run on the input's own dtype.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -105,10 +106,13 @@ inline Tensor contiguous_rows(const Tensor& rows, ScalarType acc) {
   return buf;
 }
 
-inline void check_input(const char* op, const Tensor& self) {
+// complex_ok: the reduction has complex loops (sum, prod, mean); the others
+// refuse complex64/complex128 here, before anything is computed.
+inline void check_input(const char* op, const Tensor& self, bool complex_ok = false) {
   OPD_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
   OPD_CHECK(self.device().is_cpu() || self.device().is_meta(), op, ": the CPU kernel got argument 'self' on device ",
             self.device());  // (the kernels are the Meta kernels too)
+  if (complex_ok && is_complex_kernel_dtype(self.dtype())) return;
   if (!is_kernel_dtype(self.dtype())) throw_not_implemented_for(op, self.dtype());
 }
 
@@ -177,6 +181,8 @@ template <class A>
 A sum_row(const A* x, int64_t n) {
   if constexpr (std::is_same_v<A, float> || std::is_same_v<A, double>) {
     return n == 0 ? A(0) : simd::sum_row(x, n);
+  } else if constexpr (is_complex_v<A>) {  // both parts pairwise, as the floats
+    return pairwise_sum<A>(0, n, [x](int64_t i) { return x[i]; });
   } else {
     uint64_t s = 0;  // integers wrap, as two's complement
     for (int64_t i = 0; i < n; ++i) s += static_cast<uint64_t>(x[i]);
@@ -190,6 +196,12 @@ A prod_row(const A* x, int64_t n) {
     uint64_t p = 1;
     for (int64_t i = 0; i < n; ++i) p *= static_cast<uint64_t>(x[i]);
     return static_cast<A>(p);
+  } else if constexpr (is_complex_v<A>) {  // left to right, by the textbook product (ATen's, not Annex G's)
+    A p(1);
+    for (int64_t i = 0; i < n; ++i) {
+      p = A(p.real() * x[i].real() - p.imag() * x[i].imag(), p.real() * x[i].imag() + p.imag() * x[i].real());
+    }
+    return p;
   } else {
     // Long rows: interleaved partial products (as ATen's vectorized
     // reduction keeps one per lane), combined as a tree: one running product

@@ -71,6 +71,16 @@ void store_value(unsigned char* at, int dtype, Rng& rng, Fill fill) {
     case bf16: store(at, opd::BFloat16(static_cast<float>(float_value(rng, fill)))); break;
     case f32: store(at, static_cast<float>(float_value(rng, fill))); break;
     case f64: store(at, float_value(rng, fill)); break;
+    case c64: {
+      const float parts[2] = {static_cast<float>(float_value(rng, fill)), static_cast<float>(float_value(rng, fill))};
+      std::memcpy(at, parts, sizeof parts);
+      break;
+    }
+    case c128: {
+      const double parts[2] = {float_value(rng, fill), float_value(rng, fill)};
+      std::memcpy(at, parts, sizeof parts);
+      break;
+    }
     default: throw std::invalid_argument("diff::make_tensor: unsupported dtype " + std::to_string(dtype));
   }
 }
@@ -97,6 +107,8 @@ const char* dtype_name(int dtype) {
     case f64: return "double";
     case b8: return "bool";
     case bf16: return "bfloat16";
+    case c64: return "complex64";
+    case c128: return "complex128";
     default: return "dtype?";
   }
 }
@@ -144,7 +156,8 @@ std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, cons
     return std::string("dtype ") + dtype_name(ours.dtype) + " vs libtorch's " + dtype_name(theirs.dtype);
   }
   if (ours.sizes != theirs.sizes) return "sizes " + sizes_str(ours.sizes) + " vs libtorch's " + sizes_str(theirs.sizes);
-  const std::size_t item = element_size(ours.dtype);
+  const int dtype = part_dtype(ours.dtype);  // complex: real and imaginary parts in turn
+  const std::size_t item = element_size(dtype);
   const std::size_t n = ours.storage.size() / item;
   std::size_t bad = 0;
   std::string first;
@@ -152,10 +165,10 @@ std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, cons
     const unsigned char* a = ours.storage.data() + i * item;
     const unsigned char* b = theirs.storage.data() + i * item;
     bool same;
-    if (!is_floating(ours.dtype)) {
-      same = std::memcmp(a, b, item) == 0 || (ours.dtype == b8 && (*a != 0) == (*b != 0));
+    if (!is_floating(dtype)) {
+      same = std::memcmp(a, b, item) == 0 || (dtype == b8 && (*a != 0) == (*b != 0));
     } else {
-      const double x = as_double(ours.dtype, a), y = as_double(ours.dtype, b);
+      const double x = as_double(dtype, a), y = as_double(dtype, b);
       if (std::isnan(x) || std::isnan(y)) {
         same = std::isnan(x) && std::isnan(y);
       } else if (x == y) {
@@ -163,7 +176,7 @@ std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, cons
       } else if (std::isinf(x) || std::isinf(y)) {
         same = false;
       } else {
-        const int64_t distance = ordered(ours.dtype, a) - ordered(ours.dtype, b);
+        const int64_t distance = ordered(dtype, a) - ordered(dtype, b);
         same = (distance <= tol.ulp && distance >= -tol.ulp) || std::fabs(x - y) <= tol.atol ||
                (tol.rtol > 0 && std::fabs(x - y) <= tol.atol + tol.rtol * std::fabs(y));
       }
@@ -172,13 +185,14 @@ std::string compare_tensors(const RawTensor& ours, const RawTensor& theirs, cons
       if (bad++ == 0) {
         std::ostringstream os;
         os.precision(9);
-        os << "element " << i << ": " << as_double(ours.dtype, a) << " vs libtorch's " << as_double(ours.dtype, b);
+        os << (is_complex(ours.dtype) ? (i % 2 ? "imaginary part of element " : "real part of element ") : "element ")
+           << (is_complex(ours.dtype) ? i / 2 : i) << ": " << as_double(dtype, a) << " vs libtorch's " << as_double(dtype, b);
         first = os.str();
       }
     }
   }
   if (bad == 0) return "";
-  return std::to_string(bad) + " of " + std::to_string(n) + " elements differ (" + dtype_name(ours.dtype) +
+  return std::to_string(bad) + " of " + std::to_string(n) + (is_complex(ours.dtype) ? " parts" : " elements") + " differ (" + dtype_name(ours.dtype) +
          ", sizes " + sizes_str(ours.sizes) + "), first " + first;
 }
 
@@ -192,6 +206,12 @@ std::string compare_values(const Value& ours, const Value& theirs, const Toleran
       const bool same = ours.d == theirs.d || (std::isnan(ours.d) && std::isnan(theirs.d)) ||
                         std::fabs(ours.d - theirs.d) <= std::max(tol.atol, 1e-12 * std::fabs(theirs.d));
       return same ? "" : std::to_string(ours.d) + " vs " + std::to_string(theirs.d);
+    }
+    case Value::Kind::Complex: {
+      const auto close = [&](double x, double y) {
+        return x == y || (std::isnan(x) && std::isnan(y)) || std::fabs(x - y) <= std::max(tol.atol, 1e-12 * std::fabs(y));
+      };
+      return close(ours.d, theirs.d) && close(ours.imag, theirs.imag) ? "" : "complex numbers differ";
     }
     case Value::Kind::IntList: return ours.ints == theirs.ints ? "" : "int lists differ";
     case Value::Kind::BoolList: return ours.bools == theirs.bools ? "" : "bool lists differ";
@@ -217,6 +237,7 @@ std::string describe_value(const Value& v) {
     case Value::Kind::Bool: return v.b ? "True" : "False";
     case Value::Kind::Int: return std::to_string(v.i);
     case Value::Kind::Double: { std::ostringstream os; os << v.d; return os.str(); }
+    case Value::Kind::Complex: { std::ostringstream os; os << "(" << v.d << (v.imag < 0 ? "" : "+") << v.imag << "j)"; return os.str(); }
     case Value::Kind::String: return "'" + v.s + "'";
     case Value::Kind::IntList: return sizes_str(v.ints);
     case Value::Kind::DoubleList: {

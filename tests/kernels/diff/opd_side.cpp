@@ -2,6 +2,7 @@
 // storage, a copy of the RawTensor's, viewed through aten::as_strided.
 #include "opd_side.hpp"
 
+#include <complex>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -50,6 +51,7 @@ opd::IValue to_ivalue(const Value& v) {
     case Value::Kind::Bool: return opd::IValue(v.b);
     case Value::Kind::Int: return opd::IValue(v.i);
     case Value::Kind::Double: return opd::IValue(v.d);
+    case Value::Kind::Complex: return opd::IValue(std::complex<double>(v.d, v.imag));
     case Value::Kind::String: return opd::IValue(v.s);
     case Value::Kind::IntList: return opd::IValue(v.ints);
     case Value::Kind::DoubleList: return opd::IValue(v.doubles);
@@ -93,6 +95,10 @@ Value from_ivalue(const opd::IValue& iv) {
   } else if (iv.is_double()) {
     v.kind = Value::Kind::Double;
     v.d = iv.to_double();
+  } else if (iv.is_complex_double()) {
+    v.kind = Value::Kind::Complex;
+    v.d = iv.to_complex_double().real();
+    v.imag = iv.to_complex_double().imag();
   } else if (iv.is_int_list()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.to_int_list();

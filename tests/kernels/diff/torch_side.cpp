@@ -42,6 +42,7 @@ c10::IValue to_ivalue(const Value& v, std::vector<at::Tensor>& keep) {
     case Value::Kind::Bool: return c10::IValue(v.b);
     case Value::Kind::Int: return c10::IValue(v.i);
     case Value::Kind::Double: return c10::IValue(v.d);
+    case Value::Kind::Complex: return c10::IValue(c10::complex<double>(v.d, v.imag));
     case Value::Kind::String: return c10::IValue(v.s);
     case Value::Kind::IntList: return c10::IValue(v.ints);
     case Value::Kind::DoubleList: return c10::IValue(v.doubles);
@@ -106,6 +107,10 @@ Value from_ivalue(const c10::IValue& iv) {
   } else if (iv.isDouble()) {
     v.kind = Value::Kind::Double;
     v.d = iv.toDouble();
+  } else if (iv.isComplexDouble()) {
+    v.kind = Value::Kind::Complex;
+    v.d = iv.toComplexDouble().real();
+    v.imag = iv.toComplexDouble().imag();
   } else if (iv.isIntList()) {
     v.kind = Value::Kind::IntList;
     v.ints = iv.toIntVector();

@@ -1,0 +1,239 @@
+// Complex dtypes (complex64, complex128) against libtorch 1.13 through the
+// differential harness (diff/README.md): the conversions (copy_, _to_copy,
+// fill_, the factories) between every dtype pair, the arithmetic add / sub /
+// mul / div with type promotion between complex and real operands, complex
+// Scalars, and the operators PyTorch refuses on complex (both sides must
+// throw). Complex results are compared part by part (real, imaginary) as
+// floats of the part's dtype.
+#include <string>
+#include <vector>
+
+#include "diff.hpp"
+
+using namespace diff;
+
+namespace {
+
+const int kReal[] = {u8, i8, i16, i32, i64, f16, f32, f64, b8, bf16};
+const int kComplex[] = {c64, c128};
+
+Fill fill_for(int dtype) { return is_floating(dtype) || is_complex(dtype) ? Fill::special : Fill::standard; }
+
+}  // namespace
+
+// copy_ between a complex dtype and every dtype, both directions, on every
+// layout (complex -> real takes the real part; real -> complex has a zero
+// imaginary part), with broadcasting.
+TEST(ComplexTorchDiff, CopyBetweenAllDtypes) {
+  std::vector<Case> cases;
+  std::vector<int> all(std::begin(kReal), std::end(kReal));
+  all.insert(all.end(), std::begin(kComplex), std::end(kComplex));
+  for (int c : kComplex) {
+    for (int other : all) {
+      for (Layout layout : all_layouts) {
+        // (special values into integers: out-of-range conversions, the same on both sides)
+        cases.push_back({"aten::copy_", "", {T(other, {3, 4}), T(c, {3, 4}, layout, Fill::standard), B(false)}});
+        cases.push_back({"aten::copy_", "", {T(c, {3, 4}, layout), T(other, {3, 4}, Layout::contiguous, fill_for(other)), B(false)}});
+      }
+      if (is_floating(other) || is_complex(other)) {
+        cases.push_back({"aten::copy_", "", {T(other, {5}), T(c, {5}, Layout::contiguous, Fill::special), B(false)}});
+      }
+      cases.push_back({"aten::copy_", "", {T(c, {2, 3}), T(other, {3}), B(false)}});  // broadcast
+    }
+    cases.push_back({"aten::copy_", "", {T(c, {70}, Layout::contiguous), T(f32, {70}, Layout::sliced), B(false)}});
+  }
+  check_all(cases);
+}
+
+TEST(ComplexTorchDiff, ToCopyAndFactories) {
+  std::vector<Case> cases;
+  for (int c : kComplex) {
+    for (int to : {u8, i64, f16, f32, f64, b8, bf16, c64, c128}) {
+      cases.push_back({"aten::_to_copy", "", {T(c, {2, 3}, Layout::transposed), ScalarT(to), None(), None(), None(), B(false), None()}});
+      cases.push_back({"aten::_to_copy", "", {T(to, {2, 3}, Layout::sliced, fill_for(to)), ScalarT(c), None(), None(), None(), B(false), None()}});
+    }
+    cases.push_back({"aten::zeros", "", {L({2, 3}), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::ones", "", {L({4}), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::full", "", {L({2, 2}), C(1.5, -2.0), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::full", "", {L({3}), D(0.25), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::full", "", {L({3}), I(7), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::fill_", "Scalar", {T(c, {2, 3}, Layout::transposed), C(-1.0, 0.5)}});
+    cases.push_back({"aten::fill_", "Scalar", {T(c, {4}), D(3.25)}});
+    cases.push_back({"aten::fill_", "Scalar", {T(c, {4}), B(true)}});
+    cases.push_back({"aten::fill_", "Tensor", {T(c, {4}), T(c, {})}});
+  }
+  // full's dtype from a complex fill value: complex64 (the default complex dtype)
+  cases.push_back({"aten::full", "", {L({2}), C(1.0, 1.0), None(), None(), None(), None()}});
+  cases.push_back({"aten::fill_", "Scalar", {T(c64, {2}), C(1e300, 0.0)}});  // overflows complex64: both throw
+  cases.push_back({"aten::fill_", "Scalar", {T(f32, {2}), C(1.0, 1.0)}});    // complex into a real tensor: both throw
+  cases.push_back({"aten::fill_", "Scalar", {T(i64, {2}), C(1.0, 0.0)}});
+  check_all(cases);
+}
+
+// add / sub / mul / div: complex with complex and with every real dtype
+// (promotion to complex64 or complex128), complex alpha, complex Scalars,
+// in-place and out=, every layout and broadcasting.
+TEST(ComplexTorchDiff, Arithmetic) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 4, .atol = 1e-6};  // libtorch's vectorized loops round once less (FMA) in places
+  for (const char* op : {"add", "sub", "mul", "div"}) {
+    const std::string name = std::string("aten::") + op;
+    const bool alpha = op == std::string("add") || op == std::string("sub");
+    auto args = [&](Value a, Value b) {
+      std::vector<Value> v{std::move(a), std::move(b)};
+      if (alpha) v.push_back(I(1));
+      return v;
+    };
+    for (int c : kComplex) {
+      for (Layout layout : all_layouts) {
+        cases.push_back({name, "Tensor", args(T(c, {3, 4}, layout, Fill::standard, 1), T(c, {3, 4}, Layout::contiguous, Fill::standard, 2)), tol});
+        cases.push_back({name, "Tensor", args(T(c, {3, 4}, layout, Fill::special, 1), T(c, {3, 4}, layout, Fill::special, 2)), tol});
+      }
+      for (int r : kReal) {
+        if (r == b8 && op == std::string("sub")) continue;  // sub refuses bool: covered elsewhere
+        cases.push_back({name, "Tensor", args(T(c, {2, 5}), T(r, {2, 5}, Layout::contiguous, Fill::positive)), tol});
+        cases.push_back({name, "Tensor", args(T(r, {5}, Layout::contiguous, Fill::positive), T(c, {2, 5})), tol});
+      }
+      cases.push_back({name, "Tensor", args(T(c, {4, 1}), T(c == c64 ? c128 : c64, {1, 3})), tol});  // c64 with c128: c128
+      cases.push_back({name, "Tensor", args(T(c, {}), T(f32, {70}, Layout::sliced)), tol});
+      cases.push_back({name, "Tensor", args(T(c, {67}, Layout::contiguous, Fill::standard, 3), T(c, {67})), tol});
+      cases.push_back({name, "Tensor", args(T(c, {0, 3}), T(c, {3})), tol});
+      cases.push_back({name, "Scalar", args(T(c, {2, 3}, Layout::expanded), C(0.5, -1.5)), tol});
+      cases.push_back({name, "Scalar", args(T(c, {2, 3}), D(2.5)), tol});
+      cases.push_back({name + "_", "Tensor", args(T(c, {3, 4}, Layout::transposed), T(f64, {4})), tol});
+      cases.push_back({name + "_", "Scalar", args(T(c, {3}), C(2.0, 1.0)), tol});
+      std::vector<Value> out = args(T(c, {2, 3}), T(c, {2, 3}, Layout::contiguous, Fill::standard, 5));
+      out.push_back(T(c, {0}));
+      cases.push_back({name, "out", out, tol});
+    }
+    // A complex Scalar with a real tensor: complex64 for float32 and integers, complex128 for float64.
+    for (int r : {i64, f32, f64, b8}) cases.push_back({name, "Scalar", args(T(r, {4}, Layout::contiguous, Fill::positive), C(1.0, -2.0)), tol});
+    // A complex result into a real tensor: both throw (can't cast complex to real).
+    cases.push_back({name + "_", "Tensor", args(T(f32, {3}), T(c64, {3})), tol});
+    std::vector<Value> real_out = args(T(c64, {3}), T(c64, {3}));
+    real_out.push_back(T(f32, {3}));
+    cases.push_back({name, "out", real_out, tol});
+  }
+  // Complex alpha: only with complex results.
+  cases.push_back({"aten::add", "Tensor", {T(c64, {5}), T(c64, {5}, Layout::sliced), C(2.0, -1.0)}});
+  cases.push_back({"aten::sub", "Tensor", {T(c128, {5}), T(f64, {5}), C(0.0, 3.0)}});
+  cases.push_back({"aten::add", "Tensor", {T(f32, {5}), T(f32, {5}), C(2.0, -1.0)}});  // both throw
+  // Division by zero: the textbook formula's nan + nanj on both sides.
+  cases.push_back({"aten::div", "Tensor", {T(c64, {4}), T(c64, {4}, Layout::expanded, Fill::small, 9)}});
+  cases.push_back({"aten::div", "Scalar", {T(c128, {4}), I(0)}});
+  cases.push_back({"aten::div", "Scalar", {T(c64, {4}), C(0.0, 0.0)}});
+  check_all(cases);
+}
+
+// The unary ops with complex loops, on values away from the branch cuts and
+// overflow (libm's and ATen's Sleef-based loops round differently: a few
+// units in the last place). abs gives the real dtype.
+TEST(ComplexTorchDiff, UnaryOps) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 8, .atol = 1e-6, .rtol = 1e-5};
+  for (const char* op : {"neg", "abs", "exp", "log", "log10", "sqrt", "reciprocal", "sin", "cos", "tan", "sinh",
+                         "cosh", "tanh", "sigmoid"}) {
+    const std::string name = std::string("aten::") + op;
+    for (int c : kComplex) {
+      for (Layout layout : all_layouts) cases.push_back({name, "", {T(c, {3, 5}, layout)}, tol});
+      cases.push_back({name, "", {T(c, {67}, Layout::contiguous, Fill::small, 3)}, tol});
+      cases.push_back({name, "", {T(c, {0, 2})}, tol});
+      // (abs_: PyTorch refuses it on complex; opd's derived in-place kernel
+      // writes |z| + 0j into self: docs/kernels.md)
+      if (op != std::string("abs")) cases.push_back({name + "_", "", {T(c, {4, 3}, Layout::transposed)}, tol});
+      const bool keeps = op == std::string("neg") || op == std::string("abs");  // out= of the result's dtype only
+      cases.push_back({name, "out", {T(c, {2, 3}, Layout::sliced), T(c == c64 ? f32 : f64, {0})}, tol});  // complex into real: only abs
+      if (!keeps) cases.push_back({name, "out", {T(c, {2, 3}), T(c128, {0})}, tol});
+    }
+  }
+  // 0 and infinities where the formulas agree: neg, abs
+  for (const char* op : {"neg", "abs"}) cases.push_back({std::string("aten::") + op, "", {T(c64, {40}, Layout::contiguous, Fill::special)}});
+  check_all(cases);
+}
+
+TEST(ComplexTorchDiff, Equality) {
+  std::vector<Case> cases;
+  for (const char* op : {"eq", "ne"}) {
+    const std::string name = std::string("aten::") + op;
+    for (int c : kComplex) {
+      for (Layout layout : all_layouts) {
+        // small integers in both parts: equal elements are common
+        cases.push_back({name, "Tensor", {T(c, {3, 4}, layout, Fill::special, 1), T(c, {3, 4}, Layout::contiguous, Fill::special, 1)}});
+        cases.push_back({name, "Tensor", {T(c, {3, 4}, layout), T(c, {4})}});
+      }
+      cases.push_back({name, "Tensor", {T(c, {5}), T(i64, {5}, Layout::contiguous, Fill::small)}});
+      cases.push_back({name, "Tensor", {T(c, {70}), T(c, {70})}});
+      cases.push_back({name, "Scalar", {T(c, {4}), C(1.0, 0.0)}});
+      cases.push_back({name, "Scalar", {T(f32, {4}), C(1.0, 2.0)}});
+      cases.push_back({name, "Tensor_out", {T(c, {3}), T(c, {3}), T(b8, {0})}});
+    }
+  }
+  check_all(cases);
+}
+
+// sum, mean, prod: whole tensors, over dimensions, keepdim, dtype=.
+TEST(ComplexTorchDiff, Reductions) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 0, .atol = 1e-5, .rtol = 1e-5};  // (summation order)
+  for (int c : kComplex) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::sum", "", {T(c, {3, 4}, layout), None()}, tol});
+      cases.push_back({"aten::sum", "dim_IntList", {T(c, {3, 4}, layout), L({1}), B(false), None()}, tol});
+      cases.push_back({"aten::mean", "dim", {T(c, {3, 4}, layout), L({0}), B(true), None()}, tol});
+      cases.push_back({"aten::prod", "", {T(c, {3, 4}, layout, Fill::small), None()}, tol});
+    }
+    cases.push_back({"aten::sum", "", {T(c, {1000}), None()}, tol});
+    cases.push_back({"aten::sum", "", {T(c, {0, 3}), None()}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(c, {2, 3, 4}), L({0, 2}), B(true), ScalarT(c128)}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(f32, {2, 3}), L({1}), B(false), ScalarT(c)}, tol});
+    cases.push_back({"aten::sum", "dim_IntList", {T(c, {2, 3}), L({1}), B(false), ScalarT(f32)}, tol});
+    cases.push_back({"aten::mean", "", {T(c, {5, 7}), None()}, tol});
+    cases.push_back({"aten::prod", "dim_int", {T(c, {4, 5}, Layout::transposed, Fill::small), I(1), B(false), None()}, tol});
+    for (const char* op : {"amax", "amin"}) cases.push_back({std::string("aten::") + op, "", {T(c, {3, 4}), L({1}), B(false)}});
+    cases.push_back({"aten::argmax", "", {T(c, {3, 4}), None(), B(false)}});
+  }
+  check_all(cases);
+}
+
+// The matrix products through cgemm / zgemm (cgemv / zgemv for a vector).
+TEST(ComplexTorchDiff, MatrixProducts) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 0, .atol = 1e-5, .rtol = 1e-5};  // (the BLAS's summation order against ATen's)
+  for (int c : kComplex) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::mm", "", {T(c, {3, 4}, layout, Fill::standard, 1), T(c, {4, 5}, Layout::contiguous, Fill::standard, 2)}, tol});
+      cases.push_back({"aten::mm", "", {T(c, {4, 4}, Layout::contiguous, Fill::standard, 1), T(c, {4, 4}, layout, Fill::standard, 2)}, tol});
+    }
+    cases.push_back({"aten::bmm", "", {T(c, {2, 3, 4}), T(c, {2, 4, 2}, Layout::transposed)}, tol});
+    cases.push_back({"aten::addmm", "", {T(c, {3, 2}), T(c, {3, 4}), T(c, {4, 2}), C(0.5, -1.0), C(2.0, 0.5)}, tol});
+    cases.push_back({"aten::addmm", "", {T(c, {2}), T(c, {3, 4}), T(c, {4, 2}), I(0), I(1)}, tol});
+    cases.push_back({"aten::matmul", "", {T(c, {2, 3, 4}), T(c, {4})}, tol});
+    cases.push_back({"aten::matmul", "", {T(c, {5}), T(c, {5, 3})}, tol});
+    cases.push_back({"aten::mv", "", {T(c, {3, 4}, Layout::transposed), T(c, {4})}, tol});
+    // (not dot: Debian's libtorch 1.13 returns 0 for every complex dot, its
+    // cdotu call into OpenBLAS losing the result; opd's goes through cgemm)
+    cases.push_back({"aten::mm", "", {T(c, {0, 3}), T(c, {3, 2})}, tol});
+    cases.push_back({"aten::mm", "", {T(c, {2, 0}), T(c, {0, 2})}, tol});
+    cases.push_back({"aten::mm", "", {T(c, {2, 3}), T(f32, {3, 2})}, tol});  // mixed dtypes: both throw
+  }
+  check_all(cases);
+}
+
+// Operators PyTorch refuses on complex (ordering, comparisons, activations):
+// opd must refuse them too (the harness passes only when both throw).
+TEST(ComplexTorchDiff, RefusedOperators) {
+  std::vector<Case> cases;
+  for (int c : kComplex) {
+    for (const char* op : {"lt", "le", "gt", "ge", "maximum", "minimum", "fmod", "remainder", "floor_divide"}) {
+      cases.push_back({std::string("aten::") + op, "Tensor", {T(c, {3}), T(c, {3})}});
+    }
+    for (const char* op : {"relu", "floor", "ceil", "sign", "trunc", "frac", "erf", "bitwise_not"}) {
+      cases.push_back({std::string("aten::") + op, "", {T(c, {3})}});
+    }
+    cases.push_back({"aten::clamp", "", {T(c, {3}), D(0.0), D(1.0)}});
+    cases.push_back({"aten::max", "", {T(c, {3})}});
+    cases.push_back({"aten::sort", "", {T(c, {3}), I(-1), B(false)}});
+    cases.push_back({"aten::bitwise_and", "Tensor", {T(c, {3}), T(c, {3})}});
+  }
+  check_all(cases);
+}
