@@ -132,7 +132,7 @@ TEST(ComplexTorchDiff, UnaryOps) {
   std::vector<Case> cases;
   const Tolerance tol{.ulp = 8, .atol = 1e-6, .rtol = 1e-5};
   for (const char* op : {"neg", "abs", "exp", "log", "log10", "sqrt", "reciprocal", "sin", "cos", "tan", "sinh",
-                         "cosh", "tanh", "sigmoid"}) {
+                         "cosh", "tanh", "sigmoid", "silu"}) {
     const std::string name = std::string("aten::") + op;
     for (int c : kComplex) {
       for (Layout layout : all_layouts) cases.push_back({name, "", {T(c, {3, 5}, layout)}, tol});
@@ -141,7 +141,9 @@ TEST(ComplexTorchDiff, UnaryOps) {
       // (abs_: PyTorch refuses it on complex; opd's derived in-place kernel
       // writes |z| + 0j into self: docs/kernels.md)
       if (op != std::string("abs")) cases.push_back({name + "_", "", {T(c, {4, 3}, Layout::transposed)}, tol});
-      const bool keeps = op == std::string("neg") || op == std::string("abs");  // out= of the result's dtype only
+      // out= of the result's dtype only (silu: libtorch refuses any other out dtype; opd's keep-kind
+      // out= casts, as it does for real dtypes)
+      const bool keeps = op == std::string("neg") || op == std::string("abs") || op == std::string("silu");
       cases.push_back({name, "out", {T(c, {2, 3}, Layout::sliced), T(c == c64 ? f32 : f64, {0})}, tol});  // complex into real: only abs
       if (!keeps) cases.push_back({name, "out", {T(c, {2, 3}), T(c128, {0})}, tol});
     }

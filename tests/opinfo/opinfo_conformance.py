@@ -19,7 +19,8 @@ A call is counted, per overload, as
   has             the library has the overload (else: not in the library)
   dtype           it involves a dtype the library does not have (probed at
                   run time: the library's copy_ refuses it), not run
-  unsupported     another input the library does not take (sparse, ...), not run
+  unsupported     another input the library does not take (sparse, quantized, a conjugate or
+                  negative view: the library has no such bits), not run
   correct / wrong the library's results against PyTorch's
   accurate        beyond the tolerance, but each value within PyTorch's own
                   largest error in that tensor, both measured against the call
@@ -222,7 +223,8 @@ class Replayer:
         while stack:
             x = stack.pop()
             if isinstance(x, torch.Tensor):
-                if x.layout != torch.strided or x.device.type != "cpu" or x.is_quantized:
+                # (a conjugate or negative view: the library has no such bits)
+                if x.layout != torch.strided or x.device.type != "cpu" or x.is_quantized or x.is_conj() or x.is_neg():
                     return False
             elif isinstance(x, (list, tuple)):
                 stack.extend(x)

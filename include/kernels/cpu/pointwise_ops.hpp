@@ -43,6 +43,7 @@ constexpr bool has_complex_loop(UnaryOp op) noexcept {
     case UnaryOp::Sinh:
     case UnaryOp::Cosh:
     case UnaryOp::Tanh:
+    case UnaryOp::Silu:
     case UnaryOp::Sigmoid: return true;
     default: return false;
   }

@@ -358,14 +358,15 @@ OPD_FUNC Tensor col2im(const Tensor& self, std::span<const int64_t> output_size,
             "), calculated shape of the array of sliding blocks as (", blocks_h, ", ", blocks_w,
             "), but its components must be at least one.");
   const ScalarType dt = self.dtype();
-  if (!is_floating_type(dt)) throw_not_implemented_for("col2im_out_cpu", dt);
+  // (complex: istft calls it, as ATen's kernel takes it)
+  if (!is_floating_type(dt) && !is_complex_kernel_dtype(dt)) throw_not_implemented_for("col2im_out_cpu", dt);
   const int64_t batch = nd == 3 ? self.size(0) : 1, planes = planes_in / (kh * kw);
   const std::vector<int64_t> sizes =
       nd == 3 ? std::vector<int64_t>{batch, planes, oh, ow} : std::vector<int64_t>{planes, oh, ow};
   Tensor out = kernels::zeros(sizes, dt, self.device());
   if (out.is_meta() || out.numel() == 0) return out;
   const Tensor x = pool3d_detail::contiguous_of(self);
-  dispatch_floating_dtype(dt, "col2im_out_cpu", [&](auto tag) {
+  const auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     const T* col_all = x.data_ptr<T>();
@@ -391,7 +392,9 @@ OPD_FUNC Tensor col2im(const Tensor& self, std::span<const int64_t> output_size,
         }
       }
     });
-  });
+  };
+  if (is_complex_kernel_dtype(dt)) dispatch_complex_dtype(dt, "col2im_out_cpu", run);
+  else dispatch_floating_dtype(dt, "col2im_out_cpu", run);
   return out;
 }
 

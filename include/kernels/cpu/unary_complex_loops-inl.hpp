@@ -1,12 +1,12 @@
 #pragma once
 // The loops of the unary ops PyTorch defines on complex64 and complex128
 // that the library computes (neg, abs, exp, log, log10, sqrt, reciprocal,
-// sin, cos, tan, sinh, cosh, tanh, sigmoid); compiled in
+// sin, cos, tan, sinh, cosh, tanh, sigmoid, silu); compiled in
 // src/kernels/pointwise_unary_complex.cpp. Formulas as ATen 1.13's
 // vectorized CPU loops compute them: exp(a + bi) = e^a (cos b + i sin b),
 // reciprocal (a - bi) / (a^2 + b^2), abs sqrt(a^2 + b^2) (so |1e30| overflows
 // in complex64 there and here), sigmoid
-// 1 / (1 + exp(-z)); the rest are std::complex's (ATen maps std:: over them).
+// 1 / (1 + exp(-z)), silu z / (1 + exp(-z)); the rest are std::complex's (ATen maps std:: over them).
 // abs computes |z| + 0i and the engine's store into the real result dtype
 // keeps the real part.
 #include <array>
@@ -48,6 +48,7 @@ void complex_unary_of(UnaryOp op, const OperandRef& out, const std::array<Operan
     case UnaryOp::Cosh: return run([](T z) { return std::cosh(z); });
     case UnaryOp::Tanh: return run([](T z) { return std::tanh(z); });
     case UnaryOp::Sigmoid: return run([](T z) { return complex_reciprocal(T(R(1), R(0)) + complex_exp(-z)); });
+    case UnaryOp::Silu: return run([](T z) { return z / (T(R(1), R(0)) + complex_exp(-z)); });
     default: break;
   }
   throw_not_implemented_for(unary_name(op), scalar_type_of_v<T>);
