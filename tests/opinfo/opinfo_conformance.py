@@ -178,17 +178,7 @@ class Replayer:
     def has_narrow_float(self, tree):
         torch = self.torch
         narrow = (torch.float32, torch.float16, torch.bfloat16, torch.complex64)
-        stack = [tree]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, torch.Tensor):
-                if x.dtype in narrow:
-                    return True
-            elif isinstance(x, (list, tuple)):
-                stack.extend(x)
-            elif isinstance(x, dict):
-                stack.extend(x.values())
-        return False
+        return any(isinstance(x, torch.Tensor) and x.dtype in narrow for x in self.leaves(tree))
 
     def within_torch_error(self, func, pristine, got, lib_args, out, torch_args):
         """Whether the library's results are within PyTorch's own error (compare's ref)."""
@@ -225,36 +215,29 @@ class Replayer:
             return {k: self.widen(v) for k, v in tree.items()}
         return tree
 
-    def dtypes_in(self, *trees):
-        torch = self.torch
-        out = set()
+    def leaves(self, *trees):
+        """The values in nested lists, tuples and dicts."""
         stack = list(trees)
         while stack:
             x = stack.pop()
-            if isinstance(x, torch.Tensor):
-                out.add(x.dtype)
-            elif isinstance(x, torch.dtype):
-                out.add(x)
-            elif isinstance(x, (list, tuple)):
+            if isinstance(x, (list, tuple)):
                 stack.extend(x)
             elif isinstance(x, dict):
                 stack.extend(x.values())
-        return out
+            else:
+                yield x
+
+    def dtypes_in(self, *trees):
+        torch = self.torch
+        return {x.dtype if isinstance(x, torch.Tensor) else x for x in self.leaves(*trees)
+                if isinstance(x, (torch.Tensor, torch.dtype))}
 
     def layouts_ok(self, *trees):
         torch = self.torch
-        stack = list(trees)
-        while stack:
-            x = stack.pop()
-            if isinstance(x, torch.Tensor):
-                # (a conjugate or negative view: the library has no such bits)
-                if x.layout != torch.strided or x.device.type != "cpu" or x.is_quantized or x.is_conj() or x.is_neg():
-                    return False
-            elif isinstance(x, (list, tuple)):
-                stack.extend(x)
-            elif isinstance(x, dict):
-                stack.extend(x.values())
-        return True
+        # (a conjugate or negative view: the library has no such bits)
+        return not any(isinstance(x, torch.Tensor) and (x.layout != torch.strided or x.device.type != "cpu"
+                                                        or x.is_quantized or x.is_conj() or x.is_neg())
+                       for x in self.leaves(*trees))
 
     def to_torch(self, x):
         torch, opd = self.torch, self.opd
