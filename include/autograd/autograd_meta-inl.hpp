@@ -1,6 +1,8 @@
 #pragma once
 // Autograd metadata, out of line (autograd_meta.hpp).
 #include "autograd/autograd_meta.hpp"
+#include "dispatch/dispatcher.hpp"
+#include "dispatch/keys/local_dispatch_key_set.hpp"
 #include "autograd/node.hpp"
 
 namespace opd::autograd {
@@ -67,6 +69,19 @@ OPD_FUNC void set_requires_grad(const Tensor& t, bool needs_grad) {
 OPD_FUNC Tensor detach(const Tensor& t) {
   OPD_CHECK(t.defined(), "detach: undefined tensor");
   const TensorImpl& src = *t.unsafe_get_impl();
+  // A functional wrapper or a lazy tensor is a TensorImpl subclass, which a
+  // plain copy carrying its keys would impersonate (their kernels cast to the
+  // subclass): those layers make the alias themselves, as aten::detach's view
+  // below the autograd layers.
+  if (src.key_set().has(DispatchKey::Functionalize) || src.key_set().has(DispatchKey::Lazy)) {
+    const OperatorEntry* op = Dispatcher::singleton().find_schema("aten::detach");
+    OPD_CHECK(op != nullptr, "detach: a functional or lazy tensor is detached by aten::detach, which is not registered "
+                             "(opd::kernels::register_cpu() registers it)");
+    ExcludeDispatchKeyGuard below(kAutogradKeys);
+    Stack stack{IValue(t)};
+    call_boxed(*op, stack);
+    return stack.back().to_tensor();
+  }
   auto impl = make_intrusive<TensorImpl>(src.storage(), src.key_set() - kAutogradKeys, src.dtype(), src.version_counter());
   impl->set_sizes_and_strides(src.sizes(), src.strides(), src.storage_offset());
   impl->set_wrapped_number(src.is_wrapped_number());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <autograd/tensor_api.hpp>
 #include <functionalize/functionalize.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
@@ -179,6 +180,21 @@ TEST(FunctionalizeLayer, FactoriesInsideTheRegionReturnFunctionalTensors) {
   const Tensor z = opd::call<ops::zeros>(std::vector<int64_t>{2, 2});
   EXPECT_TRUE(opd::is_functional(z));
   EXPECT_EQ(values(opd::from_functional(z)), std::vector<float>(4, 0.0f));
+}
+
+// detach() of a functional tensor is a functional alias (it was a plain
+// TensorImpl carrying the Functionalize key: a segfault at the next call).
+TEST(FunctionalizeLayer, DetachOfAFunctionalTensorIsAFunctionalAlias) {
+  (void)kernels();
+  const Tensor w = opd::to_functional(zeros({2, 2}));
+  const Tensor d = w.detach();
+  EXPECT_TRUE(opd::is_functional(d));
+  opd::FunctionalizeGuard on;
+  const Tensor y = opd::call<ops::add::functional>(d, d, opd::Scalar(1));
+  run("aten::add_.Scalar", {w, 2.0, 1});  // d aliases w: it sees the write
+  opd::sync(d);
+  EXPECT_EQ(values(opd::from_functional(d)), std::vector<float>(4, 2.0f));
+  EXPECT_EQ(values(opd::from_functional(y)), std::vector<float>(4, 0.0f));
 }
 
 // 100,000 in-place updates on one view, read every 100: the queue of pending
