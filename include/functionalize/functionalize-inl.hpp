@@ -1,7 +1,7 @@
 #pragma once
 // Out-of-line part of functionalize.hpp.
 #include "functionalize/functionalize.hpp"
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"  // copy_
 
 namespace opd {
 

@@ -13,7 +13,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/cpu/shape.hpp"
-#include "kernels/ops.hpp"
+#include "kernels/ops_arithmetic.hpp"  // check_factory_options
 #include "kernels/ops_shape.hpp"
 #include "structured/out_semantics.hpp"
 #include "structured/structured.hpp"

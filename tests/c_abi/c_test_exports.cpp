@@ -2,7 +2,7 @@
 // and opd_ctest_init(), which registers their CPU kernels. Linked into the C
 // program, the Python test's shared library, the C++ tests and the benchmark.
 #include <dispatch/c_abi/shim.hpp>
-#include <kernels/ops.hpp>
+#include <kernels/ops_arithmetic.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "all_kernels.hpp"
 #include "c_test_ops.hpp"
 #include "ctest_init.h"
 // The generated header's declarations: the compiler checks that each agrees
@@ -94,7 +95,7 @@ int32_t opd_ctest_init(void) {
       set->push_back(opd::register_kernel<ctest::fail, &fail_cpu>(opd::DispatchKey::CPU));
       return set;
     }();
-    static const opd::RegistrationSet library = opd::kernels::register_cpu();
+    static const opd::RegistrationSet library = opd_test::register_all_kernels();
     (void)registrations;
     return OPD_OK;
   } catch (...) {
