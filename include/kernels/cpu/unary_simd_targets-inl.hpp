@@ -103,6 +103,31 @@ HWY_INLINE V StdMax(V a, V b) { return hn::IfThenElse(hn::Lt(a, b), b, a); }
 template <class V>
 HWY_INLINE V StdMin(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
 
+// The keep-kind ops with the scalar functors' results bit for bit (KeepUnary):
+// relu zeroes x < 0 only (NaN and -0.0 pass, as clamp_min(x, 0)); sign is
+// (0 < x) - (x < 0), so 0 for NaN and ±0; abs clears the sign bit (fabs).
+struct Neg {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Neg(v); }
+};
+struct Abs {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Abs(v); }
+};
+struct Relu {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::IfThenZeroElse(hn::Lt(v, hn::Zero(hn::DFromV<V>())), v); }
+};
+struct Sign {
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V zero = hn::Zero(d);
+    const V one = hn::Set(d, 1);
+    return hn::Sub(hn::IfThenElseZero(hn::Lt(zero, v), one), hn::IfThenElseZero(hn::Lt(v, zero), one));
+  }
+};
+
 // The scalar functors' formulas (pointwise_functors-inl.hpp), same order of
 // operations: gelu x * 0.5 * erfc(-x / sqrt(2)), its tanh form, and
 // hardswish x * min(max(x + 3, 0), 6) / 6.
@@ -190,6 +215,10 @@ HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, doub
     case UnaryOp::Erf: Rows(in, out, n, Erf()); return true;
     case UnaryOp::Erfc: Rows(in, out, n, Erfc()); return true;
     case UnaryOp::Silu: Rows(in, out, n, Silu()); return true;
+    case UnaryOp::Neg: Rows(in, out, n, Neg()); return true;
+    case UnaryOp::Abs: Rows(in, out, n, Abs()); return true;
+    case UnaryOp::Relu: Rows(in, out, n, Relu()); return true;
+    case UnaryOp::Sign: Rows(in, out, n, Sign()); return true;
     case UnaryOp::Floor: Rows(in, out, n, Floor()); return true;
     case UnaryOp::Ceil: Rows(in, out, n, Ceil()); return true;
     case UnaryOp::Round: Rows(in, out, n, Round()); return true;
