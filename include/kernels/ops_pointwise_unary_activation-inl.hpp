@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/unary_simd.hpp"
 #include "kernels/ops_pointwise_kernels-inl.hpp"
 
 namespace opd::kernels::detail {
@@ -32,7 +33,9 @@ template <class T>
 void hardtanh_loop(const T* in, T* out, int64_t n, const Scalar& min_val, const Scalar& max_val) {
   const T lo = min_val.to<T>(), hi = max_val.to<T>();
   parallel_for(0, n, grain_size, [&](int64_t b, int64_t e) {
-    // NaN falls through both comparisons; written so that they vectorize (maxps / minps).
+    // Highway's widest vectors (unary_simd.hpp), else the scalar loop: NaN
+    // falls through both comparisons.
+    if (simd::clamp_row(in + b, out + b, e - b, lo, hi)) return;
     for (int64_t i = b; i < e; ++i) {
       const T x = in[i];
       const T y = x < lo ? lo : x;

@@ -70,6 +70,11 @@ TEST(PointwiseTorchDiff, OtherUnaryOps) {
       for (Layout layout : all_layouts) cases.push_back({name, "", {T(dtype, {4, 3}, layout, fill_for(dtype))}});
       if (!functional_only) cases.push_back({name + "_", "", {T(dtype, {5}, Layout::contiguous, fill_for(dtype), 4)}});
     }
+    // 35 elements: the vector rows (16 or more, unary_simd.hpp) and their tail.
+    for (int dtype : {f32, f64}) {
+      cases.push_back({name, "", {T(dtype, {5, 7}, Layout::contiguous, Fill::special, 11)}});
+      if (!functional_only) cases.push_back({name + "_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 12)}});
+    }
     cases.push_back({name, "", {T(f32, {})}});
     cases.push_back({name, "", {T(i16, {0})}});
     // (An out of another dtype: 1.13 refuses it for these non-promoting ops,
@@ -210,6 +215,17 @@ TEST(PointwiseTorchDiff, TernaryOps) {
       cases.push_back({"aten::addcmul", "", {x, T(a, {4}, Layout::contiguous, fill_for(a), 2), T(f32, {3, 1}), I(2)}, kLoose});
       cases.push_back({"aten::addcdiv", "", {x, T(a, {4}, Layout::contiguous, fill_for(a), 2), T(f32, {3, 1}, Layout::contiguous, Fill::positive), D(0.5)}, kLoose});
     }
+  }
+  // 35 elements: clamp's and hardtanh's vector rows (unary_simd.hpp) and their tail.
+  for (int dtype : {f32, f64}) {
+    const Value x = T(dtype, {5, 7}, Layout::contiguous, Fill::special, 13);
+    cases.push_back({"aten::clamp", "", {x, D(-0.5), D(1.5)}});
+    cases.push_back({"aten::clamp", "", {x, D(1.5), D(-0.5)}});
+    cases.push_back({"aten::clamp", "", {x, I(-1), None()}});
+    cases.push_back({"aten::clamp", "", {x, None(), I(2)}});
+    cases.push_back({"aten::clamp_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 14), D(-1), D(1)}});
+    cases.push_back({"aten::hardtanh", "", {x, D(0), D(6)}});
+    cases.push_back({"aten::hardtanh_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 15), D(-1), D(1)}});
   }
   cases.push_back({"aten::where", "self", {T(f32, {3}), T(f32, {3}), T(f32, {3})}});  // both throw
   cases.push_back({"aten::where", "self_out", {T(b8, {2, 3}), T(i32, {3}), T(i64, {2, 1}), T(i64, {0})}});

@@ -4,8 +4,12 @@
 // pointwise_ternary_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
+#include "kernels/cpu/simd_row_split-inl.hpp"
+#include "kernels/cpu/unary_simd.hpp"
 
 namespace opd::kernels::detail {
 
@@ -19,7 +23,24 @@ void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& in
     std::memcpy(&v, bound.data, sizeof(T));
     return static_cast<C>(v);
   };
-  run_pointwise<T, 1>(out, {inputs[0]}, ClampScalarBounds<K, C>{value_of(inputs[1]), value_of(inputs[2])});
+  const C lo = value_of(inputs[1]);
+  const C hi = value_of(inputs[2]);
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // Contiguous rows of 16 or more: the vector row (a missing bound is the
+    // infinity that changes nothing).
+    constexpr C inf = std::numeric_limits<C>::infinity();
+    const C vlo = K == TernaryOp::ClampMaxScalar ? -inf : lo;
+    const C vhi = K == TernaryOp::ClampMinScalar ? inf : hi;
+    constexpr ScalarType dtype = std::is_same_v<T, float> ? ScalarType::Float : ScalarType::Double;
+    int64_t n = 1;
+    for (int64_t s : out.sizes) n *= s;
+    if (out.dtype == dtype && inputs[0].dtype == dtype && n >= 16 &&
+        try_simd_row<T>(out, inputs[0],
+                        [&](const T* x, T* y, int64_t count) { return simd::clamp_row(x, y, count, vlo, vhi); })) {
+      return;
+    }
+  }
+  run_pointwise<T, 1>(out, {inputs[0]}, ClampScalarBounds<K, C>{lo, hi});
 }
 
 template <DtypeGroup G>

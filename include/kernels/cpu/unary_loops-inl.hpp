@@ -8,6 +8,7 @@
 
 #include "dispatch/core/error.hpp"
 #include "kernels/cpu/pointwise_functors-inl.hpp"
+#include "kernels/cpu/simd_row_split-inl.hpp"
 #include "kernels/cpu/unary_simd.hpp"
 
 namespace opd::kernels::detail {
@@ -23,20 +24,9 @@ bool run_unary_of(UnaryOp op, const OperandRef& out, const std::array<OperandRef
 // above grain_size; false if that path does not apply (nothing written).
 template <class T>
 bool try_unary_simd_of(UnaryOp op, const UnaryParams& params, const OperandRef& out, const OperandRef& in) {
-  const T* x = reinterpret_cast<const T*>(in.data);
-  T* y = reinterpret_cast<T*>(out.data);
-  int64_t n = 1;
-  for (int64_t s : out.sizes) n *= s;
   const double a = params.a.value_or(0.0);
   const double b = params.b.value_or(0.0);
-  // One thread's work: one call through Highway's dispatch, which answers
-  // false (nothing written) for an op without a vector row.
-  if (n <= grain_size) return simd::unary_row(op, x, y, n, a, b);
-  if (!simd::unary_row(op, x, y, 0)) return false;  // asks, writes nothing
-  parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
-    (void)simd::unary_row(op, x + begin, y + begin, end - begin, a, b);
-  });
-  return true;
+  return try_simd_row<T>(out, in, [&](const T* x, T* y, int64_t n) { return simd::unary_row(op, x, y, n, a, b); });
 }
 inline bool try_unary_simd(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                            const OperandRef& in) {
@@ -47,7 +37,6 @@ inline bool try_unary_simd(UnaryOp op, const UnaryParams& params, ScalarType com
   // A few elements: the scalar loop, cheaper than the run-time dispatch
   // (the ops that were vectorized before floor & co. keep their path).
   if (n < 16 && unary_kind(op) != UnaryKind::Float && op != UnaryOp::Silu) return false;
-  if (!is_plain_contiguous(out.sizes, out.strides) || !is_plain_contiguous(in.sizes, in.strides)) return false;
   return compute == ScalarType::Double ? try_unary_simd_of<double>(op, params, out, in)
                                         : try_unary_simd_of<float>(op, params, out, in);
 }

@@ -17,9 +17,17 @@ namespace opd::kernels::simd {
 // `op` has no vector row or the CPU has none of the vector instruction sets
 // (unary_row(op, x, y, 0) asks without writing). a, b: softplus's beta and
 // threshold; the other ops ignore them. Besides the float-kind ops: floor,
-// ceil, round, trunc, frac, gelu (both forms), hardswish, softplus.
+// ceil, round, trunc, frac, neg, abs, relu, sign, gelu (both forms), hardswish,
+// softplus.
 OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a = 0, double b = 0);
 OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a = 0, double b = 0);
+
+// out[i] = std::min(std::max(in[i], lo), hi) for i < n (clamp with Scalar
+// bounds, bit for bit as the scalar loop: NaN passes, a NaN bound changes
+// nothing); clamp_min / clamp_max pass hi = +inf / lo = -inf, which change
+// nothing either. False as unary_row.
+OPD_API bool clamp_row(const float* in, float* out, int64_t n, float lo, float hi);
+OPD_API bool clamp_row(const double* in, double* out, int64_t n, double lo, double hi);
 
 }  // namespace opd::kernels::simd
 

@@ -239,10 +239,31 @@ OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, i
   return Unary(op, in, out, n, a, b);
 }
 
+// clamp with Scalar bounds: std::min(std::max(x, lo), hi), as ClampScalarBounds.
+template <class T>
+struct Clamp {
+  T lo, hi;
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    return StdMin(StdMax(v, hn::Set(d, lo)), hn::Set(d, hi));
+  }
+};
+OPD_FUNC HWY_NOINLINE bool ClampF32(const float* in, float* out, int64_t n, float lo, float hi) {
+  Rows(in, out, n, Clamp<float>{lo, hi});
+  return true;
+}
+OPD_FUNC HWY_NOINLINE bool ClampF64(const double* in, double* out, int64_t n, double lo, double hi) {
+  Rows(in, out, n, Clamp<double>{lo, hi});
+  return true;
+}
+
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
 
 OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
 OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
+OPD_FUNC HWY_NOINLINE bool ClampF32(const float*, float*, int64_t, float, float) { return false; }
+OPD_FUNC HWY_NOINLINE bool ClampF64(const double*, double*, int64_t, double, double) { return false; }
 
 #endif  // OPD_SLEEF_F
 
