@@ -135,6 +135,17 @@ TEST(PointwiseTorchDiff, ComparisonsLogicalMaxMin) {
 
 TEST(PointwiseTorchDiff, ArithmeticBinaryOps) {
   std::vector<Case> cases;
+  // 35 elements: true division's vector row (arith_simd.hpp) and its tail,
+  // both inputs rows, one a 0-dim value, and in place.
+  for (int dtype : {f32, f64}) {
+    const Value x = T(dtype, {5, 7}, Layout::contiguous, Fill::special, 16);
+    const Value y = T(dtype, {5, 7}, Layout::contiguous, Fill::special, 17);
+    cases.push_back({"aten::div", "Tensor", {x, y}});
+    cases.push_back({"aten::div", "Tensor", {x, T(dtype, {}, Layout::contiguous, Fill::standard, 18)}});
+    cases.push_back({"aten::div", "Tensor", {T(dtype, {}, Layout::contiguous, Fill::standard, 19), y}});
+    cases.push_back({"aten::div_", "Tensor", {T(dtype, {35}, Layout::contiguous, Fill::special, 20),
+                                              T(dtype, {35}, Layout::contiguous, Fill::special, 21)}});
+  }
   for (int a : kAll) {
     for (Layout layout : all_layouts) {
       const Value x = T(a, {3, 4}, layout, fill_for(a));

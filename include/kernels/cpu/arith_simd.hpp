@@ -23,6 +23,13 @@ namespace opd::kernels::simd {
 OPD_API bool arith_row(PointwiseOp op, const float* a, const float* b, float* out, int64_t n, unsigned broadcast);
 OPD_API bool arith_row(PointwiseOp op, const double* a, const double* b, double* out, int64_t n, unsigned broadcast);
 
+// out[i] = a[i] / b[i] (true division, IEEE: as the scalar DivOp), with
+// `broadcast` and the answer as arith_row's. Not an instruction the default
+// SSE2 build lacks, but its 4-wide division is the bound; AVX2's 8-wide
+// halves it.
+OPD_API bool div_row(const float* a, const float* b, float* out, int64_t n, unsigned broadcast);
+OPD_API bool div_row(const double* a, const double* b, double* out, int64_t n, unsigned broadcast);
+
 }  // namespace opd::kernels::simd
 
 #ifdef OPD_HEADER_ONLY

@@ -122,7 +122,23 @@ OPD_FUNC HWY_NOINLINE bool ArithF64(PointwiseOp op, const double* a, const doubl
   return Arith(op, a, b, out, n, broadcast);
 }
 
+struct Div {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const { return hn::Div(a, b); }
+};
+OPD_FUNC HWY_NOINLINE bool DivF32(const float* a, const float* b, float* out, int64_t n, unsigned broadcast) {
+  RowsAny(a, b, out, n, broadcast, Div());
+  return true;
+}
+OPD_FUNC HWY_NOINLINE bool DivF64(const double* a, const double* b, double* out, int64_t n, unsigned broadcast) {
+  RowsAny(a, b, out, n, broadcast, Div());
+  return true;
+}
+
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
+
+OPD_FUNC HWY_NOINLINE bool DivF32(const float*, const float*, float*, int64_t, unsigned) { return false; }
+OPD_FUNC HWY_NOINLINE bool DivF64(const double*, const double*, double*, int64_t, unsigned) { return false; }
 
 OPD_FUNC HWY_NOINLINE bool ArithF32(PointwiseOp, const float*, const float*, float*, int64_t, unsigned) {
   return false;

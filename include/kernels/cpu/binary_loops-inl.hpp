@@ -14,6 +14,8 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/loops-inl.hpp"
+#include "kernels/cpu/arith_simd.hpp"
+#include "kernels/cpu/simd_row_split-inl.hpp"
 
 namespace opd::kernels {
 
@@ -137,6 +139,11 @@ void binary_loops(const char* name, const Scalar* alpha, ScalarType common, cons
   } else if (is_complex_kernel_dtype(common)) {
     dispatch_complex_dtype(common, name, [&](auto tag) { run(tag, DivOp<typename decltype(tag)::type>{}); });
   } else {
+    // Float/Double contiguous rows: Highway's widest division (arith_simd.hpp).
+    const auto div_row = [](const auto* a, const auto* b, auto* y, int64_t n, unsigned bc) {
+      return simd::div_row(a, b, y, n, bc);
+    };
+    if (try_simd_binary_row(common, out, inputs, div_row)) return;
     dispatch_floating_dtype(common, name,
                             [&](auto tag) { run(tag, DivOp<opmath_t<typename decltype(tag)::type>>{}); });
   }

@@ -26,7 +26,7 @@ void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& in
   const C lo = value_of(inputs[1]);
   const C hi = value_of(inputs[2]);
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    // Contiguous rows of 16 or more: the vector row (a missing bound is the
+    // Contiguous rows of kMinSimdElements or more: the vector row (a missing bound is the
     // infinity that changes nothing).
     constexpr C inf = std::numeric_limits<C>::infinity();
     const C vlo = K == TernaryOp::ClampMaxScalar ? -inf : lo;
@@ -34,7 +34,7 @@ void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& in
     constexpr ScalarType dtype = std::is_same_v<T, float> ? ScalarType::Float : ScalarType::Double;
     int64_t n = 1;
     for (int64_t s : out.sizes) n *= s;
-    if (out.dtype == dtype && inputs[0].dtype == dtype && n >= 16 &&
+    if (out.dtype == dtype && inputs[0].dtype == dtype && n >= kMinSimdElements &&
         try_simd_row<T>(out, inputs[0],
                         [&](const T* x, T* y, int64_t count) { return simd::clamp_row(x, y, count, vlo, vhi); })) {
       return;

@@ -36,7 +36,7 @@ inline bool try_unary_simd(UnaryOp op, const UnaryParams& params, ScalarType com
   for (int64_t s : out.sizes) n *= s;
   // A few elements: the scalar loop, cheaper than the run-time dispatch
   // (the ops that were vectorized before floor & co. keep their path).
-  if (n < 16 && unary_kind(op) != UnaryKind::Float && op != UnaryOp::Silu) return false;
+  if (n < kMinSimdElements && unary_kind(op) != UnaryKind::Float && op != UnaryOp::Silu) return false;
   return compute == ScalarType::Double ? try_unary_simd_of<double>(op, params, out, in)
                                         : try_unary_simd_of<float>(op, params, out, in);
 }
