@@ -12,6 +12,8 @@
 namespace opd::kernels::simd {
 OPD_FUNC bool unary_row(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
 OPD_FUNC bool unary_row(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
+OPD_FUNC bool clamp_row(const float*, float*, int64_t, float, float) { return false; }
+OPD_FUNC bool clamp_row(const double*, double*, int64_t, double, double) { return false; }
 }  // namespace opd::kernels::simd
 
 #else  // Highway
@@ -24,6 +26,8 @@ namespace opd::kernels::simd {
 namespace unary_detail {
 HWY_EXPORT(UnaryF32);
 HWY_EXPORT(UnaryF64);
+HWY_EXPORT(ClampF32);
+HWY_EXPORT(ClampF64);
 }  // namespace unary_detail
 
 OPD_FUNC bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a, double b) {
@@ -31,6 +35,12 @@ OPD_FUNC bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, doub
 }
 OPD_FUNC bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a, double b) {
   return HWY_DYNAMIC_DISPATCH(unary_detail::UnaryF64)(op, in, out, n, a, b);
+}
+OPD_FUNC bool clamp_row(const float* in, float* out, int64_t n, float lo, float hi) {
+  return HWY_DYNAMIC_DISPATCH(unary_detail::ClampF32)(in, out, n, lo, hi);
+}
+OPD_FUNC bool clamp_row(const double* in, double* out, int64_t n, double lo, double hi) {
+  return HWY_DYNAMIC_DISPATCH(unary_detail::ClampF64)(in, out, n, lo, hi);
 }
 
 }  // namespace opd::kernels::simd

@@ -16,10 +16,17 @@ namespace opd::kernels::simd {
 // out[i] = op(in[i]) for i < n, out may be in; false (nothing written) when
 // `op` has no vector row or the CPU has none of the vector instruction sets
 // (unary_row(op, x, y, 0) asks without writing). a, b: softplus's beta and
-// threshold; the other ops ignore them. Besides the float-kind ops: floor,
-// ceil, round, trunc, frac, gelu (both forms), hardswish, softplus.
+// threshold; the other ops ignore them. Besides the float-kind ops: neg,
+// abs, relu, floor, ceil, round, trunc, frac, gelu (both forms), hardswish,
+// softplus.
 OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a = 0, double b = 0);
 OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a = 0, double b = 0);
+
+// out[i] = std::min(std::max(in[i], lo), hi) (clamp with Scalar bounds;
+// clamp_min / clamp_max pass an infinite other bound); false (nothing
+// written) when the CPU has none of the instruction sets.
+OPD_API bool clamp_row(const float* in, float* out, int64_t n, float lo, float hi);
+OPD_API bool clamp_row(const double* in, double* out, int64_t n, double lo, double hi);
 
 }  // namespace opd::kernels::simd
 

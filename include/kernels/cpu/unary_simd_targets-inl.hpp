@@ -103,6 +103,21 @@ HWY_INLINE V StdMax(V a, V b) { return hn::IfThenElse(hn::Lt(a, b), b, a); }
 template <class V>
 HWY_INLINE V StdMin(V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
 
+// neg, abs and relu as KeepUnary computes them: the sign bit flipped or
+// cleared (NaN's too), and relu's x < 0 ? 0 : x (NaN and -0.0 pass).
+struct Neg {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Neg(v); }
+};
+struct Abs {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::Abs(v); }
+};
+struct Relu {
+  template <class V>
+  HWY_INLINE V operator()(V v) const { return hn::IfThenZeroElse(hn::Lt(v, hn::Zero(hn::DFromV<V>())), v); }
+};
+
 // The scalar functors' formulas (pointwise_functors-inl.hpp), same order of
 // operations: gelu x * 0.5 * erfc(-x / sqrt(2)), its tanh form, and
 // hardswish x * min(max(x + 3, 0), 6) / 6.
@@ -190,6 +205,9 @@ HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, doub
     case UnaryOp::Erf: Rows(in, out, n, Erf()); return true;
     case UnaryOp::Erfc: Rows(in, out, n, Erfc()); return true;
     case UnaryOp::Silu: Rows(in, out, n, Silu()); return true;
+    case UnaryOp::Neg: Rows(in, out, n, Neg()); return true;
+    case UnaryOp::Abs: Rows(in, out, n, Abs()); return true;
+    case UnaryOp::Relu: Rows(in, out, n, Relu()); return true;
     case UnaryOp::Floor: Rows(in, out, n, Floor()); return true;
     case UnaryOp::Ceil: Rows(in, out, n, Ceil()); return true;
     case UnaryOp::Round: Rows(in, out, n, Round()); return true;
@@ -210,10 +228,33 @@ OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, i
   return Unary(op, in, out, n, a, b);
 }
 
+// clamp with Scalar bounds as ClampScalarBounds: std::min(std::max(x, lo),
+// hi), NaN x passing (clamp_min and clamp_max: the other bound infinite,
+// which changes no value).
+template <class T>
+struct Clamp {
+  T lo, hi;
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    return StdMin(StdMax(v, hn::Set(d, lo)), hn::Set(d, hi));
+  }
+};
+OPD_FUNC HWY_NOINLINE bool ClampF32(const float* in, float* out, int64_t n, float lo, float hi) {
+  Rows(in, out, n, Clamp<float>{lo, hi});
+  return true;
+}
+OPD_FUNC HWY_NOINLINE bool ClampF64(const double* in, double* out, int64_t n, double lo, double hi) {
+  Rows(in, out, n, Clamp<double>{lo, hi});
+  return true;
+}
+
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
 
 OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
 OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
+OPD_FUNC HWY_NOINLINE bool ClampF32(const float*, float*, int64_t, float, float) { return false; }
+OPD_FUNC HWY_NOINLINE bool ClampF64(const double*, double*, int64_t, double, double) { return false; }
 
 #endif  // OPD_SLEEF_F
 
