@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/cpu/arith_simd.hpp"
+#include "kernels/cpu/elementwise.hpp"  // before loops-inl.hpp: header-only, it includes that one
 #include "kernels/cpu/loops-inl.hpp"
 
 namespace opd::kernels::detail {
