@@ -187,7 +187,7 @@ TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
     const Tensor y = tensor_of(ys, shape({n}), dtype), ys2 = strided(ys, dtype);
     ASSERT_FALSE(xs2.is_contiguous());
     for (UnaryOp op : {UnaryOp::Floor, UnaryOp::Ceil, UnaryOp::Round, UnaryOp::Trunc, UnaryOp::Frac,
-                       UnaryOp::Hardswish}) {
+                       UnaryOp::Hardswish, UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Relu}) {
       const std::vector<double> got = values(unary(op, x)), want = values(unary(op, xs2));
       EXPECT_TRUE(near(got, want, 0)) << unary_name(op) << " " << dtype;
       for (std::size_t i = 0; i < got.size(); ++i) {  // -0.0 kept where the scalar loop keeps it
@@ -206,7 +206,7 @@ TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
         << dtype;
     const Scalar s(0.3), t(-2.0);
     for (PointwiseOp op : {PointwiseOp::Remainder, PointwiseOp::Fmod, PointwiseOp::DivTrunc, PointwiseOp::DivFloor,
-                           PointwiseOp::FloorDivide, PointwiseOp::Atan2}) {
+                           PointwiseOp::FloorDivide, PointwiseOp::Atan2, PointwiseOp::Maximum, PointwiseOp::Minimum}) {
       const double tol = op == PointwiseOp::Atan2 ? 4 * ulps : 0;
       EXPECT_TRUE(near(values(binary(op, x, y)), values(binary(op, xs2, ys2)), tol)) << pointwise_name(op) << dtype;
       EXPECT_TRUE(near(values(binary(op, x, s)), values(binary(op, xs2, s)), tol)) << pointwise_name(op) << dtype;
@@ -218,6 +218,25 @@ TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
       return values(out);
     };
     EXPECT_TRUE(near(clamp(x, Scalar(-1.0), Scalar(2.0)), clamp(xs2, Scalar(-1.0), Scalar(2.0)), 0)) << dtype;
+    EXPECT_TRUE(near(clamp(x, Scalar(-1.0), std::nullopt), clamp(xs2, Scalar(-1.0), std::nullopt), 0)) << dtype;
+    EXPECT_TRUE(near(clamp(x, std::nullopt, Scalar(2.0)), clamp(xs2, std::nullopt, Scalar(2.0)), 0)) << dtype;
+    // add (alpha 1), sub, mul, div: the vector rows against the strided
+    // scalar loop, a broadcast 0-dim operand on either side too.
+    const Tensor s0 = tensor_of({0.3}, shape({}), dtype);
+    const auto arith = [](const Tensor& a, const Tensor& b) {
+      const Scalar one(1.0);
+      Tensor sum = empty_from_meta(add_meta(a, b, one)), diff = empty_from_meta(sub_meta(a, b, one));
+      Tensor prod = empty_from_meta(mul_meta(a, b)), quot = empty_from_meta(div_meta(a, b));
+      add_impl(a, b, one, sum);
+      sub_impl(a, b, one, diff);
+      mul_impl(a, b, prod);
+      div_impl(a, b, quot);
+      return std::vector<std::vector<double>>{values(sum), values(diff), values(prod), values(quot)};
+    };
+    for (const auto& [got, want] : {std::pair{arith(x, y), arith(xs2, ys2)}, std::pair{arith(x, s0), arith(xs2, s0)},
+                                    std::pair{arith(s0, y), arith(s0, ys2)}}) {
+      for (std::size_t k = 0; k != got.size(); ++k) EXPECT_TRUE(near(got[k], want[k], 0)) << k << " " << dtype;
+    }
   }
   // A broadcast first input on an integral dtype (bitwise_and.Scalar_Tensor).
   std::vector<double> is;

@@ -4,22 +4,10 @@
 // pointwise_arith_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
 
-#include "kernels/cpu/arith_simd.hpp"
 #include "kernels/cpu/pointwise_functors-inl.hpp"
 #include "kernels/cpu/simd_row_split-inl.hpp"
 
 namespace opd::kernels::detail {
-
-// The vector rows (arith_simd.hpp) for Float/Double when out is contiguous
-// and each input is contiguous with out's sizes or a 0-dim value, all of the
-// compute dtype (simd_row_split-inl.hpp). False (nothing written) when that
-// path does not apply.
-inline bool try_arith_simd(PointwiseOp op, ScalarType compute, const OperandRef& out,
-                           const std::array<OperandRef, 2>& inputs) {
-  return try_simd_binary_row(compute, out, inputs, [op](const auto* a, const auto* b, auto* y, int64_t n, unsigned bc) {
-    return simd::arith_row(op, a, b, y, n, bc);
-  });
-}
 
 template <DtypeGroup G>
 void arith_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out,

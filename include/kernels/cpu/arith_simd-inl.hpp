@@ -12,8 +12,8 @@
 namespace opd::kernels::simd {
 OPD_FUNC bool arith_row(PointwiseOp, const float*, const float*, float*, int64_t, unsigned) { return false; }
 OPD_FUNC bool arith_row(PointwiseOp, const double*, const double*, double*, int64_t, unsigned) { return false; }
-OPD_FUNC bool div_row(const float*, const float*, float*, int64_t, unsigned) { return false; }
-OPD_FUNC bool div_row(const double*, const double*, double*, int64_t, unsigned) { return false; }
+OPD_FUNC bool basic_arith_row(BasicArith, const float*, const float*, float*, int64_t, unsigned) { return false; }
+OPD_FUNC bool basic_arith_row(BasicArith, const double*, const double*, double*, int64_t, unsigned) { return false; }
 }  // namespace opd::kernels::simd
 
 #else  // Highway
@@ -26,8 +26,8 @@ namespace opd::kernels::simd {
 namespace arith_detail {
 HWY_EXPORT(ArithF32);
 HWY_EXPORT(ArithF64);
-HWY_EXPORT(DivF32);
-HWY_EXPORT(DivF64);
+HWY_EXPORT(BasicF32);
+HWY_EXPORT(BasicF64);
 }  // namespace arith_detail
 
 OPD_FUNC bool arith_row(PointwiseOp op, const float* a, const float* b, float* out, int64_t n, unsigned broadcast) {
@@ -37,11 +37,13 @@ OPD_FUNC bool arith_row(PointwiseOp op, const double* a, const double* b, double
                         unsigned broadcast) {
   return HWY_DYNAMIC_DISPATCH(arith_detail::ArithF64)(op, a, b, out, n, broadcast);
 }
-OPD_FUNC bool div_row(const float* a, const float* b, float* out, int64_t n, unsigned broadcast) {
-  return HWY_DYNAMIC_DISPATCH(arith_detail::DivF32)(a, b, out, n, broadcast);
+OPD_FUNC bool basic_arith_row(BasicArith op, const float* a, const float* b, float* out, int64_t n,
+                              unsigned broadcast) {
+  return HWY_DYNAMIC_DISPATCH(arith_detail::BasicF32)(op, a, b, out, n, broadcast);
 }
-OPD_FUNC bool div_row(const double* a, const double* b, double* out, int64_t n, unsigned broadcast) {
-  return HWY_DYNAMIC_DISPATCH(arith_detail::DivF64)(a, b, out, n, broadcast);
+OPD_FUNC bool basic_arith_row(BasicArith op, const double* a, const double* b, double* out, int64_t n,
+                              unsigned broadcast) {
+  return HWY_DYNAMIC_DISPATCH(arith_detail::BasicF64)(op, a, b, out, n, broadcast);
 }
 
 }  // namespace opd::kernels::simd

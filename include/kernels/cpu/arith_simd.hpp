@@ -1,16 +1,18 @@
-// Vectorized rows of the floating binary ops that have no instruction of
-// their own: remainder, fmod, atan2, floor_divide and div's 'trunc' and
-// 'floor' modes, on contiguous float or double data (either input possibly a
-// single broadcast value). The default build targets SSE2, where the scalar
-// loops call libm's fmod / floor / atan2 per element; these rows use Sleef's
-// vector fmod (exact) and atan2 (1 ULP, as ATen 1.13) and SSE4's rounding,
-// through Highway's run-time dispatch (SSE4, AVX2, AVX-512;
-// arith_simd-inl.hpp). arith_loops-inl.hpp calls them.
+// Vectorized rows of the floating binary ops on contiguous float or double
+// data (either input possibly a single broadcast value), through Highway's
+// run-time dispatch (SSE4, AVX2, AVX-512; arith_simd-inl.hpp). The default
+// build targets SSE2: there the generic loops run 4 floats per instruction
+// and call libm's fmod / floor / atan2 per element. These rows: add, sub,
+// mul, div, maximum and minimum at the CPU's full width, and remainder,
+// fmod, atan2, floor_divide and div's 'trunc' and 'floor' modes with Sleef's
+// vector fmod (exact) and atan2 (1 ULP, as ATen 1.13) and SSE4's rounding.
+// simd_row_split-inl.hpp runs them.
 #pragma once
 
 #include <cstdint>
 
 #include "dispatch/config.hpp"
+#include "kernels/cpu/basic_arith.hpp"
 #include "kernels/cpu/pointwise_ops.hpp"
 
 namespace opd::kernels::simd {
@@ -23,12 +25,13 @@ namespace opd::kernels::simd {
 OPD_API bool arith_row(PointwiseOp op, const float* a, const float* b, float* out, int64_t n, unsigned broadcast);
 OPD_API bool arith_row(PointwiseOp op, const double* a, const double* b, double* out, int64_t n, unsigned broadcast);
 
-// out[i] = a[i] / b[i] (true division, IEEE: as the scalar DivOp), with
-// `broadcast` and the answer as arith_row's. Not an instruction the default
-// SSE2 build lacks, but its 4-wide division is the bound; AVX2's 8-wide
-// halves it.
-OPD_API bool div_row(const float* a, const float* b, float* out, int64_t n, unsigned broadcast);
-OPD_API bool div_row(const double* a, const double* b, double* out, int64_t n, unsigned broadcast);
+// add, sub, mul and true division (BasicArith, the binary family's ops, which
+// have no PointwiseOp): the same rows and answer, IEEE-exact as the scalar
+// loops. Not instructions the default SSE2 build lacks, but there they run 4
+// floats wide (division's throughput the bound); AVX2 runs 8, AVX-512 16.
+OPD_API bool basic_arith_row(BasicArith op, const float* a, const float* b, float* out, int64_t n, unsigned broadcast);
+OPD_API bool basic_arith_row(BasicArith op, const double* a, const double* b, double* out, int64_t n,
+                             unsigned broadcast);
 
 }  // namespace opd::kernels::simd
 

@@ -14,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
+#include "kernels/cpu/basic_arith.hpp"
 #include "kernels/cpu/pointwise_ops.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -65,6 +66,35 @@ struct DivFloor {
   }
 };
 
+// add, sub, mul, div: one instruction each. maximum / minimum:
+// std::max(a, b) / std::min(a, b) exactly (the x86 instructions return the
+// second operand when either is NaN; std::max returns a), then a NaN on
+// either side propagates, a's first (BinaryPointwise).
+struct AddRow {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const { return hn::Add(a, b); }
+};
+struct SubRow {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const { return hn::Sub(a, b); }
+};
+struct MulRow {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const { return hn::Mul(a, b); }
+};
+struct DivRow {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const { return hn::Div(a, b); }
+};
+template <bool IsMax>
+struct MaxMin {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const {
+    const V m = IsMax ? hn::IfThenElse(hn::Lt(a, b), b, a) : hn::IfThenElse(hn::Lt(b, a), b, a);
+    return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::IsNaN(b), b, m));
+  }
+};
+
 // Whole vectors, then the tail through padded vectors, so that every
 // element goes through the same function. Broadcast: bit 0 a, bit 1 b.
 template <unsigned Broadcast, class T, class F>
@@ -103,6 +133,8 @@ HWY_INLINE void RowsAny(const T* a, const T* b, T* out, int64_t n, unsigned broa
 template <class T>
 HWY_INLINE bool Arith(PointwiseOp op, const T* a, const T* b, T* out, int64_t n, unsigned broadcast) {
   switch (op) {
+    case PointwiseOp::Maximum: RowsAny(a, b, out, n, broadcast, MaxMin<true>()); return true;
+    case PointwiseOp::Minimum: RowsAny(a, b, out, n, broadcast, MaxMin<false>()); return true;
     case PointwiseOp::Remainder: RowsAny(a, b, out, n, broadcast, Remainder()); return true;
     case PointwiseOp::Fmod: RowsAny(a, b, out, n, broadcast, Fmod()); return true;
     case PointwiseOp::Atan2: RowsAny(a, b, out, n, broadcast, Atan2()); return true;
@@ -111,6 +143,25 @@ HWY_INLINE bool Arith(PointwiseOp op, const T* a, const T* b, T* out, int64_t n,
     case PointwiseOp::DivFloor: RowsAny(a, b, out, n, broadcast, DivFloor()); return true;
     default: return false;
   }
+}
+
+template <class T>
+HWY_INLINE bool Basic(BasicArith op, const T* a, const T* b, T* out, int64_t n, unsigned broadcast) {
+  switch (op) {
+    case BasicArith::Add: RowsAny(a, b, out, n, broadcast, AddRow()); return true;
+    case BasicArith::Sub: RowsAny(a, b, out, n, broadcast, SubRow()); return true;
+    case BasicArith::Mul: RowsAny(a, b, out, n, broadcast, MulRow()); return true;
+    case BasicArith::Div: RowsAny(a, b, out, n, broadcast, DivRow()); return true;
+  }
+  return false;
+}
+OPD_FUNC HWY_NOINLINE bool BasicF32(BasicArith op, const float* a, const float* b, float* out, int64_t n,
+                                    unsigned broadcast) {
+  return Basic(op, a, b, out, n, broadcast);
+}
+OPD_FUNC HWY_NOINLINE bool BasicF64(BasicArith op, const double* a, const double* b, double* out, int64_t n,
+                                    unsigned broadcast) {
+  return Basic(op, a, b, out, n, broadcast);
 }
 
 OPD_FUNC HWY_NOINLINE bool ArithF32(PointwiseOp op, const float* a, const float* b, float* out, int64_t n,
@@ -122,23 +173,14 @@ OPD_FUNC HWY_NOINLINE bool ArithF64(PointwiseOp op, const double* a, const doubl
   return Arith(op, a, b, out, n, broadcast);
 }
 
-struct Div {
-  template <class V>
-  HWY_INLINE V operator()(V a, V b) const { return hn::Div(a, b); }
-};
-OPD_FUNC HWY_NOINLINE bool DivF32(const float* a, const float* b, float* out, int64_t n, unsigned broadcast) {
-  RowsAny(a, b, out, n, broadcast, Div());
-  return true;
-}
-OPD_FUNC HWY_NOINLINE bool DivF64(const double* a, const double* b, double* out, int64_t n, unsigned broadcast) {
-  RowsAny(a, b, out, n, broadcast, Div());
-  return true;
-}
-
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
 
-OPD_FUNC HWY_NOINLINE bool DivF32(const float*, const float*, float*, int64_t, unsigned) { return false; }
-OPD_FUNC HWY_NOINLINE bool DivF64(const double*, const double*, double*, int64_t, unsigned) { return false; }
+OPD_FUNC HWY_NOINLINE bool BasicF32(BasicArith, const float*, const float*, float*, int64_t, unsigned) {
+  return false;
+}
+OPD_FUNC HWY_NOINLINE bool BasicF64(BasicArith, const double*, const double*, double*, int64_t, unsigned) {
+  return false;
+}
 
 OPD_FUNC HWY_NOINLINE bool ArithF32(PointwiseOp, const float*, const float*, float*, int64_t, unsigned) {
   return false;

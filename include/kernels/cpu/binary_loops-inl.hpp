@@ -14,7 +14,6 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/loops-inl.hpp"
-#include "kernels/cpu/arith_simd.hpp"
 #include "kernels/cpu/simd_row_split-inl.hpp"
 
 namespace opd::kernels {
@@ -128,22 +127,25 @@ void binary_loops(const char* name, const Scalar* alpha, ScalarType common, cons
       using C = opmath_t<T>;
       const C a = static_cast<C>(checked_scalar_to<T>(*alpha));
       // (complex: a + 1 * b even for alpha = 1, as ATen: (1 + 0j) * (inf + 0j) is inf + nanj)
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        // alpha 1 and -1 (sub): exact as the vector rows' a + b and a - b
+        if (a == 1 && try_basic_arith_simd(BasicArith::Add, common, out, inputs)) return;
+        if (a == -1 && try_basic_arith_simd(BasicArith::Sub, common, out, inputs)) return;
+      }
       if constexpr (!is_complex_v<C>) {
         if (a == static_cast<C>(1)) return run(tag, AddOp<C>{});
       }
       run(tag, AddAlphaOp<C>{a});
     });
   } else if constexpr (F == BinaryFamily::Mul) {
+    if (try_basic_arith_simd(BasicArith::Mul, common, out, inputs)) return;
     dispatch_dtype_with_complex(common, name,
                                 [&](auto tag) { run(tag, MulOp<opmath_t<typename decltype(tag)::type>>{}); });
   } else if (is_complex_kernel_dtype(common)) {
     dispatch_complex_dtype(common, name, [&](auto tag) { run(tag, DivOp<typename decltype(tag)::type>{}); });
   } else {
     // Float/Double contiguous rows: Highway's widest division (arith_simd.hpp).
-    const auto div_row = [](const auto* a, const auto* b, auto* y, int64_t n, unsigned bc) {
-      return simd::div_row(a, b, y, n, bc);
-    };
-    if (try_simd_binary_row(common, out, inputs, div_row)) return;
+    if (try_basic_arith_simd(BasicArith::Div, common, out, inputs)) return;
     dispatch_floating_dtype(common, name,
                             [&](auto tag) { run(tag, DivOp<opmath_t<typename decltype(tag)::type>>{}); });
   }

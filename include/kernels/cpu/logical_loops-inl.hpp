@@ -5,12 +5,14 @@
 #include <array>
 
 #include "kernels/cpu/pointwise_functors-inl.hpp"
+#include "kernels/cpu/simd_row_split-inl.hpp"
 
 namespace opd::kernels::detail {
 
 template <DtypeGroup G>
 void logical_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out,
                       const std::array<OperandRef, 2>& inputs) {
+  if (try_arith_simd(op, compute, out, inputs)) return;  // maximum, minimum on Float/Double
   dispatch_dtype_group<G>(compute, pointwise_name(op), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using P = PointwiseOp;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 
+#include "kernels/cpu/arith_simd.hpp"
 #include "kernels/cpu/loops-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
 
@@ -75,6 +76,22 @@ bool try_simd_binary_row(ScalarType compute, const OperandRef& out, const std::a
   if (compute == ScalarType::Float) return try_simd_binary_row<float>(out, inputs, compute, row);
   if (compute == ScalarType::Double) return try_simd_binary_row<double>(out, inputs, compute, row);
   return false;
+}
+
+// The rows of arith_simd.hpp: arith_row's PointwiseOps (the arithmetic
+// loops; maximum and minimum in the logical loops) and basic_arith_row's add,
+// sub, mul and true division (the binary families' loops).
+inline bool try_arith_simd(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                           const std::array<OperandRef, 2>& inputs) {
+  return try_simd_binary_row(compute, out, inputs, [op](const auto* a, const auto* b, auto* y, int64_t n, unsigned bc) {
+    return simd::arith_row(op, a, b, y, n, bc);
+  });
+}
+inline bool try_basic_arith_simd(BasicArith op, ScalarType compute, const OperandRef& out,
+                                 const std::array<OperandRef, 2>& inputs) {
+  return try_simd_binary_row(compute, out, inputs, [op](const auto* a, const auto* b, auto* y, int64_t n, unsigned bc) {
+    return simd::basic_arith_row(op, a, b, y, n, bc);
+  });
 }
 
 }  // namespace opd::kernels::detail
