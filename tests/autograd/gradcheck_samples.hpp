@@ -47,8 +47,8 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
   auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
   auto nz = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, -1, 1, true)); };
-  auto noncontig = [&](std::vector<int64_t> s) {  // the transpose of a contiguous tensor
-    Tensor t = rnd({s[1], s[0]}, g);
+  auto noncontig = [&](std::vector<int64_t> s, double lo = -1, double hi = 1) {  // the transpose of a contiguous tensor
+    Tensor t = rnd({s[1], s[0]}, g, lo, hi);
     return opd::IValue(t.as_strided({s[0], s[1]}, {1, s[0]}, 0));
   };
   using V = opd::IValue;
@@ -131,6 +131,54 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   m["aten::narrow"] = {{{r({3, 4}), V(1), V(-3), V(2)}}};
   m["aten::slice.Tensor"] = {{{r({5, 2}), V(0), V(1), V(5), V(2)}}};
   m["aten::slice_scatter"] = {{{r({4, 3}), r({2, 3}), V(0), V(1), V(4), V(2)}}};
+  // pointwise (formulas_pointwise-inl.hpp): values inside each domain, away from kinks and jumps
+  auto in = [&](std::vector<int64_t> sz, double lo, double hi) { return opd::IValue(rnd(std::move(sz), g, lo, hi)); };
+  auto vals = [](std::vector<double> v, std::vector<int64_t> sz) {
+    return opd::IValue(opd::from_vector<double>(v, opd::IntArrayRef(sz.data(), sz.size())));
+  };
+  for (const char* u : {"aten::sin", "aten::cos", "aten::tan", "aten::atan", "aten::sinh", "aten::cosh", "aten::asinh",
+                        "aten::exp2", "aten::expm1", "aten::erf", "aten::erfc", "aten::silu"})
+    m[u] = {{{r({2, 3})}}, {{r({})}}, {{noncontig({2, 3})}}};
+  for (const char* u : {"aten::sqrt", "aten::rsqrt", "aten::log2", "aten::log10", "aten::log1p", "aten::reciprocal"})
+    m[u] = {{{pos({2, 3})}}, {{noncontig({3, 2}, 0.5, 1.5)}}};
+  m["aten::log1p"].push_back({{in({3}, -0.5, 0.5)}});
+  m["aten::reciprocal"].push_back({{nz({3})}});
+  for (const char* u : {"aten::asin", "aten::acos", "aten::atanh"}) m[u] = {{{in({2, 3}, -0.8, 0.8)}}, {{in({}, -0.5, 0.5)}}};
+  m["aten::acosh"] = {{{in({2, 3}, 1.2, 3)}}};
+  m["aten::abs"] = {{{nz({2, 3})}}, {{noncontig({3, 2})}}};
+  // piecewise constant (zero gradient) and frac: away from integers and halves
+  for (const char* u : {"aten::sign", "aten::floor", "aten::ceil", "aten::round", "aten::trunc", "aten::frac"})
+    m[u] = {{{vals({-1.7, -0.3, 0.2, 1.3, 2.8, -2.2}, {2, 3})}}};
+  m["aten::hardsigmoid"] = {{{vals({-4, -2, 0.5, 2.5, 3.5, -0.1}, {2, 3})}}};
+  m["aten::hardswish"] = {{{vals({-4, -2, 0.5, 2.5, 3.5, -0.1}, {2, 3})}}};
+  m["aten::gelu"] = {{{r({2, 3}), V("none")}}, {{r({2, 3}), V("tanh")}}, {{in({}, -2, 2), V("none")}}};
+  m["aten::elu"] = {{{nz({2, 3}), V(1.0), V(1), V(1)}}, {{nz({3}), V(0.5), V(2.0), V(1.5)}}};
+  m["aten::leaky_relu"] = {{{nz({2, 3}), V(0.1)}}, {{nz({}), V(0.01)}}};
+  m["aten::hardtanh"] = {{{vals({-2, -0.5, 0.3, 1.7}, {4}), V(-1.0), V(1.0)}}, {{vals({-2, 0.1, 0.4, 1.7}, {2, 2}), V(0), V(0.5)}}};
+  m["aten::softplus"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(1), V(20)}}, {{vals({-1.5, -0.2, 0.3, 0.9}, {4}), V(2.0), V(1.0)}}};
+  m["aten::clamp"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(-1.0), V(1.0)}}, {{vals({-2, -0.5, 0.3, 1.7}, {4}), V(0), V()}},
+                      {{vals({-2, -0.5, 0.3, 1.7}, {4}), V(), V(0.5)}}};
+  m["aten::nan_to_num"] = {{{r({2, 3}), V(), V(), V()}}};
+  m["aten::pow.Tensor_Tensor"] = {{{pos({2, 3}), r({2, 3})}}, {{pos({2, 3}), r({3})}}, {{pos({}), r({2})}}};
+  m["aten::pow.Scalar"] = {{{V(2.5), r({2, 3})}}, {{V(0.7), noncontig({2, 3})}}};
+  m["aten::maximum"] = {{{r({2, 3}), r({2, 3})}}, {{r({2, 3}), r({3})}}};
+  m["aten::minimum"] = {{{r({2, 3}), r({2, 3})}}, {{r({}), r({2, 2})}}};
+  m["aten::atan2"] = {{{r({2, 3}), nz({3})}}, {{nz({2, 1}), r({2, 3})}}};
+  {
+    const Tensor cond = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
+    m["aten::where.self"] = {{{V(cond), r({2, 3}), r({3})}}, {{V(cond), r({}), r({2, 3})}}};
+  }
+  m["aten::lerp.Scalar"] = {{{r({2, 3}), r({3}), V(0.3)}}};
+  m["aten::lerp.Tensor"] = {{{r({2, 3}), r({3}), r({2, 1})}}, {{r({2, 3}), r({2, 3}), r({})}}};
+  m["aten::addcmul"] = {{{r({3}), r({2, 3}), r({2, 1}), V(0.5)}}, {{r({2, 3}), r({2, 3}), r({2, 3}), V(1)}}};
+  m["aten::addcdiv"] = {{{r({3}), r({2, 3}), pos({2, 1}), V(2.0)}}, {{r({2, 3}), r({2, 3}), pos({2, 3}), V(1)}}};
+  m["aten::div.Tensor_mode"] = {{{r({2, 3}), pos({3}), V()}}, {{r({2, 3}), pos({2, 3}), V("floor")}},
+                                {{r({2, 3}), pos({3}), V("trunc")}}};
+  m["aten::div.Scalar_mode"] = {{{r({2, 3}), V(2.0), V()}}, {{r({2, 3}), V(0.7), V("floor")}}};
+  m["aten::remainder.Tensor"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), vals({0.7, 1.1}, {2})}}};
+  m["aten::fmod.Tensor"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), vals({0.7, -1.1}, {2})}}};
+  m["aten::remainder.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
+  m["aten::fmod.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
   return m;
 }
