@@ -660,6 +660,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::_adaptive_avg_pool2d_backward>();
   r.functional<kops::linear>();
   r.merge(formulas_detail::pointwise_formulas());
+  r.merge(formulas_detail::reduction_formulas());
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));
   {

@@ -5,6 +5,7 @@
 // (first and second derivatives against libtorch's). Call after the kernels
 // are registered (some samples are made by operators).
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -179,6 +180,37 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   m["aten::fmod.Tensor"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), vals({0.7, -1.1}, {2})}}};
   m["aten::remainder.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
   m["aten::fmod.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
+  // reductions and shape (formulas_reductions-inl.hpp); no ties at the extremes
+  m["aten::amax"] = {{{r({2, 3, 4}), V(L{1}), V(false)}}, {{r({3, 4}), V(L{}), V(true)}}, {{r({2, 3}), V(L{0, -1}), V(false)}}};
+  m["aten::amin"] = {{{r({2, 3, 4}), V(L{-1}), V(true)}}, {{noncontig({2, 3}), V(L{0}), V(false)}}};
+  m["aten::max"] = {{{r({2, 3})}}, {{r({})}}};
+  m["aten::min"] = {{{noncontig({2, 3})}}};
+  m["aten::logsumexp"] = {{{r({2, 3}), V(L{1}), V(false)}}, {{r({2, 3, 2}), V(L{0, 2}), V(true)}}, {{r({}), V(L{0}), V(false)}}};
+  m["aten::prod"] = {{{nz({2, 3}), V()}}, {{vals({0.5, 0, 1.5, -2}, {4}), V()}}, {{vals({0.5, 0, 1.5, 0}, {2, 2}), V()}}};
+  m["aten::var"] = {{{r({2, 3}), V(true)}}, {{r({4}), V(false)}}};
+  m["aten::var.dim"] = {{{r({2, 3, 4}), V(L{1}), V(true), V(false)}}, {{r({2, 3}), V(), V(false), V(true)}}};
+  m["aten::var.correction"] = {{{r({2, 3}), V(L{1}), V(0), V(true)}}, {{noncontig({3, 2}), V(), V(), V(false)}},
+                               {{r({4, 3}), V(L{0}), V(2), V(false)}}};
+  m["aten::std"] = {{{r({2, 3}), V(true)}}};
+  m["aten::std.dim"] = {{{r({2, 3, 4}), V(L{-1}), V(false), V(true)}}};
+  m["aten::std.correction"] = {{{r({2, 3}), V(L{0}), V(0), V(false)}}, {{r({3, 2}), V(), V(), V(true)}}};
+  m["aten::norm.Scalar"] = {{{r({2, 3}), V(2)}}, {{nz({4}), V(1)}}, {{r({2, 3}), V(3.0)}},
+                            {{r({3}), V(std::numeric_limits<double>::infinity())}}};
+  m["aten::norm.ScalarOpt_dim"] = {{{r({2, 3}), V(2), V(L{1}), V(false)}}, {{r({2, 3}), V(), V(L{0}), V(true)}},
+                                   {{nz({2, 3}), V(1.5), V(L{-1}), V(false)}}};
+  m["aten::cumsum"] = {{{r({2, 3}), V(1), V()}}, {{r({4}), V(0), V()}}, {{noncontig({2, 3}), V(0), V()}}};
+  m["aten::flip"] = {{{r({2, 3, 2}), V(L{0, 2})}}};
+  m["aten::roll"] = {{{r({2, 3}), V(L{1}), V(L{1})}}, {{r({2, 3}), V(L{2}), V(L{})}}};
+  m["aten::repeat"] = {{{r({2, 3}), V(L{2, 1, 2})}}, {{r({}), V(L{3})}}, {{noncontig({2, 3}), V(L{1, 2})}}};
+  m["aten::select.int"] = {{{r({3, 4}), V(1), V(-1)}}, {{r({3}), V(0), V(1)}}};
+  m["aten::select_scatter"] = {{{r({3, 4}), r({3}), V(1), V(2)}}};
+  m["aten::index_select"] = {{{r({4, 3}), V(0), V(opd::from_vector<int64_t>({2, 0, 2}, {3}))}},
+                             {{r({2, 5}), V(1), V(opd::from_vector<int64_t>({4, 1}, {2}))}}};
+  {
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({3}, g), opd::Scalar(0));
+    m["aten::masked_fill.Scalar"] = {{{r({2, 3}), V(mask), V(0.5)}}};
+    m["aten::masked_fill.Tensor"] = {{{r({2, 3}), V(mask), r({})}}};
+  }
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
   return m;
 }
