@@ -1,7 +1,7 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, logsumexp, var/std,
 // norm, cumsum) and of shape operators (flip, roll, repeat, select,
-// index_select, masked_fill), with PyTorch 1.13's semantics
+// index_select, masked_fill, embedding, native_dropout), with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_random.hpp"
 
 namespace opd::autograd {
 
@@ -197,7 +198,7 @@ struct repeat_d {
     return fx::reshape(r, sizes);
   }
 };
-struct select_d {  // select: the gradient written into zeros at index; select_scatter: its two halves
+struct select_int_d {  // select: the gradient written into zeros at index; select_scatter: its two halves
   using Op = k::select;
   static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "index">& s) {
     return call<k::select_scatter>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), g, s.get<"dim">(), s.get<"index">());
@@ -237,6 +238,43 @@ struct masked_fill_d {  // self: grad where not mask; value (Tensor): the sum of
   }
 };
 
+// embedding (PyTorch's embedding_dense_backward, written with scatter_add so that
+// double backward works): each row of grad added into its index's row; none
+// at padding_idx; divided by the index's count with scale_grad_by_freq.
+struct embedding_d {
+  using Op = k::embedding;
+  static Tensor weight(const Tensor& g, const saved<Op, "weight.sizes", "indices", "padding_idx", "scale_grad_by_freq", "sparse">& s) {
+    OPD_CHECK(!s.get<"sparse">(), "aten::embedding: sparse=True gradients are not supported (the library has no sparse tensors)");
+    const IntArrayRef wsizes = s.get<"weight.sizes">();
+    const int64_t rows = wsizes[0], width = wsizes[1];
+    const int64_t flat_idx[1] = {-1}, flat_g[2] = {-1, width};
+    const Tensor idx = fx::reshape(s.get<"indices">(), IntArrayRef(flat_idx, 1));
+    Tensor rows_g = fx::reshape(g, IntArrayRef(flat_g, 2));
+    const int64_t pad = s.get<"padding_idx">();
+    if (pad >= 0 && pad < rows) {
+      const Tensor at_pad = call<k::eq_scalar::functional>(idx, Scalar(pad));
+      rows_g = call<k::where::functional>(call<k::unsqueeze>(at_pad, int64_t{1}), rx::zero0(rows_g), rows_g);
+    }
+    if (s.get<"scale_grad_by_freq">()) {
+      const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(idx.sizes(), g), 1);
+      const Tensor counts = call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&rows, 1), g), int64_t{0}, idx, ones);
+      rows_g = fx::div(rows_g, call<k::unsqueeze>(call<k::index_select>(counts, int64_t{0}, idx), int64_t{1}));
+    }
+    const Tensor idx2 = fx::expand(call<k::unsqueeze>(idx, int64_t{1}), rows_g.sizes());
+    return call<k::scatter_add>(fx::zeros_like_sizes(wsizes, g), int64_t{0}, idx2, rows_g);
+  }
+};
+// native_dropout: grad * mask * scale (scale 1/(1-p) in training, 0 for p = 1, 1 otherwise)
+struct native_dropout_d {
+  using Op = k::native_dropout;
+  static Tensor input(const Tensor& g, const saved<Op, "p", "train", "result1">& s) {
+    const std::optional<bool>& train = s.get<"train">();
+    const double p = s.get<"p">();
+    const double scale = !train || !*train ? 1.0 : (p == 1 ? 0.0 : 1.0 / (1.0 - p));
+    return fx::mul(fx::mul(g, s.get<"result1">()), Scalar(scale));
+  }
+};
+
 }  // namespace formulas_detail
 
 #define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
@@ -264,15 +302,19 @@ OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::c
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::repeat, "RepeatBackward0", formula<"self", &fd::repeat_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::select_scatter, "SelectScatterBackward0", formula<"self", &fd::select_d::scatter_self>,
-                         formula<"src", &fd::select_d::scatter_src>);
+OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_int_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::select_scatter, "SelectScatterBackward0", formula<"self", &fd::select_int_d::scatter_self>,
+                         formula<"src", &fd::select_int_d::scatter_src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_select, "IndexSelectBackward0", formula<"self", &fd::index_select_d::self>,
                          non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_scalar, "MaskedFillBackward0", formula<"self", &fd::masked_fill_d::self>,
                          non_differentiable<"mask">);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_tensor, "MaskedFillBackward1", formula<"self", &fd::masked_fill_d::self_t>,
                          formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight", &fd::embedding_d::weight>,
+                         non_differentiable<"indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
+                         output_differentiability<true, false>);
 #undef OPD_AUTOGRAD_DERIVATIVES
 
 OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
@@ -300,6 +342,8 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::index_select>();
   r.functional<kops::masked_fill_scalar>();
   r.functional<kops::masked_fill_tensor>();
+  r.functional<kops::embedding>();
+  r.functional<kops::native_dropout>();
   return r;
 }
 

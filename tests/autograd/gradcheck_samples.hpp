@@ -24,6 +24,9 @@ using opd::autograd::variable_list;
 struct Sample {
   std::vector<opd::IValue> args;  // floating-point tensors are double leaves that require grad...
   std::vector<std::size_t> constant = {};  // ...except the arguments at these positions
+  // false: PyTorch's gradient is by definition not the Jacobian here (embedding's padding_idx and
+  // scale_grad_by_freq): no first-order gradcheck; the second order and libtorch's values still checked
+  bool jacobian = true;
   bool differentiated(std::size_t i) const {
     return args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
@@ -211,6 +214,14 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::masked_fill.Scalar"] = {{{r({2, 3}), V(mask), V(0.5)}}};
     m["aten::masked_fill.Tensor"] = {{{r({2, 3}), V(mask), r({})}}};
   }
+  {
+    const Tensor ids = opd::from_vector<int64_t>({1, 3, 1, 0, 4, 3}, {2, 3});
+    m["aten::embedding"] = {{{r({5, 2}), V(ids), V(-1), V(false), V(false)}},
+                            {{r({5, 3}), V(ids), V(3), V(true), V(false)}, {}, false},
+                            {{r({5, 2}), V(ids), V(1), V(false), V(false)}, {}, false}};
+  }
+  // dropout: deterministic samples only (p = 0 in training, or evaluation), gradcheck calls it many times
+  m["aten::native_dropout"] = {{{r({2, 3}), V(0.0), V(true)}}, {{r({3}), V(0.5), V(false)}}, {{r({2, 2}), V(0.0), V()}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
   return m;
 }
