@@ -612,7 +612,9 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.family<kops::sigmoid>();
   r.family<kops::addmm>();
   r.functional<kops::relu>();
+  r.inplace_of<kops::relu, kops::relu_>();
   r.functional<kops::pow_scalar>();
+  r.inplace_of<kops::pow_scalar, kops::pow_scalar_>();
   r.functional<kops::sum>();
   r.functional<kops::sum_dim>();
   r.functional<kops::mean>();

@@ -139,15 +139,18 @@ struct registrar {
   void family() {
     using F = typename Family::functional;
     functional<F>();
-    if constexpr (Family::has_inplace) {
-      using I = typename Family::inplace;
-      set.add(register_derivatives<I, derivatives_t<F>>());
-      set.add(register_inplace_or_view<I>());
-      typed.emplace_back(std::string(I::name) + (I::overload_name.empty() ? "" : ".") + std::string(I::overload_name));
-    }
+    if constexpr (Family::has_inplace) inplace_of<F, typename Family::inplace>();
     using O = typename Family::out;
     set.add(register_inplace_or_view<O>());
     typed.emplace_back(std::string(O::name) + "." + std::string(O::overload_name));
+  }
+  // An in-place variant (a family's, or a plain operator's: relu_, pow_.Tensor) with the
+  // functional's formulas; its saved inputs are clones of the values before the call.
+  template <class F, class I>
+  void inplace_of() {
+    set.add(register_derivatives<I, derivatives_t<F>>());
+    set.add(register_inplace_or_view<I>());
+    typed.emplace_back(std::string(I::name) + (I::overload_name.empty() ? "" : ".") + std::string(I::overload_name));
   }
   void merge(registrar&& other) {
     set.add(std::move(other.set));

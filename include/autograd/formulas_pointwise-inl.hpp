@@ -410,10 +410,12 @@ OPD_FUNC formulas_detail::registrar formulas_detail::pointwise_formulas() {
   r.family<kops::elu>();
   r.family<kops::leaky_relu>();
   r.functional<kops::hardtanh>();
+  r.inplace_of<kops::hardtanh, kops::hardtanh_>();
   r.functional<kops::softplus>();
   r.family<kops::clamp>();
   r.family<kops::nan_to_num>();
   r.functional<kops::pow_tensor>();
+  r.inplace_of<kops::pow_tensor, kops::pow_tensor_>();
   r.family<kops::pow_scalar_self>();
   r.functional<kops::maximum>();
   r.functional<kops::minimum>();
@@ -425,6 +427,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::pointwise_formulas() {
   r.family<kops::addcdiv>();
   r.family<kops::div_mode>();
   r.functional<kops::div_scalar_mode>();
+  r.inplace_of<kops::div_scalar_mode, kops::div_scalar_mode_>();
   r.family<kops::remainder>();
   r.family<kops::remainder_scalar>();
   r.family<kops::fmod>();

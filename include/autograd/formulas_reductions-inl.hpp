@@ -341,7 +341,9 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::select_scatter>();
   r.functional<kops::index_select>();
   r.functional<kops::masked_fill_scalar>();
+  r.inplace_of<kops::masked_fill_scalar, kops::masked_fill_scalar_>();
   r.functional<kops::masked_fill_tensor>();
+  r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
   r.functional<kops::native_dropout>();
   return r;
