@@ -11,6 +11,7 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 
+#include <functional>
 #include <map>
 #include <random>
 #include <thread>
