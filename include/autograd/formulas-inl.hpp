@@ -2,6 +2,10 @@
 // Formulas for the library's operators, with PyTorch 1.13's semantics
 // (derivatives.yaml): each is an ordinary call of the library's operators, so
 // a backward pass is itself differentiable (create_graph).
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include "autograd/formulas_common-inl.hpp"
 #include "autograd/formulas.hpp"
 

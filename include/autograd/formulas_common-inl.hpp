@@ -7,7 +7,6 @@
 // is compiled in its own source (src/autograd_formulas*.cpp), so the library
 // build compiles them in parallel.
 #include <algorithm>
-#include <mutex>
 #include <array>
 #include <numeric>
 #include <string>

@@ -3,6 +3,8 @@
 // binary and ternary arithmetic), with PyTorch 1.13's semantics
 // (derivatives.yaml), and pointwise_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_pointwise.cpp).
+#include <array>
+#include <cmath>
 #include <numbers>
 #include <optional>
 #include <string_view>
