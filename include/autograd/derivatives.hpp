@@ -203,6 +203,10 @@ inline std::optional<std::vector<std::int64_t>> own(const std::optional<std::spa
   return std::vector<std::int64_t>(s->begin(), s->end());
 }
 inline std::string own(std::string_view s) { return std::string(s); }
+inline std::optional<std::string> own(const std::optional<std::string_view>& s) {  // str? (a view would dangle)
+  if (!s) return std::nullopt;
+  return std::string(*s);
+}
 template <class T>
 using owned_t = decltype(own(std::declval<const std::remove_cvref_t<T>&>()));
 

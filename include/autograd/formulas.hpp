@@ -28,4 +28,6 @@ OPD_API std::vector<std::string> operators_with_formulas();
 
 #ifdef OPD_HEADER_ONLY
 #include "autograd/formulas-inl.hpp"
+#include "autograd/formulas_pointwise-inl.hpp"
+#include "autograd/formulas_reductions-inl.hpp"
 #endif

@@ -37,10 +37,14 @@ diff::RawTensor raw(const Tensor& t) {
     const auto* p = reinterpret_cast<const unsigned char*>(v.data());
     r.storage.assign(p, p + v.size() * sizeof(v[0]));
   };
-  if (t.dtype() == opd::ScalarType::Double)
+  if (t.dtype() == opd::ScalarType::Double) {
     bytes(opd::to_vector<double>(t));
-  else
+  } else if (t.dtype() == opd::ScalarType::Bool) {
+    const std::vector<bool> b = opd::to_vector<bool>(t);
+    bytes(std::vector<unsigned char>(b.begin(), b.end()));
+  } else {
     bytes(opd::to_vector<int64_t>(t));
+  }
   return r;
 }
 
@@ -50,6 +54,7 @@ diff::Value value(const opd::IValue& a) {
   if (a.is_int()) return diff::I(a.to_int());
   if (a.is_double()) return diff::D(a.to_double());
   if (a.is_int_list()) return diff::L(a.to_int_list());
+  if (a.is_string()) return diff::S(std::string(a.to_string_view()));
   return diff::None();
 }
 
@@ -84,7 +89,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
   const opd::RegistrationSet autograd = opd::autograd::register_autograd();
   const auto all = opd_test::samples();
   std::mt19937 gen(11);
-  std::size_t compared = 0;
+  std::size_t compared = 0, first_only = 0;  // first_only: libtorch has no second derivative
   for (const std::string& name : opd::autograd::operators_with_formulas()) {
     auto it = all.find(name);
     ASSERT_NE(it, all.end()) << name << " has a formula but no sample";
@@ -132,15 +137,17 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
       ASSERT_EQ(theirs.second.size(), inputs.size()) << what;
       for (std::size_t i = 0; i < inputs.size(); ++i) {
         expect_close(what + ", first derivative, input " + std::to_string(i), first[i], theirs.first[i], inputs[i].numel());
-        expect_close(what + ", second derivative, input " + std::to_string(i), second[i], theirs.second[i],
-                     inputs[i].numel());
+        if (!theirs.second_error)
+          expect_close(what + ", second derivative, input " + std::to_string(i), second[i], theirs.second[i],
+                       inputs[i].numel());
       }
+      if (theirs.second_error) ++first_only;
       ++compared;
     }
   }
-  EXPECT_GE(compared, 80u);
-  std::printf("compared %zu samples of %zu operators with libtorch\n", compared,
-              opd::autograd::operators_with_formulas().size());
+  EXPECT_GE(compared, 200u);
+  std::printf("compared %zu samples of %zu operators with libtorch (%zu first derivatives only)\n", compared,
+              opd::autograd::operators_with_formulas().size(), first_only);
 }
 
 #else

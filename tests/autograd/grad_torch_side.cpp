@@ -22,7 +22,8 @@ at::Tensor to_tensor(const diff::RawTensor& r) {
 }
 
 diff::RawTensor to_raw(const at::Tensor& t) {
-  const at::Tensor c = t.contiguous();
+  // libtorch's efficient zero tensors (some gradients) have no storage
+  const at::Tensor c = t._is_zerotensor() ? at::zeros(t.sizes(), at::TensorOptions().dtype(t.scalar_type())) : t.contiguous();
   diff::RawTensor r;
   r.dtype = static_cast<int>(c.scalar_type());
   r.sizes = c.sizes().vec();
@@ -40,6 +41,7 @@ c10::IValue to_ivalue(const diff::Value& v) {
     case K::Int: return c10::IValue(v.i);
     case K::Double: return c10::IValue(v.d);
     case K::IntList: return c10::IValue(v.ints);
+    case K::String: return c10::IValue(v.s);
     case K::Tensor: return c10::IValue(to_tensor(*v.tensors.at(0)));
     default: throw std::runtime_error("grad_torch_side: an argument kind the samples do not use");
   }
@@ -80,7 +82,15 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
       s = s.defined() ? s + term : term;
     }
     if (s.defined()) {
-      const std::vector<at::Tensor> second = torch::autograd::grad({s}, inputs, {}, false, false, true);
+      std::vector<at::Tensor> second;
+      try {
+        second = torch::autograd::grad({s}, inputs, {}, false, false, true);
+      } catch (const std::exception& e) {
+        const std::string what = e.what();
+        if (what.find("is not implemented") == std::string::npos) throw;
+        out.second_error = what;
+        second.resize(inputs.size());
+      }
       for (const at::Tensor& g : second)
         out.second.push_back(g.defined() ? std::optional<diff::RawTensor>(to_raw(g)) : std::nullopt);
     } else {

@@ -5,6 +5,7 @@
 // (first and second derivatives against libtorch's). Call after the kernels
 // are registered (some samples are made by operators).
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -23,6 +24,9 @@ using opd::autograd::variable_list;
 struct Sample {
   std::vector<opd::IValue> args;  // floating-point tensors are double leaves that require grad...
   std::vector<std::size_t> constant = {};  // ...except the arguments at these positions
+  // false: PyTorch's gradient is by definition not the Jacobian here (embedding's padding_idx and
+  // scale_grad_by_freq): no first-order gradcheck; the second order and libtorch's values still checked
+  bool jacobian = true;
   bool differentiated(std::size_t i) const {
     return args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
@@ -47,8 +51,8 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
   auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
   auto nz = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, -1, 1, true)); };
-  auto noncontig = [&](std::vector<int64_t> s) {  // the transpose of a contiguous tensor
-    Tensor t = rnd({s[1], s[0]}, g);
+  auto noncontig = [&](std::vector<int64_t> s, double lo = -1, double hi = 1) {  // the transpose of a contiguous tensor
+    Tensor t = rnd({s[1], s[0]}, g, lo, hi);
     return opd::IValue(t.as_strided({s[0], s[1]}, {1, s[0]}, 0));
   };
   using V = opd::IValue;
@@ -131,6 +135,93 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   m["aten::narrow"] = {{{r({3, 4}), V(1), V(-3), V(2)}}};
   m["aten::slice.Tensor"] = {{{r({5, 2}), V(0), V(1), V(5), V(2)}}};
   m["aten::slice_scatter"] = {{{r({4, 3}), r({2, 3}), V(0), V(1), V(4), V(2)}}};
+  // pointwise (formulas_pointwise-inl.hpp): values inside each domain, away from kinks and jumps
+  auto in = [&](std::vector<int64_t> sz, double lo, double hi) { return opd::IValue(rnd(std::move(sz), g, lo, hi)); };
+  auto vals = [](std::vector<double> v, std::vector<int64_t> sz) {
+    return opd::IValue(opd::from_vector<double>(v, opd::IntArrayRef(sz.data(), sz.size())));
+  };
+  for (const char* u : {"aten::sin", "aten::cos", "aten::tan", "aten::atan", "aten::sinh", "aten::cosh", "aten::asinh",
+                        "aten::exp2", "aten::expm1", "aten::erf", "aten::erfc", "aten::silu"})
+    m[u] = {{{r({2, 3})}}, {{r({})}}, {{noncontig({2, 3})}}};
+  for (const char* u : {"aten::sqrt", "aten::rsqrt", "aten::log2", "aten::log10", "aten::log1p", "aten::reciprocal"})
+    m[u] = {{{pos({2, 3})}}, {{noncontig({3, 2}, 0.5, 1.5)}}};
+  m["aten::log1p"].push_back({{in({3}, -0.5, 0.5)}});
+  m["aten::reciprocal"].push_back({{nz({3})}});
+  for (const char* u : {"aten::asin", "aten::acos", "aten::atanh"}) m[u] = {{{in({2, 3}, -0.8, 0.8)}}, {{in({}, -0.5, 0.5)}}};
+  m["aten::acosh"] = {{{in({2, 3}, 1.2, 3)}}};
+  m["aten::abs"] = {{{nz({2, 3})}}, {{noncontig({3, 2})}}};
+  // piecewise constant (zero gradient) and frac: away from integers and halves
+  for (const char* u : {"aten::sign", "aten::floor", "aten::ceil", "aten::round", "aten::trunc", "aten::frac"})
+    m[u] = {{{vals({-1.7, -0.3, 0.2, 1.3, 2.8, -2.2}, {2, 3})}}};
+  m["aten::hardsigmoid"] = {{{vals({-4, -2, 0.5, 2.5, 3.5, -0.1}, {2, 3})}}};
+  m["aten::hardswish"] = {{{vals({-4, -2, 0.5, 2.5, 3.5, -0.1}, {2, 3})}}};
+  m["aten::gelu"] = {{{r({2, 3}), V("none")}}, {{r({2, 3}), V("tanh")}}, {{in({}, -2, 2), V("none")}}};
+  m["aten::elu"] = {{{nz({2, 3}), V(1.0), V(1), V(1)}}, {{nz({3}), V(0.5), V(2.0), V(1.5)}}};
+  m["aten::leaky_relu"] = {{{nz({2, 3}), V(0.1)}}, {{nz({}), V(0.01)}}};
+  m["aten::hardtanh"] = {{{vals({-2, -0.5, 0.3, 1.7}, {4}), V(-1.0), V(1.0)}}, {{vals({-2, 0.1, 0.4, 1.7}, {2, 2}), V(0), V(0.5)}}};
+  m["aten::softplus"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(1), V(20)}}, {{vals({-1.5, -0.2, 0.3, 0.9}, {4}), V(2.0), V(1.0)}}};
+  m["aten::clamp"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(-1.0), V(1.0)}}, {{vals({-2, -0.5, 0.3, 1.7}, {4}), V(0), V()}},
+                      {{vals({-2, -0.5, 0.3, 1.7}, {4}), V(), V(0.5)}}};
+  m["aten::nan_to_num"] = {{{r({2, 3}), V(), V(), V()}}};
+  m["aten::pow.Tensor_Tensor"] = {{{pos({2, 3}), r({2, 3})}}, {{pos({2, 3}), r({3})}}, {{pos({}), r({2})}}};
+  m["aten::pow.Scalar"] = {{{V(2.5), r({2, 3})}}, {{V(0.7), noncontig({2, 3})}}};
+  m["aten::maximum"] = {{{r({2, 3}), r({2, 3})}}, {{r({2, 3}), r({3})}}};
+  m["aten::minimum"] = {{{r({2, 3}), r({2, 3})}}, {{r({}), r({2, 2})}}};
+  m["aten::atan2"] = {{{r({2, 3}), nz({3})}}, {{nz({2, 1}), r({2, 3})}}};
+  {
+    const Tensor cond = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
+    m["aten::where.self"] = {{{V(cond), r({2, 3}), r({3})}}, {{V(cond), r({}), r({2, 3})}}};
+  }
+  m["aten::lerp.Scalar"] = {{{r({2, 3}), r({3}), V(0.3)}}};
+  m["aten::lerp.Tensor"] = {{{r({2, 3}), r({3}), r({2, 1})}}, {{r({2, 3}), r({2, 3}), r({})}}};
+  m["aten::addcmul"] = {{{r({3}), r({2, 3}), r({2, 1}), V(0.5)}}, {{r({2, 3}), r({2, 3}), r({2, 3}), V(1)}}};
+  m["aten::addcdiv"] = {{{r({3}), r({2, 3}), pos({2, 1}), V(2.0)}}, {{r({2, 3}), r({2, 3}), pos({2, 3}), V(1)}}};
+  m["aten::div.Tensor_mode"] = {{{r({2, 3}), pos({3}), V()}}, {{r({2, 3}), pos({2, 3}), V("floor")}},
+                                {{r({2, 3}), pos({3}), V("trunc")}}};
+  m["aten::div.Scalar_mode"] = {{{r({2, 3}), V(2.0), V()}}, {{r({2, 3}), V(0.7), V("floor")}}};
+  m["aten::remainder.Tensor"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), vals({0.7, 1.1}, {2})}}};
+  m["aten::fmod.Tensor"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), vals({0.7, -1.1}, {2})}}};
+  m["aten::remainder.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
+  m["aten::fmod.Scalar"] = {{{vals({-2.3, -0.4, 0.3, 1.7}, {2, 2}), V(0.7)}}};
+  // reductions and shape (formulas_reductions-inl.hpp); no ties at the extremes
+  m["aten::amax"] = {{{r({2, 3, 4}), V(L{1}), V(false)}}, {{r({3, 4}), V(L{}), V(true)}}, {{r({2, 3}), V(L{0, -1}), V(false)}}};
+  m["aten::amin"] = {{{r({2, 3, 4}), V(L{-1}), V(true)}}, {{noncontig({2, 3}), V(L{0}), V(false)}}};
+  m["aten::max"] = {{{r({2, 3})}}, {{r({})}}};
+  m["aten::min"] = {{{noncontig({2, 3})}}};
+  m["aten::logsumexp"] = {{{r({2, 3}), V(L{1}), V(false)}}, {{r({2, 3, 2}), V(L{0, 2}), V(true)}}, {{r({}), V(L{0}), V(false)}}};
+  m["aten::prod"] = {{{nz({2, 3}), V()}}, {{vals({0.5, 0, 1.5, -2}, {4}), V()}}, {{vals({0.5, 0, 1.5, 0}, {2, 2}), V()}}};
+  m["aten::var"] = {{{r({2, 3}), V(true)}}, {{r({4}), V(false)}}};
+  m["aten::var.dim"] = {{{r({2, 3, 4}), V(L{1}), V(true), V(false)}}, {{r({2, 3}), V(), V(false), V(true)}}};
+  m["aten::var.correction"] = {{{r({2, 3}), V(L{1}), V(0), V(true)}}, {{noncontig({3, 2}), V(), V(), V(false)}},
+                               {{r({4, 3}), V(L{0}), V(2), V(false)}}};
+  m["aten::std"] = {{{r({2, 3}), V(true)}}};
+  m["aten::std.dim"] = {{{r({2, 3, 4}), V(L{-1}), V(false), V(true)}}};
+  m["aten::std.correction"] = {{{r({2, 3}), V(L{0}), V(0), V(false)}}, {{r({3, 2}), V(), V(), V(true)}}};
+  m["aten::norm.Scalar"] = {{{r({2, 3}), V(2)}}, {{nz({4}), V(1)}}, {{r({2, 3}), V(3.0)}},
+                            {{r({3}), V(std::numeric_limits<double>::infinity())}}};
+  m["aten::norm.ScalarOpt_dim"] = {{{r({2, 3}), V(2), V(L{1}), V(false)}}, {{r({2, 3}), V(), V(L{0}), V(true)}},
+                                   {{nz({2, 3}), V(1.5), V(L{-1}), V(false)}}};
+  m["aten::cumsum"] = {{{r({2, 3}), V(1), V()}}, {{r({4}), V(0), V()}}, {{noncontig({2, 3}), V(0), V()}}};
+  m["aten::flip"] = {{{r({2, 3, 2}), V(L{0, 2})}}};
+  m["aten::roll"] = {{{r({2, 3}), V(L{1}), V(L{1})}}, {{r({2, 3}), V(L{2}), V(L{})}}};
+  m["aten::repeat"] = {{{r({2, 3}), V(L{2, 1, 2})}}, {{r({}), V(L{3})}}, {{noncontig({2, 3}), V(L{1, 2})}}};
+  m["aten::select.int"] = {{{r({3, 4}), V(1), V(-1)}}, {{r({3}), V(0), V(1)}}};
+  m["aten::select_scatter"] = {{{r({3, 4}), r({3}), V(1), V(2)}}};
+  m["aten::index_select"] = {{{r({4, 3}), V(0), V(opd::from_vector<int64_t>({2, 0, 2}, {3}))}},
+                             {{r({2, 5}), V(1), V(opd::from_vector<int64_t>({4, 1}, {2}))}}};
+  {
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({3}, g), opd::Scalar(0));
+    m["aten::masked_fill.Scalar"] = {{{r({2, 3}), V(mask), V(0.5)}}};
+    m["aten::masked_fill.Tensor"] = {{{r({2, 3}), V(mask), r({})}}};
+  }
+  {
+    const Tensor ids = opd::from_vector<int64_t>({1, 3, 1, 0, 4, 3}, {2, 3});
+    m["aten::embedding"] = {{{r({5, 2}), V(ids), V(-1), V(false), V(false)}},
+                            {{r({5, 3}), V(ids), V(3), V(true), V(false)}, {}, false},
+                            {{r({5, 2}), V(ids), V(1), V(false), V(false)}, {}, false}};
+  }
+  // dropout: deterministic samples only (p = 0 in training, or evaluation), gradcheck calls it many times
+  m["aten::native_dropout"] = {{{r({2, 3}), V(0.0), V(true)}}, {{r({3}), V(0.5), V(false)}}, {{r({2, 2}), V(0.0), V()}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
   return m;
 }

@@ -1,0 +1,352 @@
+#pragma once
+// The formulas of reductions (amax/amin, max/min, prod, logsumexp, var/std,
+// norm, cumsum) and of shape operators (flip, roll, repeat, select,
+// index_select, masked_fill, embedding, native_dropout), with PyTorch 1.13's semantics
+// (derivatives.yaml), and reduction_formulas(), which register_autograd()
+// merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_random.hpp"
+
+namespace opd::autograd {
+
+namespace formulas_detail {
+namespace k = kernels::ops;
+using fx::int64_t;
+
+namespace rx {  // helpers of this group
+inline Tensor zero0(const Tensor& like) { return fx::zeros_like_sizes(IntArrayRef(), like); }
+inline Tensor where0(const Tensor& mask, const Tensor& g) { return call<k::where::functional>(mask, g, zero0(g)); }
+inline Tensor eq(const Tensor& a, const Tensor& b) { return call<k::eq::functional>(a, b); }
+inline std::vector<int64_t> all_dims(int64_t n) {
+  std::vector<int64_t> d(static_cast<std::size_t>(n));
+  std::iota(d.begin(), d.end(), 0);
+  return d;
+}
+inline std::vector<int64_t> dims_of(const std::vector<int64_t>& dim, int64_t ndim) {
+  return fx::reduced_dims(std::optional<std::vector<int64_t>>(dim), ndim);
+}
+// PyTorch's scale_grad_by_count: the gradient shared evenly by the selected
+// elements (`mask`) of each reduced slice.
+inline Tensor evenly(const Tensor& g_unreduced, const Tensor& mask, const std::vector<int64_t>& dims) {
+  const Tensor count = dims.empty() ? call<k::sum>(mask, std::nullopt) : fx::sum_dims(mask, dims, true);
+  return fx::div(fx::mul(g_unreduced, mask), count);
+}
+// var's gradient: 2 (x - mean) / (N - correction) * grad, over `dims`
+inline Tensor var_backward(const Tensor& g, const Tensor& x, const std::vector<int64_t>& dims, double correction, bool keepdim) {
+  const Tensor gu = fx::unreduce(g, x.sizes(), dims, keepdim);
+  const double n = static_cast<double>(fx::count(x.sizes(), dims));
+  const Tensor xc = fx::sub(x, dims.empty() ? x : fx::mean_dims(x, dims));
+  return fx::mul(fx::mul(gu, xc), Scalar(2.0 / (n - correction)));
+}
+}  // namespace rx
+
+template <class Op>
+struct extremum_all_d {  // amax/amin (dims) and max/min (everything): evenly among the extremes
+  static Tensor reduced(const Tensor& g, const saved<Op, "self", "result", "dim", "keepdim">& s) {
+    const Tensor x = s.template get<"self">();
+    const auto dims = rx::dims_of(s.template get<"dim">(), x.dim());
+    const bool keep = s.template get<"keepdim">();
+    const Tensor mask = rx::eq(x, fx::unreduce(s.template get<"result">(), x.sizes(), dims, keep));
+    return rx::evenly(fx::unreduce(g, x.sizes(), dims, keep), mask, dims);
+  }
+  static Tensor whole(const Tensor& g, const saved<Op, "self", "result">& s) {
+    const Tensor x = s.template get<"self">();
+    const Tensor mask = rx::eq(x, s.template get<"result">());
+    return fx::div(fx::mul(g, mask), call<k::sum>(mask, std::nullopt));
+  }
+};
+struct logsumexp_d {  // grad * exp(self - result)
+  using Op = k::logsumexp;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "result", "dim", "keepdim">& s) {
+    const Tensor x = s.get<"self">();
+    const auto dims = rx::dims_of(s.get<"dim">(), x.dim());
+    const Tensor r = fx::unreduce(s.get<"result">(), x.sizes(), dims, s.get<"keepdim">());
+    return fx::mul(fx::unreduce(g, x.sizes(), dims, s.get<"keepdim">()), call<k::exp::functional>(fx::sub(x, r)));
+  }
+};
+// prod (everything), PyTorch's prod_backward: grad * result / x without zeros;
+// with one zero, the product of the others at the zero (x taken as 1 there,
+// so that the other positions' result / x stays differentiable in it); with
+// several, zeros.
+struct prod_d {
+  using Op = k::prod;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "result">& s) {
+    const Tensor x = s.get<"self">();
+    if (x.numel() == 0) return fx::zeros_like_sizes(x.sizes(), g);
+    const Tensor zeros = call<k::eq_scalar::functional>(x, Scalar(0));
+    const int64_t nzero = opd::to_vector<int64_t>(call<k::sum>(zeros, ScalarType::Long)).at(0);
+    if (nzero == 0) return fx::div(fx::mul(g, s.get<"result">()), x);
+    if (nzero > 1) return fx::zeros_like_sizes(x.sizes(), g);
+    const Tensor safe = call<k::where::functional>(zeros, fx::add_scalar(rx::zero0(x), 1), x);
+    const Tensor others = call<k::prod>(safe, std::nullopt);
+    return call<k::where::functional>(zeros, fx::mul(g, others), fx::div(fx::mul(g, s.get<"result">()), safe));
+  }
+};
+// var / std: correction from `unbiased` or `correction` (None: 1); std = sqrt(var)
+template <class Op>
+struct var_d {
+  static Tensor all(const Tensor& g, const saved<Op, "self", "unbiased">& s) {
+    const Tensor x = s.template get<"self">();
+    return rx::var_backward(g, x, rx::all_dims(x.dim()), s.template get<"unbiased">() ? 1 : 0, false);
+  }
+  static Tensor dim(const Tensor& g, const saved<Op, "self", "dim", "unbiased", "keepdim">& s) {
+    const Tensor x = s.template get<"self">();
+    return rx::var_backward(g, x, fx::reduced_dims(s.template get<"dim">(), x.dim()), s.template get<"unbiased">() ? 1 : 0,
+                            s.template get<"keepdim">());
+  }
+  static Tensor correction(const Tensor& g, const saved<Op, "self", "dim", "correction", "keepdim">& s) {
+    const Tensor x = s.template get<"self">();
+    const double c = static_cast<double>(s.template get<"correction">().value_or(1));
+    return rx::var_backward(g, x, fx::reduced_dims(s.template get<"dim">(), x.dim()), c, s.template get<"keepdim">());
+  }
+};
+template <class Op>
+struct std_d {  // var's gradient of grad / (2 result), 0 where result == 0
+  static Tensor scaled(const Tensor& g, const Tensor& r) {
+    const Tensor gv = fx::div(g, fx::mul(r, Scalar(2.0)));
+    return call<k::where::functional>(call<k::eq_scalar::functional>(r, Scalar(0)), rx::zero0(gv), gv);
+  }
+  static Tensor all(const Tensor& g, const saved<Op, "self", "unbiased", "result">& s) {
+    const Tensor x = s.template get<"self">();
+    return rx::var_backward(scaled(g, s.template get<"result">()), x, rx::all_dims(x.dim()),
+                            s.template get<"unbiased">() ? 1 : 0, false);
+  }
+  static Tensor dim(const Tensor& g, const saved<Op, "self", "dim", "unbiased", "keepdim", "result">& s) {
+    const Tensor x = s.template get<"self">();
+    return rx::var_backward(scaled(g, s.template get<"result">()), x, fx::reduced_dims(s.template get<"dim">(), x.dim()),
+                            s.template get<"unbiased">() ? 1 : 0, s.template get<"keepdim">());
+  }
+  static Tensor correction(const Tensor& g, const saved<Op, "self", "dim", "correction", "keepdim", "result">& s) {
+    const Tensor x = s.template get<"self">();
+    const double c = static_cast<double>(s.template get<"correction">().value_or(1));
+    return rx::var_backward(scaled(g, s.template get<"result">()), x, fx::reduced_dims(s.template get<"dim">(), x.dim()), c,
+                            s.template get<"keepdim">());
+  }
+};
+// norm (PyTorch's norm_backward): p = 0: zero; 1: sgn(x) grad; 2: x grad / norm;
+// inf: evenly among the |x| == norm with sgn(x); else x |x|^(p-2) grad / norm^(p-1);
+// 0 where the norm is 0.
+struct norm_d {
+  static Tensor backward(const Tensor& g, const Tensor& x, double p, const Tensor& r, const std::vector<int64_t>& dims,
+                         bool keepdim) {
+    const Tensor gu = fx::unreduce(g, x.sizes(), dims, keepdim), ru = fx::unreduce(r, x.sizes(), dims, keepdim);
+    const Tensor sgn = call<k::sign::functional>(x);
+    if (p == 0) return fx::zeros_like_sizes(x.sizes(), g);
+    if (p == 1) return fx::mul(sgn, gu);
+    if (std::isinf(p)) {
+      const Tensor mask = rx::eq(call<k::abs::functional>(x), ru);
+      return fx::mul(sgn, rx::evenly(gu, mask, dims));
+    }
+    const Tensor nonzero = call<k::ne_scalar::functional>(ru, Scalar(0));
+    if (p == 2) return fx::mul(x, rx::where0(nonzero, fx::div(gu, ru)));
+    const Tensor xp = fx::mul(x, call<k::pow_scalar>(call<k::abs::functional>(x), Scalar(p - 2)));
+    return fx::mul(xp, rx::where0(nonzero, fx::div(gu, call<k::pow_scalar>(ru, Scalar(p - 1)))));
+  }
+  using OpS = k::norm_scalar;
+  static Tensor scalar(const Tensor& g, const saved<OpS, "self", "p", "result">& s) {
+    const Tensor x = s.get<"self">();
+    return backward(g, x, s.get<"p">().to_double(), s.get<"result">(), rx::all_dims(x.dim()), false);
+  }
+  using OpD = k::norm_scalaropt_dim;
+  static Tensor dim(const Tensor& g, const saved<OpD, "self", "p", "dim", "keepdim", "result">& s) {
+    const Tensor x = s.get<"self">();
+    const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
+    return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
+  }
+};
+struct cumsum_d {  // the reversed cumulative sum of grad
+  using Op = k::cumsum;
+  static Tensor self(const Tensor& g, const saved<Op, "dim">& s) {
+    if (g.dim() == 0) return g;
+    const int64_t d = s.get<"dim">();
+    const std::vector<int64_t> dims{d};
+    const Tensor f = call<k::flip>(g, fx::ints(dims));
+    return call<k::flip>(call<k::cumsum>(f, d, std::nullopt), fx::ints(dims));
+  }
+};
+struct flip_d {
+  using Op = k::flip;
+  static Tensor self(const Tensor& g, const saved<Op, "dims">& s) { return call<k::flip>(g, fx::ints(s.get<"dims">())); }
+};
+struct roll_d {  // roll back by -shifts
+  using Op = k::roll;
+  static Tensor self(const Tensor& g, const saved<Op, "shifts", "dims">& s) {
+    std::vector<int64_t> back = s.get<"shifts">();
+    for (int64_t& v : back) v = -v;
+    return call<k::roll>(g, fx::ints(back), fx::ints(s.get<"dims">()));
+  }
+};
+// repeat: grad seen as [r0, s0, r1, s1, ...] (leading dims of self taken as 1), summed over the r's
+struct repeat_d {
+  using Op = k::repeat;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "repeats">& s) {
+    const IntArrayRef sizes = s.get<"self.sizes">();
+    const std::vector<int64_t>& reps = s.get<"repeats">();
+    const std::size_t lead = reps.size() - sizes.size();
+    std::vector<int64_t> split, summed;
+    for (std::size_t i = 0; i < reps.size(); ++i) {
+      summed.push_back(static_cast<int64_t>(split.size()));
+      split.push_back(reps[i]);
+      split.push_back(i < lead ? 1 : sizes[i - lead]);
+    }
+    const Tensor r = fx::sum_dims(fx::reshape(g, IntArrayRef(split.data(), split.size())), summed, false);
+    return fx::reshape(r, sizes);
+  }
+};
+struct select_int_d {  // select: the gradient written into zeros at index; select_scatter: its two halves
+  using Op = k::select;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "index">& s) {
+    return call<k::select_scatter>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), g, s.get<"dim">(), s.get<"index">());
+  }
+  using OpS = k::select_scatter;
+  static Tensor scatter_self(const Tensor& g, const saved<OpS, "src.sizes", "dim", "index">& s) {
+    return call<k::select_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"dim">(), s.get<"index">());
+  }
+  static Tensor scatter_src(const Tensor& g, const saved<OpS, "dim", "index">& s) {
+    return call<k::select>(g, s.get<"dim">(), s.get<"index">());
+  }
+};
+struct index_select_d {  // grad added into zeros at the indices (scatter_add: differentiable)
+  using Op = k::index_select;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "index">& s) {
+    const IntArrayRef sizes = s.get<"self.sizes">();
+    const Tensor index = s.get<"index">();
+    if (sizes.empty()) return fx::reshape(call<k::sum>(g, std::nullopt), sizes);
+    const int64_t d = opd::detail::wrap_dim(s.get<"dim">(), static_cast<int64_t>(sizes.size()));
+    std::vector<int64_t> shape(sizes.size(), 1);
+    shape[static_cast<std::size_t>(d)] = index.numel();
+    const Tensor idx = fx::expand(fx::reshape(index, IntArrayRef(shape.data(), shape.size())), g.sizes());
+    return call<k::scatter_add>(fx::zeros_like_sizes(sizes, g), d, idx, g);
+  }
+};
+struct masked_fill_d {  // self: grad where not mask; value (Tensor): the sum of grad where mask
+  using OpS = k::masked_fill_scalar;
+  static Tensor self(const Tensor& g, const saved<OpS, "mask">& s) {
+    return call<k::where::functional>(s.get<"mask">(), rx::zero0(g), g);
+  }
+  using OpT = k::masked_fill_tensor;
+  static Tensor self_t(const Tensor& g, const saved<OpT, "mask">& s) {
+    return call<k::where::functional>(s.get<"mask">(), rx::zero0(g), g);
+  }
+  static Tensor value(const Tensor& g, const saved<OpT, "mask">& s) {
+    return call<k::sum>(rx::where0(s.get<"mask">(), g), std::nullopt);
+  }
+};
+
+// embedding (PyTorch's embedding_dense_backward, written with scatter_add so that
+// double backward works): each row of grad added into its index's row; none
+// at padding_idx; divided by the index's count with scale_grad_by_freq.
+struct embedding_d {
+  using Op = k::embedding;
+  static Tensor weight(const Tensor& g, const saved<Op, "weight.sizes", "indices", "padding_idx", "scale_grad_by_freq", "sparse">& s) {
+    OPD_CHECK(!s.get<"sparse">(), "aten::embedding: sparse=True gradients are not supported (the library has no sparse tensors)");
+    const IntArrayRef wsizes = s.get<"weight.sizes">();
+    const int64_t rows = wsizes[0], width = wsizes[1];
+    const int64_t flat_idx[1] = {-1}, flat_g[2] = {-1, width};
+    const Tensor idx = fx::reshape(s.get<"indices">(), IntArrayRef(flat_idx, 1));
+    Tensor rows_g = fx::reshape(g, IntArrayRef(flat_g, 2));
+    const int64_t pad = s.get<"padding_idx">();
+    if (pad >= 0 && pad < rows) {
+      const Tensor at_pad = call<k::eq_scalar::functional>(idx, Scalar(pad));
+      rows_g = call<k::where::functional>(call<k::unsqueeze>(at_pad, int64_t{1}), rx::zero0(rows_g), rows_g);
+    }
+    if (s.get<"scale_grad_by_freq">()) {
+      const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(idx.sizes(), g), 1);
+      const Tensor counts = call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&rows, 1), g), int64_t{0}, idx, ones);
+      rows_g = fx::div(rows_g, call<k::unsqueeze>(call<k::index_select>(counts, int64_t{0}, idx), int64_t{1}));
+    }
+    const Tensor idx2 = fx::expand(call<k::unsqueeze>(idx, int64_t{1}), rows_g.sizes());
+    return call<k::scatter_add>(fx::zeros_like_sizes(wsizes, g), int64_t{0}, idx2, rows_g);
+  }
+};
+// native_dropout: grad * mask * scale (scale 1/(1-p) in training, 0 for p = 1, 1 otherwise)
+struct native_dropout_d {
+  using Op = k::native_dropout;
+  static Tensor input(const Tensor& g, const saved<Op, "p", "train", "result1">& s) {
+    const std::optional<bool>& train = s.get<"train">();
+    const double p = s.get<"p">();
+    const double scale = !train || !*train ? 1.0 : (p == 1 ? 0.0 : 1.0 / (1.0 - p));
+    return fx::mul(fx::mul(g, s.get<"result1">()), Scalar(scale));
+  }
+};
+
+}  // namespace formulas_detail
+
+#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
+  template <>                             \
+  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
+
+namespace fd = formulas_detail;
+namespace kops = kernels::ops;
+OPD_AUTOGRAD_DERIVATIVES(kops::amax, "AmaxBackward0", formula<"self", &fd::extremum_all_d<kops::amax>::reduced>);
+OPD_AUTOGRAD_DERIVATIVES(kops::amin, "AminBackward0", formula<"self", &fd::extremum_all_d<kops::amin>::reduced>);
+OPD_AUTOGRAD_DERIVATIVES(kops::max, "MaxBackward1", formula<"self", &fd::extremum_all_d<kops::max>::whole>);
+OPD_AUTOGRAD_DERIVATIVES(kops::min, "MinBackward1", formula<"self", &fd::extremum_all_d<kops::min>::whole>);
+OPD_AUTOGRAD_DERIVATIVES(kops::logsumexp, "LogsumexpBackward0", formula<"self", &fd::logsumexp_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::prod, "ProdBackward0", formula<"self", &fd::prod_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::var, "VarBackward0", formula<"self", &fd::var_d<kops::var>::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::var_dim, "VarBackward1", formula<"self", &fd::var_d<kops::var_dim>::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::var_correction, "VarBackward2", formula<"self", &fd::var_d<kops::var_correction>::correction>);
+OPD_AUTOGRAD_DERIVATIVES(kops::std_dev, "StdBackward0", formula<"self", &fd::std_d<kops::std_dev>::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_dim, "StdBackward1", formula<"self", &fd::std_d<kops::std_dev_dim>::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_correction, "StdBackward2",
+                         formula<"self", &fd::std_d<kops::std_dev_correction>::correction>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd::norm_d::scalar>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::repeat, "RepeatBackward0", formula<"self", &fd::repeat_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_int_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::select_scatter, "SelectScatterBackward0", formula<"self", &fd::select_int_d::scatter_self>,
+                         formula<"src", &fd::select_int_d::scatter_src>);
+OPD_AUTOGRAD_DERIVATIVES(kops::index_select, "IndexSelectBackward0", formula<"self", &fd::index_select_d::self>,
+                         non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_scalar, "MaskedFillBackward0", formula<"self", &fd::masked_fill_d::self>,
+                         non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_tensor, "MaskedFillBackward1", formula<"self", &fd::masked_fill_d::self_t>,
+                         formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight", &fd::embedding_d::weight>,
+                         non_differentiable<"indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
+                         output_differentiability<true, false>);
+#undef OPD_AUTOGRAD_DERIVATIVES
+
+OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
+  formulas_detail::registrar r;
+  r.functional<kops::amax>();
+  r.functional<kops::amin>();
+  r.functional<kops::max>();
+  r.functional<kops::min>();
+  r.functional<kops::logsumexp>();
+  r.functional<kops::prod>();
+  r.functional<kops::var>();
+  r.functional<kops::var_dim>();
+  r.functional<kops::var_correction>();
+  r.functional<kops::std_dev>();
+  r.functional<kops::std_dev_dim>();
+  r.functional<kops::std_dev_correction>();
+  r.functional<kops::norm_scalar>();
+  r.functional<kops::norm_scalaropt_dim>();
+  r.functional<kops::cumsum>();
+  r.functional<kops::flip>();
+  r.functional<kops::roll>();
+  r.functional<kops::repeat>();
+  r.functional<kops::select>();
+  r.functional<kops::select_scatter>();
+  r.functional<kops::index_select>();
+  r.functional<kops::masked_fill_scalar>();
+  r.inplace_of<kops::masked_fill_scalar, kops::masked_fill_scalar_>();
+  r.functional<kops::masked_fill_tensor>();
+  r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
+  r.functional<kops::embedding>();
+  r.functional<kops::native_dropout>();
+  return r;
+}
+
+}  // namespace opd::autograd
