@@ -16,6 +16,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -65,9 +66,32 @@ T norm_factor(int64_t normalization, const Sizes& signal, IntArrayRef dim) {
   return T(1);
 }
 
+// A kissfft plan computes its n twiddles with std::exp (40 ms for n = 10^6,
+// half of a transform's time) and keeps a mutable scratch buffer: each thread
+// keeps its last few plans, as pocketfft keeps an LRU cache of plans.
+template <class T>
+const kissfft<T>& plan_for(int64_t n, bool inverse) {
+  struct Entry {
+    int64_t n;
+    bool inverse;
+    kissfft<T> plan;
+  };
+  constexpr std::size_t kPlans = 8;
+  thread_local std::vector<std::unique_ptr<Entry>> cache;
+  for (std::size_t i = 0; i < cache.size(); ++i) {
+    if (cache[i]->n == n && cache[i]->inverse == inverse) {
+      std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
+                  cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);  // most recent first
+      return cache.front()->plan;
+    }
+  }
+  if (cache.size() == kPlans) cache.pop_back();
+  cache.insert(cache.begin(), std::make_unique<Entry>(Entry{n, inverse, kissfft<T>(static_cast<std::size_t>(n), inverse)}));
+  return cache.front()->plan;
+}
+
 // 1-D transforms of every row along dim d of the contiguous buffer `data` of
-// shape `sizes`, in place. kissfft keeps a mutable scratch buffer: one plan
-// per parallel chunk.
+// shape `sizes`, in place.
 template <class T>
 void transform_dim(std::complex<T>* data, const Sizes& sizes, int64_t d, bool inverse) {
   const auto ud = static_cast<std::size_t>(d);
@@ -77,7 +101,7 @@ void transform_dim(std::complex<T>* data, const Sizes& sizes, int64_t d, bool in
   for (std::size_t i = ud + 1; i < sizes.size(); ++i) inner *= sizes[i];
   if (n <= 1) return;  // a length-1 DFT is the identity
   parallel_for(0, outer * inner, std::max<int64_t>(1, grain_size / (8 * n)), [&](int64_t begin, int64_t end) {
-    const kissfft<T> plan(static_cast<std::size_t>(n), inverse);
+    const kissfft<T>& plan = plan_for<T>(n, inverse);
     std::vector<std::complex<T>> row(static_cast<std::size_t>(n));
     for (int64_t r = begin; r < end; ++r) {
       std::complex<T>* base = data + (r / inner) * n * inner + r % inner;
@@ -172,7 +196,7 @@ OPD_FUNC Tensor fft_c2r(const Tensor& self, IntArrayRef dim, int64_t normalizati
     const int64_t rows = out.numel() / n;
     T* o = out.data_ptr<T>();
     parallel_for(0, rows, std::max<int64_t>(1, grain_size / (8 * n)), [&](int64_t begin, int64_t end) {
-      const kissfft<T> plan(static_cast<std::size_t>(n), true);
+      const kissfft<T>& plan = plan_for<T>(n, true);
       std::vector<C> full(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
       for (int64_t r = begin; r < end; ++r) {
         const int64_t outer_i = r / inner, inner_i = r % inner;
