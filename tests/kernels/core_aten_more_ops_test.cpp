@@ -327,6 +327,11 @@ TEST_F(CoreAtenMoreOps, FftMetaOutAndErrors) {
   EXPECT_THROW((void)opd::call<ops::fft_r2c>(ramp({4}), V{0}, int64_t{3}, true), opd::Error);
   EXPECT_THROW((void)opd::call<ops::fft_c2r>(out, V{0}, int64_t{0}, int64_t{8}), opd::Error);  // needs 5 of 4
   EXPECT_THROW((void)opd::call<ops::fft_c2r>(out, V{0}, int64_t{0}, int64_t{0}), opd::Error);
+  // an empty signal dim (ATen 1.13 returns uninitialized values); an empty batch dim is fine
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(opd::empty(V{3, 0}, opd::ScalarType::Float), V{1}, int64_t{0}, true),
+               opd::Error);
+  EXPECT_EQ(opd::call<ops::fft_r2c>(opd::empty(V{0, 6}, opd::ScalarType::Float), V{1}, int64_t{0}, true).sizes(),
+            opd::IntArrayRef(V{0, 4}));
 }
 
 }  // namespace

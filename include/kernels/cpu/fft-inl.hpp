@@ -4,12 +4,14 @@
 // Every transform works on a contiguous complex buffer of the output's (or,
 // for c2r, the half spectrum's) shape: for each transformed dim in turn, each
 // row along it is transformed by KISS FFT from the buffer (read with the
-// dim's stride) into a scratch row, then written back. Real transforms go
-// through the complex one: r2c transforms the last dim at full length and
-// keeps its first n/2 + 1 entries before the other dims (as pocketfft does);
-// c2r transforms the other dims of the half spectrum, then builds each
-// Hermitian row of the last dim and keeps the real part of its inverse
-// (which ignores the imaginary parts of entries 0 and n/2, as pocketfft does).
+// dim's stride) into a scratch row, then written back. r2c transforms the
+// last dim first, straight from the real input into the output's rows (an
+// even length through kissfft's real transform, an odd one as complex),
+// keeping n/2 + 1 entries or completing the rest by symmetry, then the other
+// dims (as pocketfft does); c2r transforms the other dims of the half
+// spectrum, then builds each Hermitian row of the last dim and keeps the real
+// part of its inverse (which ignores the imaginary parts of entries 0 and
+// n/2, as pocketfft does).
 #include <kissfft/kissfft.hh>
 
 #include <algorithm>
@@ -48,6 +50,8 @@ inline void check_dims(const char* op, const Tensor& self, IntArrayRef dim) {
     OPD_CHECK(d >= 0 && d < self.dim(), op, ": argument 'dim' has ", d, ", a bad axis number for a ", self.dim(),
               "-D input (expected 0 to ", self.dim() - 1, ")");
     for (std::size_t j = 0; j < i; ++j) OPD_CHECK(dim[j] != d, op, ": argument 'dim' names dimension ", d, " twice");
+    OPD_CHECK(self.size(d) >= 1, op, ": Invalid number of data points (0) specified: dimension ", d,
+              " of 'self' is empty (ATen 1.13 returns uninitialized values)");
   }
 }
 
@@ -145,20 +149,45 @@ OPD_FUNC Tensor fft_r2c(const Tensor& self, IntArrayRef dim, int64_t normalizati
   const ScalarType out_dt = dt == ScalarType::Float ? ScalarType::ComplexFloat : ScalarType::ComplexDouble;
   if (self.is_meta()) return opd::empty(out_sizes, out_dt, Device::meta());
   const Tensor real = self.is_contiguous() ? self : contiguous_clone(self);
-  Tensor full = opd::empty(in_sizes, out_dt, Device::cpu());
-  const auto run = [&](auto tag) -> Tensor {
+  Tensor out = opd::empty(out_sizes, out_dt, Device::cpu());
+  const auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using C = std::complex<T>;
     const T* src = real.data_ptr<T>();
-    std::complex<T>* buf = full.data_ptr<std::complex<T>>();
-    for (int64_t i = 0; i < full.numel(); ++i) buf[i] = std::complex<T>(src[i], T(0));
-    transform_dim(buf, in_sizes, last, false);
-    Tensor out = onesided ? contiguous_clone(narrowed(full, last, out_sizes[static_cast<std::size_t>(last)])) : full;
-    std::complex<T>* o = out.data_ptr<std::complex<T>>();
+    C* o = out.data_ptr<C>();
+    const int64_t n = n_last, m = out_sizes[static_cast<std::size_t>(last)], half = n / 2 + 1;
+    int64_t inner = 1;
+    for (std::size_t i = static_cast<std::size_t>(last) + 1; i < in_sizes.size(); ++i) inner *= in_sizes[i];
+    // The last dim first, row by row. An even length is kissfft's
+    // transform_real: a complex FFT of n/2 points over the pairs, which packs
+    // the (real) entries 0 and n/2 into its first value.
+    const bool packed = n % 2 == 0;
+    parallel_for(0, real.numel() / n, std::max<int64_t>(1, grain_size / (8 * n)), [&](int64_t begin, int64_t end) {
+      const kissfft<T>& plan = plan_for<T>(packed ? n / 2 : n, false);
+      std::vector<T> row(static_cast<std::size_t>(n));
+      std::vector<C> in(static_cast<std::size_t>(packed ? 0 : n)), res(static_cast<std::size_t>(n));
+      for (int64_t r = begin; r < end; ++r) {
+        const T* srow = src + (r / inner) * n * inner + r % inner;
+        C* orow = o + (r / inner) * m * inner + r % inner;
+        if (packed) {
+          for (int64_t k = 0; k < n; ++k) row[static_cast<std::size_t>(k)] = srow[k * inner];
+          plan.transform_real(row.data(), res.data());
+          res[static_cast<std::size_t>(n / 2)] = C(res[0].imag(), T(0));
+          res[0] = C(res[0].real(), T(0));
+        } else {
+          for (int64_t k = 0; k < n; ++k) in[static_cast<std::size_t>(k)] = C(srow[k * inner], T(0));
+          plan.transform(in.data(), res.data());
+        }
+        for (int64_t k = 0; k < half; ++k) orow[k * inner] = res[static_cast<std::size_t>(k)];
+        for (int64_t k = half; k < m; ++k) orow[k * inner] = std::conj(res[static_cast<std::size_t>(n - k)]);  // X[n-k] = conj(X[k])
+      }
+    });
     for (std::size_t i = 0; i + 1 < dim.size(); ++i) transform_dim(o, out_sizes, dim[i], false);
     scale(o, out.numel(), norm_factor<T>(normalization, in_sizes, dim));
-    return out;
   };
-  return dt == ScalarType::Float ? run(type_tag<float>{}) : run(type_tag<double>{});
+  if (dt == ScalarType::Float) run(type_tag<float>{});
+  else run(type_tag<double>{});
+  return out;
 }
 
 OPD_FUNC Tensor fft_c2r(const Tensor& self, IntArrayRef dim, int64_t normalization, int64_t last_dim_size) {
