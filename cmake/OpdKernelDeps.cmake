@@ -3,6 +3,8 @@
 # opdispatch::header_only compiles the kernels itself and needs them too):
 #   opd::blas    OpenBLAS's CBLAS (cblas.h, libopenblas): matrix products
 #   opd::simd    Highway (hwy::hwy) for vectors, Sleef for vectorized math
+#   opd::fft     KISS FFT's header-only C++ template (kissfft/kissfft.hh; Debian's libkissfft-dev):
+#                the FFTs' 1-D transforms (kernels/cpu/fft-inl.hpp); an include path, no library
 #   opd::openmp  OpenMP when OPD_OPENMP is ON (parallel_for), else nothing
 #   opd::onednn  oneDNN (dnnl.hpp, libdnnl; Debian's libdnnl-dev) when OPD_ONEDNN is ON and it
 #                is found, with OPD_WITH_ONEDNN defined: conv2d's adapter
@@ -34,6 +36,15 @@ if(NOT TARGET opd::simd)
   add_library(opd::simd INTERFACE IMPORTED)
   target_include_directories(opd::simd INTERFACE ${OPD_SLEEF_INCLUDE_DIR})
   target_link_libraries(opd::simd INTERFACE hwy::hwy ${OPD_SLEEF_LIBRARY})
+endif()
+
+if(NOT TARGET opd::fft)
+  find_path(OPD_KISSFFT_INCLUDE_DIR kissfft/kissfft.hh)
+  if(NOT OPD_KISSFFT_INCLUDE_DIR)
+    message(FATAL_ERROR "opdispatch: KISS FFT's C++ header kissfft/kissfft.hh not found (Debian: apt-get install libkissfft-dev)")
+  endif()
+  add_library(opd::fft INTERFACE IMPORTED)
+  target_include_directories(opd::fft INTERFACE ${OPD_KISSFFT_INCLUDE_DIR})
 endif()
 
 if(NOT TARGET opd::openmp)

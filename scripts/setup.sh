@@ -6,7 +6,7 @@
 set -euo pipefail
 
 required=(g++ clang-14 cmake ninja-build libboost-dev libgtest-dev libbenchmark-dev valgrind nlohmann-json3-dev libdlpack-dev
-          libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev
+          libopenblas-dev libhwy-dev libsleef-dev libomp-14-dev libkissfft-dev
           python3-dev python3-numpy)
 # libdnnl-dev: conv2d's oneDNN adapter (kernels/cpu/onednn_conv.hpp); python3-torchvision: the model replay test.
 optional=(libtorch-dev python3-torch python3-torchvision libdnnl-dev)

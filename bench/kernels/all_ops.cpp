@@ -25,6 +25,7 @@
 // ("no_case") and on stderr, so that none is dropped silently.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -80,6 +81,11 @@ RawTensor raw(int dtype, std::vector<int64_t> sizes, Fill fill = Fill::unit, uin
     const int64_t k = static_cast<int64_t>(h % 1000);
     switch (dtype) {
       case diff::f32: { const float v = fill == Fill::unit ? 0.05f + 0.0009f * static_cast<float>(k) : static_cast<float>(k % 8); std::memcpy(at, &v, 4); break; }
+      case diff::c64: {  // real part as f32's, imaginary part its half
+        const float v[2] = {0.05f + 0.0009f * static_cast<float>(k), 0.025f + 0.00045f * static_cast<float>(k)};
+        std::memcpy(at, v, 8);
+        break;
+      }
       case diff::b8: { *at = static_cast<unsigned char>(fill == Fill::mask ? (h >> 7) & 1 : k != 0); break; }
       case diff::i32: { const int32_t v = static_cast<int32_t>(k % 8); std::memcpy(at, &v, 4); break; }
       default: { const int64_t v = k % 8; std::memcpy(at, &v, 8); break; }
@@ -102,6 +108,7 @@ Value M(std::vector<int64_t> sizes) { return T(raw(diff::b8, std::move(sizes), F
 Value Int32(std::vector<int64_t> sizes, uint64_t seed = 1) { return T(raw(diff::i32, std::move(sizes), Fill::small, seed)); }
 Value Idx(std::vector<int64_t> sizes, int64_t bound) { return T(indices(std::move(sizes), bound)); }
 Value OTL(std::vector<RawTensor> ts) { return diff::OTL({std::make_move_iterator(ts.begin()), std::make_move_iterator(ts.end())}); }
+Value C64(std::vector<int64_t> sizes) { return T(raw(diff::c64, std::move(sizes))); }
 Value F32() { return I(diff::f32); }  // a ScalarType argument
 
 // [rows, cols] holding n elements: [1, 1] for 1, [1000, 1000] for 1e6.
@@ -350,6 +357,10 @@ std::vector<Case> make_cases() {
       {"hardtanh", "", EW, "[n], 0, 6", [](int64_t n) { return std::vector<Value>{X, D(0), D(6)}; }},
       {"_reshape_alias", "", EW, "[r, c] as [n]", [](int64_t n) { return std::vector<Value>{MAT, L({n}), L({1})}; }},
       {"lift_fresh", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      // the FFTs (1-D, no normalization; 1e6 = 2^6 5^6)
+      {"_fft_r2c", "", EW, "[n] float32, onesided", [](int64_t n) { return std::vector<Value>{X, L({0}), I(0), B(true)}; }},
+      {"_fft_c2c", "", EW, "[n] complex64, forward", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), B(true)}; }},
+      {"_fft_c2r", "", {1, 500001}, "[n] complex64 to [2 (n - 1)] float32 ([1] at n = 1)", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), I(std::max<int64_t>(1, 2 * (n - 1)))}; }},
   };
   c.insert(c.end(), rest.begin(), rest.end());
   // *_copy of every view the library has one for: the view's arguments.

@@ -8,6 +8,7 @@
 #include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
 #include "kernels/ops_embedding_bag.hpp"
+#include "kernels/ops_fft.hpp"
 #include "kernels/ops_grid_sampler.hpp"
 #include "kernels/ops_pooling3d.hpp"
 
@@ -37,6 +38,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_grid_sampler());
   set.add(register_conv_backward());
   set.add(register_embedding_bag());
+  set.add(register_fft());
   set.add(register_composites());
   set.add(register_transformer());
   return set;

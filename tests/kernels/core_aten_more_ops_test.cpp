@@ -1,12 +1,14 @@
 // The last Core ATen operators of issue 25 where libtorch 1.13 cannot be the
 // reference (core_aten_more_torch_diff_test.cpp does the rest): PyTorch 2.x's
 // squeeze.dims and any.dims, checked against the 1.13 operators they
-// generalize (squeeze.dim, any.dim); resize_ growing its storage; the Meta
+// generalize (squeeze.dim, any.dim); resize_ growing its storage; the FFTs'
+// inverse pairs (without libtorch, as under ASan); the Meta
 // kernels of every new operator; failed calls leaving their inputs unchanged.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +19,7 @@
 #include <kernels/ops_core_aten.hpp>
 #include <kernels/ops_distance.hpp>
 #include <kernels/ops_embedding_bag.hpp>
+#include <kernels/ops_fft.hpp>
 #include <kernels/ops_grid_sampler.hpp>
 #include <kernels/ops_pooling3d.hpp>
 #include <kernels/ops_reductions.hpp>
@@ -246,6 +249,89 @@ TEST_F(CoreAtenMoreOps, FailedCallsLeaveInputsUnchanged) {
                opd::Error);
   EXPECT_EQ(values.sizes(), opd::IntArrayRef(V{1}));
   EXPECT_EQ(opd::to_vector<int32_t>(idx), std::vector<int32_t>{5});
+}
+
+// The FFTs without libtorch (the differential test, fft_torch_diff_test.cpp,
+// needs it): r2c then c2r with normalization by 1/n gives the input back, for
+// an odd and an even length over two dims of a transposed input; c2c forward
+// then backward likewise; the DFT of an impulse is all ones.
+TEST_F(CoreAtenMoreOps, FftInversePairs) {
+  const std::vector<int64_t> dims{0, 1};
+  for (int64_t n : {7, 12}) {
+    const Tensor x = opd::call<ops::transpose>(ramp({n, 5}), int64_t{0}, int64_t{1});  // (5, n), strided
+    const Tensor half = opd::call<ops::fft_r2c>(x, dims, int64_t{0}, true);
+    EXPECT_EQ(half.dtype(), opd::ScalarType::ComplexFloat);
+    EXPECT_EQ(half.sizes(), opd::IntArrayRef(V{5, n / 2 + 1}));
+    const Tensor back = opd::call<ops::fft_c2r>(half, dims, int64_t{2}, n);
+    EXPECT_EQ(back.dtype(), opd::ScalarType::Float);
+    const std::vector<float> got = opd::to_vector<float>(back), want = opd::to_vector<float>(x);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4) << "n " << n << " at " << i;
+    const Tensor full = opd::call<ops::fft_r2c>(x, dims, int64_t{1}, false);
+    const Tensor again = opd::call<ops::fft_c2c>(full, dims, int64_t{1}, false);  // backward, 1/sqrt(n) twice
+    const std::vector<std::complex<float>> c = opd::to_vector<std::complex<float>>(again);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      EXPECT_NEAR(c[i].real(), want[i], 1e-4);
+      EXPECT_NEAR(c[i].imag(), 0.f, 1e-4);
+    }
+  }
+  const Tensor impulse = opd::from_vector<double>({1, 0, 0, 0, 0}, V{5});
+  const Tensor ones = opd::call<ops::fft_r2c>(impulse, std::vector<int64_t>{0}, int64_t{0}, false);
+  for (const std::complex<double>& z : opd::to_vector<std::complex<double>>(ones)) {
+    EXPECT_DOUBLE_EQ(z.real(), 1.0);
+    EXPECT_DOUBLE_EQ(z.imag(), 0.0);
+  }
+}
+
+TEST_F(CoreAtenMoreOps, FftMetaOutAndErrors) {
+  const opd::Device meta = opd::Device::meta();
+  const Tensor mr = opd::empty(V{3, 8, 5}, opd::ScalarType::Double, meta);
+  const Tensor r2c = opd::call<ops::fft_r2c>(mr, V{0, 2}, int64_t{2}, true);
+  EXPECT_TRUE(r2c.is_meta());
+  EXPECT_EQ(r2c.dtype(), opd::ScalarType::ComplexDouble);
+  EXPECT_EQ(r2c.sizes(), opd::IntArrayRef(V{3, 8, 3}));
+  const Tensor mc = opd::empty(V{3, 8, 5}, opd::ScalarType::ComplexFloat, meta);
+  const Tensor c2r = opd::call<ops::fft_c2r>(mc, V{1}, int64_t{0}, int64_t{15});
+  EXPECT_EQ(c2r.dtype(), opd::ScalarType::Float);
+  EXPECT_EQ(c2r.sizes(), opd::IntArrayRef(V{3, 15, 5}));
+  EXPECT_EQ(opd::call<ops::fft_c2c>(mc, V{2, 0}, int64_t{1}, true).sizes(), opd::IntArrayRef(V{3, 8, 5}));
+  // out=: resized and filled; a real out for a complex result is refused, out untouched
+  Tensor out = opd::from_vector<std::complex<float>>({{9.f, 9.f}}, V{1});
+  opd::call<ops::fft_r2c_out>(ramp({6}), V{0}, int64_t{0}, true, out);
+  EXPECT_EQ(out.sizes(), opd::IntArrayRef(V{4}));
+  EXPECT_EQ(opd::to_vector<std::complex<float>>(out), opd::to_vector<std::complex<float>>(
+                                                          opd::call<ops::fft_r2c>(ramp({6}), V{0}, int64_t{0}, true)));
+  Tensor real_out = opd::from_vector<float>({7.f}, V{1});
+  EXPECT_THROW((void)opd::call<ops::fft_c2c_out>(out, V{0}, int64_t{0}, true, real_out), opd::Error);
+  EXPECT_EQ(opd::to_vector<float>(real_out), std::vector<float>{7.f});
+  // refused: integer or complex input to r2c, real to c2c / c2r, bad dims, bad normalization, too short for c2r
+  const Tensor ints = opd::from_vector<int64_t>({1, 2, 3}, V{3});
+  const auto message = [](const auto& f) {
+    try {
+      f();
+    } catch (const opd::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([&] { (void)opd::call<ops::fft_r2c>(ints, V{0}, int64_t{0}, true); }).find("aten::_fft_r2c"),
+            std::string::npos);
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(out, V{0}, int64_t{0}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_c2c>(ramp({4}), V{0}, int64_t{0}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_c2r>(ramp({4}), V{0}, int64_t{0}, int64_t{4}), opd::Error);
+  EXPECT_NE(message([&] { (void)opd::call<ops::fft_r2c>(ramp({4}), V{1}, int64_t{0}, true); }).find("'dim'"),
+            std::string::npos);
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(ramp({4}), V{-1}, int64_t{0}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(ramp({4}), V{}, int64_t{0}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(ramp({4, 4}), V{0, 0}, int64_t{0}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(ramp({4}), V{0}, int64_t{3}, true), opd::Error);
+  EXPECT_THROW((void)opd::call<ops::fft_c2r>(out, V{0}, int64_t{0}, int64_t{8}), opd::Error);  // needs 5 of 4
+  EXPECT_THROW((void)opd::call<ops::fft_c2r>(out, V{0}, int64_t{0}, int64_t{0}), opd::Error);
+  // an empty signal dim (ATen 1.13 returns uninitialized values); an empty batch dim is fine
+  EXPECT_THROW((void)opd::call<ops::fft_r2c>(opd::empty(V{3, 0}, opd::ScalarType::Float), V{1}, int64_t{0}, true),
+               opd::Error);
+  EXPECT_EQ(opd::call<ops::fft_r2c>(opd::empty(V{0, 6}, opd::ScalarType::Float), V{1}, int64_t{0}, true).sizes(),
+            opd::IntArrayRef(V{0, 4}));
 }
 
 }  // namespace
