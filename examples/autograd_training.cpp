@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include <autograd/formulas.hpp>
+
 #include "autograd_training.hpp"
 
 int main() {

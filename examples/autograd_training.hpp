@@ -3,7 +3,9 @@
 // library's operators, and one SGD step: forward, opd::autograd::grad of the
 // loss with respect to the parameters, then p -= lr * grad in place without
 // grad mode.
-#include <autograd/autograd.hpp>
+#include <autograd/engine.hpp>
+#include <autograd/grad_mode.hpp>
+#include <autograd/tensor_api.hpp>
 #include <kernels/ops.hpp>
 
 #include <array>

@@ -4,9 +4,8 @@
 // formula is declared next to it.
 #include <gtest/gtest.h>
 
-#include <autograd/autograd.hpp>
 #include <autograd/autograd_kernel.hpp>
-#include <autograd/formulas.hpp>
+#include <autograd/engine.hpp>
 #include <autograd/gradcheck.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
@@ -16,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "all_formulas.hpp"
 #include "all_kernels.hpp"
 #include "error_of.hpp"
 #include "gradcheck_samples.hpp"
@@ -31,7 +31,7 @@ class Autograd : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     kernels_ = new opd::RegistrationSet(opd_test::register_all_kernels());
-    autograd_ = new opd::RegistrationSet(opd::autograd::register_autograd());
+    autograd_ = new opd::RegistrationSet(opd_test::register_all_formulas());
   }
   static void TearDownTestSuite() {
     delete autograd_;
@@ -407,7 +407,7 @@ TEST_F(Autograd, SeveralOutputsEdgeCases) {
 
 TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
   const auto all = opd_test::samples();
-  const std::vector<std::string> ops = opd::autograd::operators_with_formulas();
+  const std::vector<std::string> ops = opd_test::operators_with_formulas();
   ASSERT_GE(ops.size(), 140u);
   for (const std::string& op : ops) {
     auto it = all.find(op);

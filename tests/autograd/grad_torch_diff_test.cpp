@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "all_formulas.hpp"
 #include "all_kernels.hpp"
 #include "gradcheck_samples.hpp"
 #ifdef OPD_HAVE_LIBTORCH
@@ -86,11 +87,11 @@ Tensor random_like(const Tensor& t, std::mt19937& gen) {
 
 TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormula) {
   const opd::RegistrationSet kernels = opd_test::register_all_kernels();
-  const opd::RegistrationSet autograd = opd::autograd::register_autograd();
+  const opd::RegistrationSet autograd = opd_test::register_all_formulas();
   const auto all = opd_test::samples();
   std::mt19937 gen(11);
   std::size_t compared = 0, first_only = 0;  // first_only: libtorch has no second derivative
-  for (const std::string& name : opd::autograd::operators_with_formulas()) {
+  for (const std::string& name : opd_test::operators_with_formulas()) {
     auto it = all.find(name);
     ASSERT_NE(it, all.end()) << name << " has a formula but no sample";
     const std::size_t dot = name.find('.');
@@ -147,7 +148,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
   }
   EXPECT_GE(compared, 200u);
   std::printf("compared %zu samples of %zu operators with libtorch (%zu first derivatives only)\n", compared,
-              opd::autograd::operators_with_formulas().size(), first_only);
+              opd_test::operators_with_formulas().size(), first_only);
 }
 
 #else

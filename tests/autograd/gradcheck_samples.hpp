@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <autograd/autograd.hpp>
 #include <autograd/gradcheck.hpp>
+#include <autograd/tensor_api.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "../../examples/autograd_training.hpp"
+#include "all_formulas.hpp"
+#include "all_kernels.hpp"
 #ifdef OPD_HAVE_LIBTORCH
 #include "training_torch_side.hpp"
 #endif
@@ -18,8 +20,8 @@ namespace {
 class Training : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    kernels_ = new opd::RegistrationSet(opd::kernels::register_cpu());
-    autograd_ = new opd::RegistrationSet(opd::autograd::register_autograd());
+    kernels_ = new opd::RegistrationSet(opd_test::register_all_kernels());
+    autograd_ = new opd::RegistrationSet(opd_test::register_all_formulas());
   }
   static void TearDownTestSuite() {
     delete autograd_;
