@@ -2,14 +2,17 @@
 // against libtorch 1.13's, one representative call each (issue 15:
 // docs/kernels.md's ratio column):
 //
-//   BM_<op>[_<overload>]_1t/<opd|aten>/<n>
+//   BM_<op>[_<overload>]_<1t|mt>/<opd|aten>/<n>
 //
 // Both sides are called boxed by name (opd::call_boxed and c10's callBoxed)
 // through the differential harness's prepared calls (tests/kernels/diff/
 // opd_side.hpp, torch_side.hpp): the arguments are built once per benchmark,
 // outside the timed loop; an iteration copies the prepared stack and calls
 // it, so it times the dispatcher, the kernel and the result's allocation on
-// both sides alike. One thread on both sides. Inputs are float32 and
+// both sides alike. `_1t` rows run one thread on both sides, `_mt` rows all
+// the machine's (std::thread::hardware_concurrency(), set on both sides) and
+// report real time, since the workers' CPU time is not the calling thread's.
+// Inputs are float32 and
 // contiguous, except where an operator needs a Bool mask, Long indices or an
 // integral tensor (the bitwise operators take int32).
 //
@@ -34,6 +37,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <kernels/cpu/parallel.hpp>
@@ -384,14 +388,33 @@ std::vector<Case> make_cases() {
 
 std::string qualified(const Case& k) { return std::string("aten::") + k.op; }
 std::string full_name(const Case& k) { return qualified(k) + (*k.overload ? std::string(".") + k.overload : ""); }
-std::string bench_name(const Case& k) {
-  return std::string("BM_") + k.op + (*k.overload ? std::string("_") + k.overload : "") + "_1t";
+std::string bench_name(const Case& k, bool all_threads) {
+  return std::string("BM_") + k.op + (*k.overload ? std::string("_") + k.overload : "") +
+         (all_threads ? "_mt" : "_1t");
 }
+
+// Both sides' intra-op thread count, for one benchmark's duration.
+class ThreadsFor {
+ public:
+  explicit ThreadsFor(int threads) { set(threads); }
+  ~ThreadsFor() { set(1); }
+  ThreadsFor(const ThreadsFor&) = delete;
+  ThreadsFor& operator=(const ThreadsFor&) = delete;
+
+ private:
+  static void set(int threads) {
+    opd::kernels::set_num_threads(threads);
+#if defined(OPD_BENCH_WITH_TORCH)
+    diff::torch_set_num_threads(threads);
+#endif
+  }
+};
 
 // One side's benchmark: prepare (untimed), one trial call (refusals are
 // reported, not timed), then the timed calls.
 template <class Prepared>
-void run_case(benchmark::State& st, const Case& k, const char* side) {
+void run_case(benchmark::State& st, const Case& k, const char* side, int threads) {
+  const ThreadsFor scope(threads);
   const int64_t n = st.range(0);
   std::unique_ptr<Prepared> p;
   std::string error;
@@ -434,21 +457,23 @@ std::vector<std::string> without_case(const std::vector<Case>& cases) {
 
 int main(int argc, char** argv) {
   const opd::RegistrationSet kernels = opd::kernels::register_cpu();
-  opd::kernels::set_num_threads(1);
-#if defined(OPD_BENCH_WITH_TORCH)
-  diff::torch_set_num_threads(1);
-#endif
   static const std::vector<Case> cases = make_cases();
-  for (const Case& k : cases) {
-    const std::string base = bench_name(k);
-    auto* b = benchmark::RegisterBenchmark((base + "/opd").c_str(),
-                                           [&k](benchmark::State& st) { run_case<diff::PreparedOpd>(st, k, "opd"); });
-    for (int64_t n : k.ns) b->Arg(n);
+  const int all = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  for (const bool mt : {false, true}) {
+    const int threads = mt ? all : 1;
+    for (const Case& k : cases) {
+      const std::string base = bench_name(k, mt);
+      auto* b = benchmark::RegisterBenchmark(
+          (base + "/opd").c_str(), [&k, threads](benchmark::State& st) { run_case<diff::PreparedOpd>(st, k, "opd", threads); });
+      for (int64_t n : k.ns) b->Arg(n);
+      if (mt) b->UseRealTime();
 #if defined(OPD_BENCH_WITH_TORCH)
-    auto* a = benchmark::RegisterBenchmark((base + "/aten").c_str(),
-                                           [&k](benchmark::State& st) { run_case<diff::PreparedTorch>(st, k, "aten"); });
-    for (int64_t n : k.ns) a->Arg(n);
+      auto* a = benchmark::RegisterBenchmark(
+          (base + "/aten").c_str(), [&k, threads](benchmark::State& st) { run_case<diff::PreparedTorch>(st, k, "aten", threads); });
+      for (int64_t n : k.ns) a->Arg(n);
+      if (mt) a->UseRealTime();
 #endif
+    }
   }
   std::string missing;
   for (const std::string& name : without_case(cases)) {
