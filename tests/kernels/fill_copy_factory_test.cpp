@@ -1,4 +1,5 @@
 // fill_, copy_ and the factories (empty, zeros, ones, full).
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -66,6 +67,34 @@ TEST(KernelsFill, OnlyTheViewIsWritten) {
   EXPECT_EQ(values(fill_(z, -4)), (std::vector<double>{-4}));
   Tensor e = kernels::empty(shape({0, 2}));
   EXPECT_EQ(fill_(e, 1).numel(), 0);
+}
+
+// Dense tensors of 16 elements and more are filled by the vector row
+// (fill_simd.hpp): every dtype, a tail shorter than a vector, a permuted
+// dense layout, a dense block inside a larger tensor (nothing outside it
+// written) and a size that splits across threads.
+TEST(KernelsFill, VectorPathEveryDtypeAndLayout) {
+  for (ST t : kAllDtypes) {
+    SCOPED_TRACE(testing::Message() << t);
+    for (int64_t n : {16, 17, 31, 67}) {
+      Tensor x = kernels::zeros(shape({n}), t);
+      fill_(x, 1);
+      EXPECT_EQ(values(x), std::vector<double>(static_cast<std::size_t>(n), 1));
+    }
+    Tensor base = kernels::zeros(shape({4, 24}), t);
+    Tensor rows = base.as_strided(shape({2, 24}), shape({24, 1}), 24);  // rows 1 and 2
+    fill_(rows, 1);
+    std::vector<double> expect(96, 0);
+    std::fill(expect.begin() + 24, expect.begin() + 72, 1.0);
+    EXPECT_EQ(values(base), expect);
+    Tensor transposed = base.as_strided(shape({24, 4}), shape({1, 24}));
+    fill_(transposed, 1);
+    EXPECT_EQ(values(base), std::vector<double>(96, 1));
+  }
+  Tensor big = kernels::empty(shape({3 * 32768 + 5}), ST::Float);
+  fill_(big, -2.5);
+  const std::vector<float> got = to_vector<float>(big);
+  EXPECT_EQ(std::count(got.begin(), got.end(), -2.5f), static_cast<std::ptrdiff_t>(got.size()));
 }
 
 TEST(KernelsFill, MetaAndUnsupported) {

@@ -1,6 +1,7 @@
 #pragma once
 // Out-of-line part of fill_copy.hpp (compiled in src/kernels/fill_copy.cpp).
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -12,9 +13,11 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/fill_copy.hpp"
+#include "kernels/cpu/fill_simd.hpp"
 #include "kernels/cpu/loops-inl.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/simd_row_split-inl.hpp"  // kMinSimdElements
 
 namespace opd::kernels {
 
@@ -28,7 +31,20 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
     // fill_ takes outputs whose elements overlap (ATen does not check):
     // those are filled on one thread, so that no two threads write one element.
     const int64_t n = self.numel();
-    if (n > 0) fill_elements<T>(OperandRef::of(self), v, n <= grain_size || is_non_overlapping_and_dense(self));
+    if (n == 0) return;
+    const bool dense = is_non_overlapping_and_dense(self);
+    if (dense && n >= detail::kMinSimdElements) {
+      // Dense: the elements are one block from the first (strides are never
+      // negative), whatever their order; filled at the CPU's store width.
+      T* block = reinterpret_cast<T*>(OperandRef::of(self).data);
+      parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+        if (!simd::fill_row(block + begin, &v, static_cast<int64_t>(sizeof(T)), end - begin)) {
+          std::fill_n(block + begin, end - begin, v);
+        }
+      });
+      return;
+    }
+    fill_elements<T>(OperandRef::of(self), v, n <= grain_size || dense);
   });
   return self;
 }

@@ -1,0 +1,33 @@
+#pragma once
+// Out-of-line part of fill_simd.hpp (compiled in src/kernels/fill_simd.cpp):
+// Highway's dynamic dispatch over SSE4, AVX2 and AVX-512 (the per-target
+// body is fill_simd_targets-inl.hpp, compiled once per target).
+#include <cstdint>
+
+#include "kernels/cpu/fill_simd.hpp"
+
+#if defined(__CUDACC__)
+// nvcc (a header-only .cu file) cannot compile Highway's dispatch tables
+// (HWY_EXPORT): there the scalar loop serves.
+namespace opd::kernels::simd {
+OPD_FUNC bool fill_row(void*, const void*, int64_t, int64_t) { return false; }
+}  // namespace opd::kernels::simd
+
+#else  // Highway
+
+#define OPD_SIMD_FAMILY_TARGETS "kernels/cpu/fill_simd_targets-inl.hpp"
+#include "kernels/cpu/simd_pass-inl.hpp"
+
+namespace opd::kernels::simd {
+
+namespace fill_detail {
+HWY_EXPORT(FillBits);
+}  // namespace fill_detail
+
+OPD_FUNC bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(fill_detail::FillBits)(out, value, elem_bytes, n);
+}
+
+}  // namespace opd::kernels::simd
+
+#endif  // __CUDACC__
