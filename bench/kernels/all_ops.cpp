@@ -22,11 +22,15 @@
 // for the others, given in the case's `shape` (bench/kernels/all_ops_table.py
 // prints it beside the numbers).
 //
+// Each row also counts the process's minor page faults per call (`faults`):
+// an output that is not reused costs fresh pages.
+//
 // A case one side refuses (its one trial call throws) is not timed: it is
 // reported with SkipWithError("<op> refused by <side>: <message>"). Registered
 // functional operators without a case are listed in the JSON context
 // ("no_case") and on stderr, so that none is dropped silently.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -410,6 +414,13 @@ class ThreadsFor {
   }
 };
 
+// Minor page faults of the process so far.
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
 // One side's benchmark: prepare (untimed), one trial call (refusals are
 // reported, not timed), then the timed calls.
 template <class Prepared>
@@ -429,7 +440,11 @@ void run_case(benchmark::State& st, const Case& k, const char* side, int threads
     st.SkipWithError((full_name(k) + " refused by " + side + ": " + error.substr(0, eol)).c_str());
     return;
   }
+  const long faults_before = minor_faults();
   for (auto _ : st) p->call();
+  // Fresh pages per call: an output that is not reused costs page faults.
+  st.counters["faults"] = benchmark::Counter(static_cast<double>(minor_faults() - faults_before),
+                                             benchmark::Counter::kAvgIterations);
   st.SetLabel(full_name(k) + " | " + k.shape);  // read by all_ops_table.py
 }
 
