@@ -238,6 +238,19 @@ TEST(PointwiseTorchDiff, TernaryOps) {
     cases.push_back({"aten::hardtanh", "", {x, D(0), D(6)}});
     cases.push_back({"aten::hardtanh_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 15), D(-1), D(1)}});
   }
+  // where's select rows (ternary_loops-inl.hpp): a Bool row, rows of out's
+  // dtype and sizes or 0-dim values, every dtype; masked_fill writes in place.
+  for (int a : kNoHalf) {
+    const Value mask = T(b8, {5, 7}, Layout::contiguous, Fill::standard, 16);
+    const Value x = T(a, {5, 7}, Layout::contiguous, fill_for(a), 17);
+    const Value y = T(a, {5, 7}, Layout::contiguous, fill_for(a), 18);
+    cases.push_back({"aten::where", "self", {mask, x, y}});
+    cases.push_back({"aten::where", "self", {mask, T(a, {}, Layout::contiguous, fill_for(a), 19), y}});
+    cases.push_back({"aten::where", "self", {mask, x, T(a, {}, Layout::contiguous, fill_for(a), 20)}});
+    cases.push_back({"aten::where", "self", {mask, T(a, {}, Layout::contiguous, fill_for(a), 21),
+                                             T(a, {}, Layout::contiguous, fill_for(a), 22)}});
+    cases.push_back({"aten::masked_fill", "Scalar", {x, mask, I(3)}});
+  }
   cases.push_back({"aten::where", "self", {T(f32, {3}), T(f32, {3}), T(f32, {3})}});  // both throw
   cases.push_back({"aten::where", "self_out", {T(b8, {2, 3}), T(i32, {3}), T(i64, {2, 1}), T(i64, {0})}});
   cases.push_back({"aten::clamp", "", {T(f32, {3}), None(), None()}});  // both throw

@@ -43,6 +43,44 @@ void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& in
   run_pointwise<T, 1>(out, {inputs[0]}, ClampScalarBounds<K, C>{lo, hi});
 }
 
+// where(condition, a, b) when out is a plain contiguous row of T, the
+// condition a Bool row of out's sizes and a and b rows of T of out's sizes or
+// 0-dim values (where.self, masked_fill): a select loop over the bytes,
+// which the compiler vectorizes, instead of the engine's loop, which converts
+// the condition to T chunk by chunk. False (nothing written) otherwise.
+template <class T>
+bool try_where_rows(const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
+  const OperandRef& cond = inputs[0];
+  if (out.dtype != scalar_type_of_v<T> || !is_plain_contiguous(out) || cond.dtype != ScalarType::Bool ||
+      !(cond.sizes == out.sizes) || !is_plain_contiguous(cond)) {
+    return false;
+  }
+  for (std::size_t k : {1, 2}) {
+    const OperandRef& in = inputs[k];
+    if (in.dtype != out.dtype || !(in.sizes.empty() || (in.sizes == out.sizes && is_plain_contiguous(in)))) return false;
+  }
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  const auto* c = reinterpret_cast<const bool*>(cond.data);
+  const auto* a = reinterpret_cast<const T*>(inputs[1].data);
+  const auto* b = reinterpret_cast<const T*>(inputs[2].data);
+  auto* y = reinterpret_cast<T*>(out.data);
+  // One loop per broadcast pattern, so that each is a plain select over rows.
+  const auto rows = [&](auto a_at, auto b_at) {
+    parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) y[i] = c[i] ? a_at(i) : b_at(i);
+    });
+  };
+  const auto row_of = [](const T* p) { return [p](int64_t i) { return p[i]; }; };
+  const auto value_of = [](const T* p) { return [v = *p](int64_t) { return v; }; };
+  const bool a_one = inputs[1].sizes.empty(), b_one = inputs[2].sizes.empty();
+  if (a_one && b_one) rows(value_of(a), value_of(b));
+  else if (a_one) rows(value_of(a), row_of(b));
+  else if (b_one) rows(row_of(a), value_of(b));
+  else rows(row_of(a), row_of(b));
+  return true;
+}
+
 template <DtypeGroup G>
 void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& out,
                           const std::array<OperandRef, 3>& inputs) {
@@ -52,6 +90,7 @@ void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& ou
     using C = opmath_t<T>;
     switch (op) {
       case TernaryOp::Where:
+        if (try_where_rows<T>(out, inputs)) return;
         run_pointwise<T, 3>(out, inputs, TernaryPointwise<TernaryOp::Where, C>{});
         return;
       case TernaryOp::ClampTensor:
