@@ -237,6 +237,10 @@ TEST(PointwiseTorchDiff, TernaryOps) {
     cases.push_back({"aten::clamp_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 14), D(-1), D(1)}});
     cases.push_back({"aten::hardtanh", "", {x, D(0), D(6)}});
     cases.push_back({"aten::hardtanh_", "", {T(dtype, {35}, Layout::contiguous, Fill::special, 15), D(-1), D(1)}});
+    // lerp's two formulas (weight below and from 0.5), chosen once for a Scalar weight.
+    const Value end = T(dtype, {5, 7}, Layout::contiguous, Fill::standard, 23);
+    for (double w : {0.3, 0.5, 0.7, -1.5, 2.0}) cases.push_back({"aten::lerp", "Scalar", {x, end, D(w)}, kLoose});
+    cases.push_back({"aten::lerp", "Tensor", {x, end, T(dtype, {5, 7}, Layout::contiguous, Fill::standard, 24)}, kLoose});
   }
   // where's select rows (ternary_loops-inl.hpp): a Bool row, rows of out's
   // dtype and sizes or 0-dim values, every dtype; masked_fill writes in place.

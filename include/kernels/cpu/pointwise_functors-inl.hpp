@@ -336,9 +336,12 @@ enum class TernaryOp : uint8_t {
 
 // weight < 0.5 picks the formula that is exact at weight 0, the other is
 // exact at weight 1 (1.13 tests the weight, not its magnitude).
+// Both formulas, then a select: a branch per element kept the loop scalar.
 template <class C>
 C lerp_of(C self, C end, C weight) noexcept {
-  return weight < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
+  const C from_self = self + weight * (end - self);
+  const C from_end = end - (end - self) * (C(1) - weight);
+  return weight < C(0.5) ? from_self : from_end;
 }
 
 template <TernaryOp K, class C>
@@ -349,10 +352,15 @@ struct ScaledTernary {
     else return self + value * t1 / t2;
   }
 };
-template <class C>
+// lerp with a Scalar weight: the formula chosen once (lerp_of's choice), so
+// that the loop is one formula.
+template <class C, bool FromSelf>
 struct LerpScalarOp {
   C weight;
-  C operator()(C self, C end) const noexcept { return lerp_of(self, end, weight); }
+  C operator()(C self, C end) const noexcept {
+    if constexpr (FromSelf) return self + weight * (end - self);
+    else return end - (end - self) * (C(1) - weight);
+  }
 };
 
 template <TernaryOp K, class C>

@@ -23,8 +23,12 @@ OPD_FUNC void ternary_math_loops(TernaryOp op, ScalarType compute, const Operand
           if (op == TernaryOp::Lerp) {
             run_pointwise<T, 3>(out, inputs, [](C s, C e, C w) { return lerp_of(s, e, w); });
           } else {
-            run_pointwise<T, 2>(out, {inputs[0], inputs[1]},
-                                LerpScalarOp<C>{static_cast<C>(checked_scalar_to<T>(*value))});
+            const C w = static_cast<C>(checked_scalar_to<T>(*value));
+            if (w < C(0.5)) {
+              run_pointwise<T, 2>(out, {inputs[0], inputs[1]}, LerpScalarOp<C, true>{w});
+            } else {
+              run_pointwise<T, 2>(out, {inputs[0], inputs[1]}, LerpScalarOp<C, false>{w});
+            }
           }
           return;
         }
