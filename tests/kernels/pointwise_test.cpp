@@ -237,6 +237,24 @@ TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
                                     std::pair{arith(s0, y), arith(s0, ys2)}}) {
       for (std::size_t k = 0; k != got.size(); ++k) EXPECT_TRUE(near(got[k], want[k], 0)) << k << " " << dtype;
     }
+    // Broadcast rows (try_simd_broadcast_rows): x as 7 rows of 143, against
+    // a row of 143 ([143] and [1, 143]), a value per row ([7, 1]) and the
+    // outer pattern [7, 1] x [143]; the strided copies take the scalar loop.
+    const Tensor m = x.as_strided(shape({7, 143}), shape({143, 1})), ms = xs2.as_strided(shape({7, 143}), shape({286, 2}));
+    const Tensor row = y.as_strided(shape({143}), shape({1})), rows2 = ys2.as_strided(shape({143}), shape({2}));
+    const Tensor row1 = y.as_strided(shape({1, 143}), shape({143, 1}));
+    const Tensor col = y.as_strided(shape({7, 1}), shape({1, 1})), cols2 = ys2.as_strided(shape({7, 1}), shape({2, 1}));
+    ASSERT_FALSE(ms.is_contiguous());
+    for (const auto& [got, want] :
+         {std::pair{arith(m, row), arith(ms, rows2)}, std::pair{arith(row, m), arith(rows2, ms)},
+          std::pair{arith(m, row1), arith(ms, rows2)}, std::pair{arith(m, col), arith(ms, cols2)},
+          std::pair{arith(col, m), arith(cols2, ms)}, std::pair{arith(col, row), arith(cols2, rows2)}}) {
+      for (std::size_t k = 0; k != got.size(); ++k) EXPECT_TRUE(near(got[k], want[k], 0)) << "rows " << k << " " << dtype;
+    }
+    for (PointwiseOp op : {PointwiseOp::Maximum, PointwiseOp::Fmod}) {
+      EXPECT_TRUE(near(values(binary(op, m, row)), values(binary(op, ms, rows2)), 0)) << pointwise_name(op) << dtype;
+      EXPECT_TRUE(near(values(binary(op, col, row)), values(binary(op, cols2, rows2)), 0)) << pointwise_name(op) << dtype;
+    }
   }
   // A broadcast first input on an integral dtype (bitwise_and.Scalar_Tensor).
   std::vector<double> is;
