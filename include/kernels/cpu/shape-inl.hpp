@@ -616,7 +616,7 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
   const Tensor idx = as_long(index);
   const int64_t* iv = idx.data_ptr<int64_t>();
   const int64_t numel = idx.numel();
-  check_index_range(op, iv, numel, dim, nonempty_size(out, dim));
+  const int64_t size = nonempty_size(out, dim);
   const SizesVector isizes = nonempty_sizes(index);
   const int64_t last = static_cast<int64_t>(isizes.size()) - 1;
   const int64_t n_inner = isizes[isizes.size() - 1];
@@ -629,6 +629,9 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
   const int64_t grain = last == dim ? std::max<int64_t>(1, grain_size / n_inner) : rows;
   const auto walk = [&](auto&& store) {
     parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
+      // Each range's indices checked just before it writes, as gather does:
+      // out is this call's own clone, so an error leaves self as it was.
+      check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
       for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
         const int64_t* ir = iv + r * n_inner;
         for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
