@@ -8,8 +8,10 @@
 #define OPD_UNARY_SIMD_TARGETS_TOGGLE
 #endif
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 
 #include <hwy/highway.h>
 
@@ -131,13 +133,33 @@ struct Sign {
 // The scalar functors' formulas (pointwise_functors-inl.hpp), same order of
 // operations: gelu x * 0.5 * erfc(-x / sqrt(2)), its tanh form, and
 // hardswish x * min(max(x + 3, 0), 6) / 6.
+//
+// Float gelu: Sleef's erfcf (u15) took 3.3 ms per 2^20 floats on AVX-512,
+// ten times its expf, and gelu 5x ATen's time. There it is x * Phi(x) with
+// Phi(-|x|) = erfc(z) / 2, z = |x| / sqrt(2), and erfc(z) = t exp(P(t) - z^2),
+// t = 1 / (1 + z / 2): P a degree-9 polynomial fitted here (least squares on
+// Chebyshev nodes, z in [0, 10]) to 2.3e-7 relative error in exact
+// arithmetic, so a few ULP in float and relative accuracy in the tail, where
+// ATen's 0.5 x (1 + erf(x / sqrt(2))) cancels to 0. Double keeps Sleef's erfc.
 struct Gelu {
   template <class V>
   HWY_INLINE V operator()(V v) const {
     const hn::DFromV<V> d;
     const V half = hn::Set(d, 0.5);
-    const V k = hn::Set(d, -0.5 * 1.41421356237309504880);  // -1 / sqrt(2)
-    return hn::Mul(hn::Mul(v, half), Erfc()(hn::Mul(v, k)));
+    if constexpr (sizeof(hn::TFromV<V>) == 4) {
+      static constexpr float kP[] = {0.16628109f,  -0.78879572f, 1.39121307f, -0.98231318f, 0.1349858f,
+                                     -0.10196368f, 0.06603412f,  0.38080044f, 0.99923215f,  -1.26547386f};
+      const V one = hn::Set(d, 1);
+      const V z = hn::Mul(hn::Abs(v), hn::Set(d, 0.70710678118654752440f));  // |x| / sqrt(2)
+      const V t = hn::Div(one, hn::MulAdd(half, z, one));
+      V p = hn::Set(d, kP[0]);
+      for (std::size_t i = 1; i < std::size(kP); ++i) p = hn::MulAdd(p, t, hn::Set(d, kP[i]));
+      const V tail = hn::Mul(half, hn::Mul(t, Exp()(hn::NegMulAdd(z, z, p))));  // Phi(-|x|)
+      return hn::Mul(v, hn::IfThenElse(hn::Lt(v, hn::Zero(d)), tail, hn::Sub(one, tail)));
+    } else {
+      const V k = hn::Set(d, -0.5 * 1.41421356237309504880);  // -1 / sqrt(2)
+      return hn::Mul(hn::Mul(v, half), Erfc()(hn::Mul(v, k)));
+    }
   }
 };
 struct GeluTanh {
