@@ -245,6 +245,30 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   // dropout: deterministic samples only (p = 0 in training, or evaluation), gradcheck calls it many times
   m["aten::native_dropout"] = {{{r({2, 3}), V(0.0), V(true)}}, {{r({3}), V(0.5), V(false)}}, {{r({2, 2}), V(0.0), V()}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
+  // prod.dim_int and cumprod with zeros (one, several, first in the slice): PyTorch's zero-safe formulas
+  {
+    auto d = [](std::vector<double> v, std::vector<int64_t> sizes) {
+      return V(opd::from_vector<double>(v, opd::IntArrayRef(sizes.data(), sizes.size())));
+    };
+    m["aten::prod.dim_int"] = {{{r({2, 3}), V(1), V(false), V()}},
+                               {{d({1.5, 0, 2, 3, 0.5, 0}, {2, 3}), V(1), V(true), V()}},
+                               {{d({0, 2, 0, 1, 2, 3}, {2, 3}), V(-1), V(false), V()}},
+                               {{d({0, 2, 0.5, 1, 0, 3}, {3, 2}), V(0), V(false), V()}},
+                               {{r({}), V(0), V(false), V()}},
+                               {{noncontig({2, 3}), V(0), V(false), V()}}};
+    m["aten::cumprod"] = {{{r({2, 3}), V(1), V()}},
+                          {{d({1.5, 0, 2, 0, 3, 0.5, 0, 2}, {2, 4}), V(1), V()}},
+                          {{d({0, 2, 3, 1.5}, {4}), V(0), V()}},
+                          {{d({0.5, 2, 0, 3, 1.5, 0}, {3, 2}), V(0), V()}},
+                          {{r({}), V(0), V()}},
+                          {{noncontig({2, 3}), V(-1), V()}}};
+  }
+  // clamp.Tensor: broadcast bounds, either left out, 0-dim, min > max (the result is max)
+  m["aten::clamp.Tensor"] = {{{r({2, 3}), V(rnd({3}, g, -0.6, -0.1)), V(rnd({2, 1}, g, 0.1, 0.6))}},
+                             {{r({2, 3}), r({2, 3}), V()}},
+                             {{r({3}), V(), V(rnd({}, g, -0.2, 0.2))}},
+                             {{r({2, 2}), V(rnd({2, 2}, g, 0.5, 0.9)), V(rnd({2, 2}, g, -0.9, -0.5))}},
+                             {{noncontig({2, 3}), V(rnd({}, g, -0.5, -0.1)), r({2, 3})}}};
   // Tensor-list operators (formulas_lists-inl.hpp): a Tensor[] argument's elements are inputs each
   {
     auto tl = [](std::vector<opd::IValue> ts) {
