@@ -242,7 +242,8 @@ constexpr bool check_derivatives() {
 
 // The graph node of Op's calls. Its next edges come in groups, one per
 // argument with edges (edge_of): one edge for a Tensor, one per element for a
-// Tensor[]; `begin_` holds where each group starts, set by the kernel.
+// Tensor[]. Without Tensor[] arguments group g is edge g; with them `begin_`
+// holds where each group starts, set by the kernel for each call.
 template <class Op, class D>
 class derived_node final : public Node {
   using formulas = formulas_of<D>;
@@ -250,6 +251,13 @@ class derived_node final : public Node {
   static constexpr bool list_result = returns_tensor_list_v<Op>;
 
  public:
+  static constexpr bool list_args = [] {
+    bool r = false;
+    mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>(
+        [&](auto i) { r = r || is_tensor_list_param_v<mp::mp_at_c<schema::arg_types_t<Op>, i>>; });
+    return r;
+  }();
+  struct none {};
   using formulas_t = formulas;
   derived_node() : Node(static_cast<std::uint32_t>(Op::schema.returns.size())) {}
   std::string name() const override { return std::string(D::node_name); }
@@ -283,15 +291,15 @@ class derived_node final : public Node {
       if constexpr (n == 1) {
         constexpr std::size_t group = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, 0))));
         if constexpr (std::is_same_v<decltype(r), Tensor>) {
-          out[begin_[group]] = std::move(r);
+          out[begin(group)] = std::move(r);
         } else {  // a Tensor[] input: one gradient per element
-          check_list_grads(r.size(), begin_[group + 1] - begin_[group]);
+          check_list_grads(r.size(), begin(group + 1) - begin(group));
           for (std::size_t j = 0; j < r.size(); ++j)
-            if (should_compute_output(begin_[group] + j)) out[begin_[group] + j] = std::move(r[j]);
+            if (should_compute_output(begin(group) + j)) out[begin(group) + j] = std::move(r[j]);
         }
       } else {
         for (std::size_t j = 0; j < n; ++j) {
-          const std::size_t e = begin_[static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, j))))];
+          const std::size_t e = begin(static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, j)))));
           if (should_compute_output(e)) out[e] = std::move(r[j]);
         }
       }
@@ -307,7 +315,7 @@ class derived_node final : public Node {
   bool serves_needed_input() const {
     for (std::size_t k = 0; k < count_names(F::inputs); ++k) {
       const std::size_t group = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k))));
-      for (std::size_t e = begin_[group]; e < begin_[group + 1]; ++e)
+      for (std::size_t e = begin(group); e < begin(group + 1); ++e)
         if (should_compute_output(e)) return true;
     }
     return false;
@@ -320,7 +328,14 @@ class derived_node final : public Node {
   }
 
   saved_tuple saved_;
-  std::array<std::size_t, tensor_arg_count<Op>() + 1> begin_{};  // group g: next edges [begin_[g], begin_[g + 1])
+  // group g: next edges [begin(g), begin(g + 1))
+  std::size_t begin(std::size_t g) const noexcept {
+    if constexpr (list_args)
+      return begin_[g];
+    else
+      return g;
+  }
+  [[no_unique_address]] std::conditional_t<list_args, std::array<std::size_t, tensor_arg_count<Op>() + 1>, none> begin_{};
 
  private:
   struct output_meta {
@@ -340,7 +355,7 @@ class derived_node final : public Node {
   static void check_list_grads(std::size_t got, std::size_t expected) {
     if (got != expected) throw_list_grads(got, expected);
   }
-  std::vector<output_meta> outputs_;  // a Tensor[] result's elements
+  [[no_unique_address]] std::conditional_t<list_result, std::vector<output_meta>, none> outputs_{};  // a Tensor[] result's elements
 };
 
 [[gnu::cold, gnu::noinline]] inline void throw_out_variant(std::string_view op_name) {
@@ -454,7 +469,7 @@ struct autograd_kernel<Op, D, R(A...)> {
   static void collect_edges(Node_& node, const Tuple& all, std::index_sequence<I...>) {
     std::vector<Edge> edges;
     edges.reserve(kernel_detail::tensor_arg_count<Op>());
-    std::size_t group = 0;
+    [[maybe_unused]] std::size_t group = 0;
     auto edge = [](const auto& t) {
       if constexpr (std::is_same_v<std::remove_cvref_t<decltype(t)>, Tensor>)
         return gradient_edge(t);
@@ -464,7 +479,7 @@ struct autograd_kernel<Op, D, R(A...)> {
     auto one = [&](const auto& v) {
       using T = std::remove_cvref_t<decltype(v)>;
       if constexpr (kernel_detail::is_tensor_param_v<T>) {
-        node.begin_[group++] = edges.size();
+        if constexpr (Node_::list_args) node.begin_[group++] = edges.size();
         edges.push_back(edge(v));
       } else if constexpr (kernel_detail::is_tensor_list_param_v<T>) {
         node.begin_[group++] = edges.size();
@@ -472,7 +487,7 @@ struct autograd_kernel<Op, D, R(A...)> {
       }
     };
     (one(std::get<I>(all)), ...);
-    node.begin_[group] = edges.size();
+    if constexpr (Node_::list_args) node.begin_[group] = edges.size();
     node.set_next_edges(std::move(edges));
   }
   template <class Node_, class Tuple>
