@@ -4,7 +4,7 @@
 // unbind: one output gradient per element, zeros for the unused ones; index and
 // index_put: Tensor?[] indices, not differentiable), with PyTorch 1.13's
 // semantics (derivatives.yaml), and list_formulas(), which register_autograd()
-// merges. Compiled in its own source (src/autograd_formulas_lists.cpp).
+// merges. Compiled with the reductions (src/autograd_formulas_reductions.cpp).
 #include <optional>
 #include <span>
 #include <vector>
