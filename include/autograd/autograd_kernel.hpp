@@ -335,6 +335,9 @@ class derived_node final : public Node {
     else
       return g;
   }
+  void set_begin(std::size_t g, std::size_t e) noexcept {
+    if constexpr (list_args) begin_[g] = e;
+  }
   [[no_unique_address]] std::conditional_t<list_args, std::array<std::size_t, tensor_arg_count<Op>() + 1>, none> begin_{};
 
  private:
@@ -469,7 +472,7 @@ struct autograd_kernel<Op, D, R(A...)> {
   static void collect_edges(Node_& node, const Tuple& all, std::index_sequence<I...>) {
     std::vector<Edge> edges;
     edges.reserve(kernel_detail::tensor_arg_count<Op>());
-    [[maybe_unused]] std::size_t group = 0;
+    std::size_t group = 0;
     auto edge = [](const auto& t) {
       if constexpr (std::is_same_v<std::remove_cvref_t<decltype(t)>, Tensor>)
         return gradient_edge(t);
@@ -479,15 +482,15 @@ struct autograd_kernel<Op, D, R(A...)> {
     auto one = [&](const auto& v) {
       using T = std::remove_cvref_t<decltype(v)>;
       if constexpr (kernel_detail::is_tensor_param_v<T>) {
-        if constexpr (Node_::list_args) node.begin_[group++] = edges.size();
+        node.set_begin(group++, edges.size());
         edges.push_back(edge(v));
       } else if constexpr (kernel_detail::is_tensor_list_param_v<T>) {
-        node.begin_[group++] = edges.size();
+        node.set_begin(group++, edges.size());
         for (const auto& t : v) edges.push_back(edge(t));
       }
     };
     (one(std::get<I>(all)), ...);
-    if constexpr (Node_::list_args) node.begin_[group] = edges.size();
+    node.set_begin(group, edges.size());
     node.set_next_edges(std::move(edges));
   }
   template <class Node_, class Tuple>
