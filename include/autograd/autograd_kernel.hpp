@@ -6,19 +6,22 @@
 //   2. in-place: check it (a leaf that requires grad cannot be written;
 //      an in-place call that records grad on a view is not supported yet);
 //      out=: an input that requires grad is PyTorch's out= error;
-//   3. if required: the node, its next edges (one per Tensor argument), and
-//      the saved values of each formula whose inputs need a gradient;
+//   3. if required: the node, its next edges (one per Tensor argument, one
+//      per element of a Tensor[] / Tensor?[] argument), and the saved values
+//      of each formula whose inputs need a gradient;
 //   4. redispatch below the Autograd keys (ADInplaceOrView still runs);
 //   5. set the history of the output (in-place: self's history is rebased
 //      onto the node; several outputs: output k of the node, for the
-//      floating-point outputs that output_differentiability allows) and save
-//      what the formulas read of the outputs.
+//      floating-point outputs that output_differentiability allows; a Tensor[]
+//      result: element k is output k) and save what the formulas read of the
+//      outputs.
 //
 //   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
 //   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
 //
 // The kernel is registered at every per-backend Autograd key; tensors that
 // require no grad carry no Autograd key, so their calls never reach it.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -26,6 +29,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 
@@ -35,6 +39,7 @@
 #include "autograd/node.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "dispatch/schema/alias_facts.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::autograd {
@@ -52,16 +57,21 @@ struct no_saved {
   void release() {}
 };
 
+// A formula's first parameter: `const Tensor& grad` (output 0's gradient), or
+// `const variable_list& grads` for an operator whose result is a Tensor[] (one
+// per element, undefined ones already zeros).
 template <class Fn>
 struct fn_traits;
-template <class R>
-struct fn_traits<R (*)(const Tensor&)> {
+template <class R, class G>
+struct fn_traits<R (*)(const G&)> {
   using result = R;
+  using grad_type = G;
   using saved_type = no_saved;
 };
-template <class R, class S>
-struct fn_traits<R (*)(const Tensor&, const S&)> {
+template <class R, class G, class S>
+struct fn_traits<R (*)(const G&, const S&)> {
   using result = R;
+  using grad_type = G;
   using saved_type = S;
 };
 
@@ -141,9 +151,29 @@ constexpr bool covered(std::string_view name) {
   return c;
 }
 
+template <class Sig>
+struct sig_result;
+template <class R, class... A>
+struct sig_result<R(A...)> {
+  using type = std::remove_cvref_t<R>;
+};
+// An operator whose result is a Tensor[] (split, unbind, ...).
+template <class Op>
+inline constexpr bool returns_tensor_list_v =
+    std::is_same_v<typename sig_result<schema::kernel_signature_t<Op>>::type, std::vector<Tensor>>;
+
 template <class Op>
 constexpr bool is_out_arg(std::size_t i) {
   return schema::is_out(Op::schema, Op::schema.arguments[i]);
+}
+
+// Whether argument i is a Tensor[] / Tensor?[] (a run-time index over the types).
+template <class Op>
+constexpr bool list_arg_at(std::size_t i) {
+  bool r = false;
+  mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>(
+      [&](auto k) { r = r || (k.value == i && is_tensor_list_param_v<mp::mp_at_c<schema::arg_types_t<Op>, k>>); });
+  return r;
 }
 
 // The checks, instantiated with the kernel: each failure is one error type.
@@ -164,15 +194,25 @@ constexpr bool check_formula() {
       mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>([&](auto i) {
         for (std::size_t k = 0; k < count_names(F::inputs); ++k)
           if (arg_index<Op>(nth_name(F::inputs, k)) == static_cast<int>(i.value))
-            ok = ok && is_tensor_param_v<mp::mp_at_c<schema::arg_types_t<Op>, i>>;
+            ok = ok && is_edge_param_v<mp::mp_at_c<schema::arg_types_t<Op>, i>>;
       });
       return ok;
     }();
+    constexpr bool has_list = [] {
+      for (std::size_t k = 0; k < count_names(F::inputs); ++k)
+        if (arg_index<Op>(nth_name(F::inputs, k)) >= 0 &&
+            list_arg_at<Op>(static_cast<std::size_t>(arg_index<Op>(nth_name(F::inputs, k)))))
+          return true;
+      return false;
+    }();
+    using G = typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::grad_type;
     if constexpr (!tensors_ok) {
       return sizeof(formula_for_non_tensor_argument<Op, formula_text<F>::value>) == 0;
-    } else if constexpr (n == 1 && !std::is_same_v<R, Tensor>) {
+    } else if constexpr (!std::is_same_v<G, std::conditional_t<returns_tensor_list_v<Op>, variable_list, Tensor>>) {
+      return sizeof(formula_grad_parameter_mismatch<Op, formula_text<F>::value>) == 0;
+    } else if constexpr (n == 1 && !std::is_same_v<R, std::conditional_t<has_list, std::vector<Tensor>, Tensor>>) {
       return sizeof(formula_does_not_return_tensor<Op, formula_text<F>::value>) == 0;
-    } else if constexpr (n > 1 && !std::is_same_v<R, std::array<Tensor, n>>) {
+    } else if constexpr (n > 1 && (has_list || !std::is_same_v<R, std::array<Tensor, n>>)) {
       return sizeof(formula_does_not_return_tensor<Op, formula_text<F>::value>) == 0;
     } else {
       return true;
@@ -191,7 +231,7 @@ constexpr bool check_derivatives() {
   mp::mp_for_each<formulas_of<D>>([&](auto f) { ok = ok && check_formula<Op, D, decltype(f)>(); });
   mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>([&](auto i) {
     constexpr std::size_t I = i.value;
-    if constexpr (is_tensor_param_v<mp::mp_at_c<schema::arg_types_t<Op>, I>>) {
+    if constexpr (is_edge_param_v<mp::mp_at_c<schema::arg_types_t<Op>, I>>) {
       if constexpr (!is_out_arg<Op>(I) && !covered<D>(arg_name<Op, I>::value)) {
         ok = ok && sizeof(differentiable_input_without_formula<Op, as_fixed<arg_name<Op, I>::value>()>) == 0;
       }
@@ -200,21 +240,43 @@ constexpr bool check_derivatives() {
   return ok;
 }
 
-// The graph node of Op's calls.
+// The graph node of Op's calls. Its next edges come in groups, one per
+// argument with edges (edge_of): one edge for a Tensor, one per element for a
+// Tensor[]. Without Tensor[] arguments group g is edge g; with them `begin_`
+// holds where each group starts, set by the kernel for each call.
 template <class Op, class D>
 class derived_node final : public Node {
   using formulas = formulas_of<D>;
   using saved_tuple = mp::mp_rename<mp::mp_transform<std::optional, mp::mp_transform<saved_type_of, formulas>>, std::tuple>;
+  static constexpr bool list_result = returns_tensor_list_v<Op>;
 
  public:
+  static constexpr bool list_args = [] {
+    bool r = false;
+    mp::mp_for_each<mp::mp_iota<mp::mp_size<schema::arg_types_t<Op>>>>(
+        [&](auto i) { r = r || is_tensor_list_param_v<mp::mp_at_c<schema::arg_types_t<Op>, i>>; });
+    return r;
+  }();
+  struct none {};
   using formulas_t = formulas;
   derived_node() : Node(static_cast<std::uint32_t>(Op::schema.returns.size())) {}
   std::string name() const override { return std::string(D::node_name); }
 
   variable_list apply(variable_list&& grads) override {
-    variable_list out(tensor_arg_count<Op>());
-    const Tensor& grad = grads.at(0);  // several outputs: the formulas read output 0's
-    if (!grad.defined()) return out;
+    variable_list out(next_edges().size());
+    if constexpr (list_result) {
+      // an element nobody used has no gradient: zeros of its shape (PyTorch's split_backward)
+      if (std::none_of(grads.begin(), grads.end(), [](const Tensor& g) { return g.defined(); })) return out;
+      grads.resize(outputs_.size());
+      for (std::size_t k = 0; k < grads.size(); ++k)
+        if (!grads[k].defined()) grads[k] = zeros_of(outputs_[k]);
+    } else {
+      if (!grads.at(0).defined()) return out;  // several outputs: the formulas read output 0's
+    }
+    const auto& grad = [&]() -> const auto& {
+      if constexpr (list_result) return grads;
+      else return grads[0];
+    }();
     mp::mp_for_each<mp::mp_iota<mp::mp_size<formulas>>>([&](auto k) {
       using F = mp::mp_at_c<formulas, k>;
       auto& s = std::get<k.value>(saved_);
@@ -227,10 +289,17 @@ class derived_node final : public Node {
           return F::fn(grad, *s);
       }();
       if constexpr (n == 1) {
-        out[static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, 0))))] = std::move(r);
+        constexpr std::size_t group = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, 0))));
+        if constexpr (std::is_same_v<decltype(r), Tensor>) {
+          out[begin(group)] = std::move(r);
+        } else {  // a Tensor[] input: one gradient per element
+          check_list_grads(r.size(), begin(group + 1) - begin(group));
+          for (std::size_t j = 0; j < r.size(); ++j)
+            if (should_compute_output(begin(group) + j)) out[begin(group) + j] = std::move(r[j]);
+        }
       } else {
         for (std::size_t j = 0; j < n; ++j) {
-          const std::size_t e = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, j))));
+          const std::size_t e = begin(static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, j)))));
           if (should_compute_output(e)) out[e] = std::move(r[j]);
         }
       }
@@ -244,11 +313,52 @@ class derived_node final : public Node {
   // Whether formula F serves an input that needs a gradient.
   template <class F>
   bool serves_needed_input() const {
-    for (std::size_t k = 0; k < count_names(F::inputs); ++k)
-      if (should_compute_output(static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k)))))) return true;
+    for (std::size_t k = 0; k < count_names(F::inputs); ++k) {
+      const std::size_t group = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k))));
+      for (std::size_t e = begin(group); e < begin(group + 1); ++e)
+        if (should_compute_output(e)) return true;
+    }
     return false;
   }
+  // A Tensor[] result: one output per element, whose shape a missing gradient takes.
+  void set_list_outputs(const std::vector<Tensor>& result) {
+    set_num_inputs(static_cast<std::uint32_t>(result.size()));
+    outputs_.clear();
+    for (const Tensor& t : result) outputs_.push_back({SizesVector(t.sizes()), t.dtype(), t.device()});
+  }
+
   saved_tuple saved_;
+  // group g: next edges [begin(g), begin(g + 1))
+  std::size_t begin(std::size_t g) const noexcept {
+    if constexpr (list_args)
+      return begin_[g];
+    else
+      return g;
+  }
+  void set_begin(std::size_t g, std::size_t e) noexcept {
+    if constexpr (list_args) begin_[g] = e;
+  }
+  [[no_unique_address]] std::conditional_t<list_args, std::array<std::size_t, tensor_arg_count<Op>() + 1>, none> begin_{};
+
+ private:
+  struct output_meta {
+    SizesVector sizes;
+    ScalarType dtype;
+    Device device;
+  };
+  static Tensor zeros_of(const output_meta& m) {
+    Tensor z = empty(IntArrayRef(m.sizes), m.dtype, m.device);
+    call<kernels::ops::fill_>(z, Scalar(0));
+    return z;
+  }
+  [[gnu::cold, gnu::noinline]] static void throw_list_grads(std::size_t got, std::size_t expected) {
+    throw Error(std::string(D::node_name) + " returned " + std::to_string(got) + " gradients for a Tensor[] of " +
+                std::to_string(expected) + " elements");
+  }
+  static void check_list_grads(std::size_t got, std::size_t expected) {
+    if (got != expected) throw_list_grads(got, expected);
+  }
+  [[no_unique_address]] std::conditional_t<list_result, std::vector<output_meta>, none> outputs_{};  // a Tensor[] result's elements
 };
 
 [[gnu::cold, gnu::noinline]] inline void throw_out_variant(std::string_view op_name) {
@@ -269,12 +379,18 @@ class derived_node final : public Node {
 
 template <class T>
 bool any_requires_grad(const T& v) {
-  if constexpr (std::is_same_v<std::remove_cvref_t<T>, Tensor>)
+  using V = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<V, Tensor>) {
     return requires_grad(v);
-  else if constexpr (std::is_same_v<std::remove_cvref_t<T>, std::optional<Tensor>>)
+  } else if constexpr (std::is_same_v<V, std::optional<Tensor>>) {
     return v.has_value() && requires_grad(*v);
-  else
+  } else if constexpr (is_tensor_list_param_v<V>) {
+    for (const auto& t : v)
+      if (any_requires_grad(t)) return true;
     return false;
+  } else {
+    return false;
+  }
 }
 
 // In-place with grad on a view: its base's history would have to be rebased
@@ -301,9 +417,9 @@ struct autograd_kernel<Op, D, R(A...)> {
   }();
   static constexpr bool is_inplace = written >= 0 && !schema::is_out(Op::schema, Op::schema.arguments[static_cast<std::size_t>(written < 0 ? 0 : written)]);
   static constexpr std::size_t num_outputs = Op::schema.returns.size();
-  static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor> ||
+  static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor> || kernel_detail::returns_tensor_list_v<Op> ||
                     (num_outputs > 1 && std::is_same_v<std::remove_cvref_t<R>, kernel_detail::mp::mp_repeat_c<std::tuple<Tensor>, num_outputs>>),
-                "opd::autograd: an operator with formulas returns one Tensor or a tuple of Tensors");
+                "opd::autograd: an operator with formulas returns one Tensor, a tuple of Tensors or a Tensor[]");
 
   static R run(DispatchKeySet ks, A... args) {
     // 1. requires_grad
@@ -334,7 +450,10 @@ struct autograd_kernel<Op, D, R(A...)> {
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
     }();
     // 5. history (rebased for in-place: result is self) and saved outputs
-    if constexpr (num_outputs == 1) {
+    if constexpr (kernel_detail::returns_tensor_list_v<Op>) {
+      node->set_list_outputs(result);
+      for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
+    } else if constexpr (num_outputs == 1) {
       set_history(result, node, 0);
     } else {
       kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
@@ -349,18 +468,29 @@ struct autograd_kernel<Op, D, R(A...)> {
   }
 
  private:
-  template <class Tuple, std::size_t... I>
-  static void collect_edges(Node& node, const Tuple& all, std::index_sequence<I...>) {
+  template <class Node_, class Tuple, std::size_t... I>
+  static void collect_edges(Node_& node, const Tuple& all, std::index_sequence<I...>) {
     std::vector<Edge> edges;
     edges.reserve(kernel_detail::tensor_arg_count<Op>());
+    std::size_t group = 0;
+    auto edge = [](const auto& t) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(t)>, Tensor>)
+        return gradient_edge(t);
+      else
+        return t ? gradient_edge(*t) : Edge{};
+    };
     auto one = [&](const auto& v) {
       using T = std::remove_cvref_t<decltype(v)>;
-      if constexpr (std::is_same_v<T, Tensor>)
-        edges.push_back(gradient_edge(v));
-      else if constexpr (std::is_same_v<T, std::optional<Tensor>>)
-        edges.push_back(v ? gradient_edge(*v) : Edge{});
+      if constexpr (kernel_detail::is_tensor_param_v<T>) {
+        node.set_begin(group++, edges.size());
+        edges.push_back(edge(v));
+      } else if constexpr (kernel_detail::is_tensor_list_param_v<T>) {
+        node.set_begin(group++, edges.size());
+        for (const auto& t : v) edges.push_back(edge(t));
+      }
     };
     (one(std::get<I>(all)), ...);
+    node.set_begin(group, edges.size());
     node.set_next_edges(std::move(edges));
   }
   template <class Node_, class Tuple>

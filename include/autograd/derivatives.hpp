@@ -118,7 +118,11 @@ struct formula_for_non_tensor_argument {
 };
 template <class Op, fixed_string Name>
 struct formula_does_not_return_tensor {
-  static_assert(std::is_void_v<Op*>, "opd::autograd: a formula must return opd::Tensor (std::array<opd::Tensor, N> for N inputs) (Op, Name: the template arguments above)");
+  static_assert(std::is_void_v<Op*>, "opd::autograd: a formula must return opd::Tensor (std::array<opd::Tensor, N> for N inputs; std::vector<opd::Tensor> for a Tensor[] input, which has a formula of its own) (Op, Name: the template arguments above)");
+};
+template <class Op, fixed_string Name>
+struct formula_grad_parameter_mismatch {
+  static_assert(std::is_void_v<Op*>, "opd::autograd: a formula's first parameter must be const opd::Tensor& grad, or const opd::autograd::variable_list& grads for an operator that returns Tensor[] (Op, Name: the template arguments above)");
 };
 template <class Op, fixed_string Name>
 struct saved_value_not_declared {
@@ -162,6 +166,13 @@ constexpr int arg_index(std::string_view name) {
 template <class T>
 inline constexpr bool is_tensor_param_v =
     std::is_same_v<std::remove_cvref_t<T>, Tensor> || std::is_same_v<std::remove_cvref_t<T>, std::optional<Tensor>>;
+// Tensor[] and Tensor?[]: one next edge per element.
+template <class T>
+inline constexpr bool is_tensor_list_param_v = std::is_same_v<std::remove_cvref_t<T>, std::span<const Tensor>> ||
+                                               std::is_same_v<std::remove_cvref_t<T>, std::span<const std::optional<Tensor>>>;
+// An argument that gets next edges (and needs a formula or non_differentiable<...>).
+template <class T>
+inline constexpr bool is_edge_param_v = is_tensor_param_v<T> || is_tensor_list_param_v<T>;
 template <class Op, int I>
 constexpr bool is_tensor_arg() {
   if constexpr (I < 0) {
@@ -170,12 +181,22 @@ constexpr bool is_tensor_arg() {
     return is_tensor_param_v<schema::arg_type_t<Op, static_cast<std::size_t>(I)>>;
   }
 }
-// Position of argument I among Op's Tensor arguments (its next edge).
+template <class Op, int I>
+constexpr bool is_tensor_list_arg() {
+  if constexpr (I < 0) {
+    return false;
+  } else {
+    return is_tensor_list_param_v<schema::arg_type_t<Op, static_cast<std::size_t>(I)>>;
+  }
+}
+// The arguments with next edges (Tensor, Tensor?: one edge; Tensor[], Tensor?[]:
+// one per element, counted at run time), and argument I's position among them:
+// its group of next edges.
 template <class Op>
 constexpr std::size_t tensor_arg_count() {
   using namespace boost::mp11;
   std::size_t n = 0;
-  mp_for_each<mp_iota<mp_size<schema::arg_types_t<Op>>>>([&](auto i) { n += is_tensor_param_v<mp_at_c<schema::arg_types_t<Op>, i>> ? 1 : 0; });
+  mp_for_each<mp_iota<mp_size<schema::arg_types_t<Op>>>>([&](auto i) { n += is_edge_param_v<mp_at_c<schema::arg_types_t<Op>, i>> ? 1 : 0; });
   return n;
 }
 template <class Op>
@@ -183,7 +204,7 @@ constexpr int edge_of(int arg) {
   using namespace boost::mp11;
   int n = 0, found = -1, i = 0;
   mp_for_each<mp_iota<mp_size<schema::arg_types_t<Op>>>>([&](auto k) {
-    if (is_tensor_param_v<mp_at_c<schema::arg_types_t<Op>, k>>) {
+    if (is_edge_param_v<mp_at_c<schema::arg_types_t<Op>, k>>) {
       if (i == arg) found = n;
       ++n;
     }
@@ -198,6 +219,8 @@ T own(const T& v) {
   return v;
 }
 inline std::vector<std::int64_t> own(std::span<const std::int64_t> s) { return {s.begin(), s.end()}; }
+// Tensor?[] (index's indices: integer tensors, not differentiable) as they are.
+inline std::vector<std::optional<Tensor>> own(std::span<const std::optional<Tensor>> s) { return {s.begin(), s.end()}; }
 inline std::optional<std::vector<std::int64_t>> own(const std::optional<std::span<const std::int64_t>>& s) {
   if (!s) return std::nullopt;
   return std::vector<std::int64_t>(s->begin(), s->end());
@@ -258,8 +281,11 @@ struct slot {
   static constexpr int output = attr_of(name) == attr::none && arg_index<Op>(name) < 0 ? result_index<Op>(name) : -1;
   static constexpr attr kind = output >= 0 ? attr::result : attr_of(name);
   static constexpr int index = kind == attr::result ? -1 : arg_index<Op>(base_of(name));
-  static constexpr bool valid = kind == attr::result ||
-                                (index >= 0 && kind != attr::invalid && (kind == attr::none || is_tensor_arg<Op, index>()));
+  static constexpr bool is_list = is_tensor_list_arg<Op, index>();
+  static constexpr bool valid =
+      kind == attr::result ||
+      (index >= 0 && kind != attr::invalid &&
+       (kind == attr::none || is_tensor_arg<Op, index>() || (is_list && kind == attr::sizes)));
   static constexpr bool is_tensor = kind == attr::result || (kind == attr::none && is_tensor_arg<Op, index>());
   static constexpr bool is_result = kind == attr::result;
 
@@ -268,6 +294,8 @@ struct slot {
       return std::type_identity<decltype(saved_value_names_no_argument<Op, Name>{})>{};
     } else if constexpr (is_tensor) {
       return std::type_identity<SavedVariable>{};
+    } else if constexpr (kind == attr::sizes && is_list) {
+      return std::type_identity<std::vector<SizesVector>>{};  // "tensors.sizes": each element's
     } else if constexpr (kind == attr::sizes) {
       return std::type_identity<SizesVector>{};
     } else if constexpr (kind == attr::dtype) {
@@ -291,6 +319,9 @@ struct slot {
           out = SavedVariable(v ? clone(*v, index) : Tensor(), false);
         else
           out = SavedVariable(clone(v, index), false);
+      } else if constexpr (kind == attr::sizes && is_list) {
+        out.clear();
+        for (const Tensor& t : v) out.emplace_back(t.sizes());
       } else if constexpr (kind == attr::sizes) {
         out.assign(v.sizes());
       } else if constexpr (kind == attr::dtype) {

@@ -667,6 +667,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::linear>();
   r.merge(formulas_detail::pointwise_formulas());
   r.merge(formulas_detail::reduction_formulas());
+  r.merge(formulas_detail::list_formulas());
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));
   {

@@ -30,4 +30,5 @@ OPD_API std::vector<std::string> operators_with_formulas();
 #include "autograd/formulas-inl.hpp"
 #include "autograd/formulas_pointwise-inl.hpp"
 #include "autograd/formulas_reductions-inl.hpp"
+#include "autograd/formulas_lists-inl.hpp"
 #endif

@@ -1,6 +1,6 @@
 #pragma once
 // What the formula sources share (formulas-inl.hpp, formulas_pointwise-inl.hpp,
-// formulas_reductions-inl.hpp):
+// formulas_reductions-inl.hpp, formulas_lists-inl.hpp):
 // the helpers formulas are written with (fx::, ordinary calls of the library's
 // operators, so that a backward pass is itself differentiable) and the
 // registrar that registers a group of operators' derived kernels. Each group
@@ -161,5 +161,6 @@ struct registrar {
 // The groups compiled in their own sources; register_autograd() merges them.
 OPD_API registrar pointwise_formulas();
 OPD_API registrar reduction_formulas();
+OPD_API registrar list_formulas();
 }  // namespace formulas_detail
 }  // namespace opd::autograd

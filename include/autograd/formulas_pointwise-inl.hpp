@@ -146,6 +146,38 @@ struct softplus_d {  // x * beta > threshold: grad; else grad * sigmoid(x * beta
                                       fx::mul(g, call<k::sigmoid::functional>(xb)));
   }
 };
+struct clamp_tensor_d {  // PyTorch's clamp_backward and clamp_backward_min_max, each reduced to its input's shape
+  using Op = k::clamp_tensor::functional;
+  using S = saved<Op, "self", "min", "max">;
+  static Tensor lt(const Tensor& a, const Tensor& b) { return call<k::lt::functional>(a, b); }
+  static Tensor self(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"self">(), lo = s.get<"min">(), hi = s.get<"max">();
+    Tensor r = g;
+    if (lo.defined() && hi.defined())
+      r = fx::where0(fx::both(call<k::ge::functional>(x, lo), call<k::le::functional>(x, hi)), g);
+    else if (lo.defined())
+      r = fx::where0(call<k::ge::functional>(x, lo), g);
+    else if (hi.defined())
+      r = fx::where0(call<k::le::functional>(x, hi), g);
+    return fx::sum_to(r, x.sizes());
+  }
+  // min: where x < min (and min < max); max: where x > max, or max < min (the result is max there)
+  static std::array<Tensor, 2> bounds(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"self">(), lo = s.get<"min">(), hi = s.get<"max">();
+    std::array<Tensor, 2> r;
+    if (lo.defined() && hi.defined()) {
+      r[0] = fx::where0(fx::both(lt(x, lo), lt(lo, hi)), g);
+      r[1] = fx::where0(call<k::logical_or::functional>(lt(hi, x), lt(hi, lo)), g);
+    } else if (lo.defined()) {
+      r[0] = fx::where0(lt(x, lo), g);
+    } else if (hi.defined()) {
+      r[1] = fx::where0(lt(hi, x), g);
+    }
+    if (r[0].defined()) r[0] = fx::sum_to(r[0], lo.sizes());
+    if (r[1].defined()) r[1] = fx::sum_to(r[1], hi.sizes());
+    return r;
+  }
+};
 struct clamp_d {  // grad where min <= x <= max (the bounds given)
   using Op = k::clamp::functional;
   static Tensor self(const Tensor& g, const saved<Op, "self", "min", "max">& s) {
@@ -342,6 +374,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::leaky_relu::functional, "LeakyReluBackward0", for
 OPD_AUTOGRAD_DERIVATIVES(kops::hardtanh, "HardtanhBackward0", formula<"self", &fd::hardtanh_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::softplus, "SoftplusBackward0", formula<"self", &fd::softplus_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clamp::functional, "ClampBackward1", formula<"self", &fd::clamp_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::clamp_tensor::functional, "ClampBackward0", formula<"self", &fd::clamp_tensor_d::self>,
+                         formula<"min, max", &fd::clamp_tensor_d::bounds>);
 OPD_AUTOGRAD_DERIVATIVES(kops::nan_to_num::functional, "NanToNumBackward0", formula<"self", &fd::nan_to_num_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::pow_tensor, "PowBackward1", formula<"self", &fd::pow_tensor_d::self>,
                          formula<"exponent", &fd::pow_tensor_d::exponent>);
@@ -415,6 +449,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::pointwise_formulas() {
   r.inplace_of<kops::hardtanh, kops::hardtanh_>();
   r.functional<kops::softplus>();
   r.family<kops::clamp>();
+  r.family<kops::clamp_tensor>();
   r.family<kops::nan_to_num>();
   r.functional<kops::pow_tensor>();
   r.inplace_of<kops::pow_tensor, kops::pow_tensor_>();

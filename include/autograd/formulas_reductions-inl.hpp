@@ -1,6 +1,6 @@
 #pragma once
-// The formulas of reductions (amax/amin, max/min, prod, logsumexp, var/std,
-// norm, cumsum) and of shape operators (flip, roll, repeat, select,
+// The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
+// norm, cumsum, cumprod) and of shape operators (flip, roll, repeat, select,
 // index_select, masked_fill, embedding, native_dropout), with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
@@ -85,6 +85,97 @@ struct prod_d {
     const Tensor safe = call<k::where::functional>(zeros, fx::add_scalar(rx::zero0(x), 1), x);
     const Tensor others = call<k::prod>(safe, std::nullopt);
     return call<k::where::functional>(zeros, fx::mul(g, others), fx::div(fx::mul(g, s.get<"result">()), safe));
+  }
+};
+// PyTorch's prod_safe_zeros_backward along d: each element's gradient is grad times the product
+// of the others in its slice, the exclusive cumulative products from both ends (no division).
+inline Tensor prod_safe_zeros(const Tensor& g, const Tensor& x, int64_t d) {
+  const int64_t n = x.size(d);
+  if (x.numel() == 0) return fx::expand(g, x.sizes());
+  SizesVector one_sizes(x.sizes());
+  one_sizes[static_cast<std::size_t>(d)] = 1;
+  const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(IntArrayRef(one_sizes), g), 1);
+  const std::vector<int64_t> dims{d};
+  auto cat2 = [&](const Tensor& a, const Tensor& b) {
+    const std::vector<Tensor> ab{a, b};
+    return call<k::cat>(std::span<const Tensor>(ab), d);
+  };
+  const Tensor before = call<k::cumprod>(cat2(ones, call<k::narrow>(x, d, 0, n - 1)), d, std::nullopt);
+  const Tensor after_reversed = cat2(ones, call<k::flip>(call<k::narrow>(x, d, 1, n - 1), fx::ints(dims)));
+  const Tensor after = call<k::flip>(call<k::cumprod>(after_reversed, d, std::nullopt), fx::ints(dims));
+  return fx::mul(g, fx::mul(before, after));
+}
+inline Tensor reversed_cumsum(const Tensor& w, int64_t d) {
+  const std::vector<int64_t> dims{d};
+  return call<k::flip>(call<k::cumsum>(call<k::flip>(w, fx::ints(dims)), d, std::nullopt), fx::ints(dims));
+}
+inline int64_t count_zeros(const Tensor& x) {
+  return opd::to_vector<int64_t>(call<k::sum>(call<k::eq_scalar::functional>(x, Scalar(0)), ScalarType::Long)).at(0);
+}
+struct prod_dim_d {  // PyTorch's prod_backward(grad, self, result, dim, keepdim): grad * result / self without zeros
+  using Op = k::prod_dim;
+  static Tensor self(const Tensor& grad, const saved<Op, "self", "result", "dim", "keepdim">& s) {
+    const Tensor x = s.get<"self">();
+    if (x.dim() == 0) return grad;
+    const int64_t d = opd::detail::wrap_dim(s.get<"dim">(), x.dim());
+    Tensor g = grad, result = s.get<"result">();
+    if (!s.get<"keepdim">()) {
+      g = call<k::unsqueeze>(g, d);
+      result = call<k::unsqueeze>(result, d);
+    }
+    if (count_zeros(x) == 0) return fx::mul(g, fx::div(result, x));
+    return prod_safe_zeros(g, x, d);
+  }
+};
+// cumprod's gradient with zeros under create_graph, as PyTorch computes it then: for each k,
+// sum_{j >= k} grad_j * prod_{i <= j, i != k} x_i, the products before k times the cumulative
+// products after it; O(n^2) in the length of dim, and differentiable everywhere (the elements
+// after a zero have 0 gradient but not 0 second derivative).
+inline Tensor cumprod_omitted_products(const Tensor& g, const Tensor& x, int64_t d) {
+  const int64_t n = x.size(d);
+  SizesVector one_sizes(x.sizes());
+  one_sizes[static_cast<std::size_t>(d)] = 1;
+  const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(IntArrayRef(one_sizes), g), 1);
+  variable_list per_k;
+  for (int64_t k = 0; k < n; ++k) {
+    const Tensor until = k == 0 ? ones : call<k::prod_dim>(call<k::narrow>(x, d, 0, k), d, true, std::nullopt);
+    Tensor omitted = until;
+    if (k < n - 1) {
+      const Tensor from = call<k::cumprod>(call<k::narrow>(x, d, k + 1, n - k - 1), d, std::nullopt);
+      const std::vector<Tensor> parts{until, fx::mul(until, from)};
+      omitted = call<k::cat>(std::span<const Tensor>(parts), d);
+    }
+    per_k.push_back(fx::sum_dims(fx::mul(call<k::narrow>(g, d, k, n - k), omitted), {d}, false));
+  }
+  return call<k::stack>(std::span<const Tensor>(per_k), d);
+}
+// cumprod: without zeros PyTorch's reversed_cumsum(result * grad) / self. With zeros and
+// create_graph, cumprod_omitted_products; without create_graph (as PyTorch's mask path), per
+// slice: before its first zero the same (the later products are 0); at the first zero z, the
+// sum over j >= z of grad_j times the product up to j without x_z, the cumulative product of x
+// with x_z set to 1; after it 0 (every product there holds x_z); no division meets a zero.
+struct cumprod_d {
+  using Op = k::cumprod;
+  static Tensor self(const Tensor& grad, const saved<Op, "self", "result", "dim">& s) {
+    const Tensor x = s.get<"self">();
+    Tensor g = grad.dtype() == x.dtype() ? grad : call<k::to_dtype>(grad, x.dtype(), false, false, std::nullopt);
+    if (x.numel() <= 1) return g;
+    const int64_t d = opd::detail::wrap_dim(s.get<"dim">(), x.dim());
+    if (x.size(d) == 1) return g;
+    const Tensor result = s.get<"result">();
+    if (count_zeros(x) == 0) return fx::div(reversed_cumsum(fx::mul(result, g), d), x);
+    if (GradMode::is_enabled()) return cumprod_omitted_products(g, x, d);
+    const Tensor is_zero = call<k::eq_scalar::functional>(x, Scalar(0));
+    const Tensor zeros_so_far = call<k::cumsum>(is_zero, d, ScalarType::Long);
+    const Tensor before = call<k::eq_scalar::functional>(zeros_so_far, Scalar(0));
+    const Tensor first_zero =
+        call<k::logical_and::functional>(is_zero, call<k::eq_scalar::functional>(zeros_so_far, Scalar(1)));
+    const Tensor one = fx::add_scalar(rx::zero0(x), 1);
+    const Tensor safe_x = call<k::where::functional>(before, x, one);
+    const Tensor grad_before = fx::div(reversed_cumsum(fx::mul(result, g), d), safe_x);
+    const Tensor without_zero = call<k::cumprod>(call<k::where::functional>(first_zero, one, x), d, std::nullopt);
+    const Tensor grad_at_zero = reversed_cumsum(fx::mul(g, without_zero), d);
+    return call<k::where::functional>(before, grad_before, rx::where0(first_zero, grad_at_zero));
   }
 };
 // var / std: correction from `unbiased` or `correction` (None: 1); std = sqrt(var)
@@ -289,6 +380,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::max, "MaxBackward1", formula<"self", &fd::extremu
 OPD_AUTOGRAD_DERIVATIVES(kops::min, "MinBackward1", formula<"self", &fd::extremum_all_d<kops::min>::whole>);
 OPD_AUTOGRAD_DERIVATIVES(kops::logsumexp, "LogsumexpBackward0", formula<"self", &fd::logsumexp_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::prod, "ProdBackward0", formula<"self", &fd::prod_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::prod_dim, "ProdBackward1", formula<"self", &fd::prod_dim_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cumprod, "CumprodBackward0", formula<"self", &fd::cumprod_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::var, "VarBackward0", formula<"self", &fd::var_d<kops::var>::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::var_dim, "VarBackward1", formula<"self", &fd::var_d<kops::var_dim>::dim>);
 OPD_AUTOGRAD_DERIVATIVES(kops::var_correction, "VarBackward2", formula<"self", &fd::var_d<kops::var_correction>::correction>);
@@ -325,6 +418,8 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::min>();
   r.functional<kops::logsumexp>();
   r.functional<kops::prod>();
+  r.functional<kops::prod_dim>();
+  r.functional<kops::cumprod>();
   r.functional<kops::var>();
   r.functional<kops::var_dim>();
   r.functional<kops::var_correction>();

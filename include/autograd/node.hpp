@@ -80,6 +80,10 @@ class OPD_API Node : public std::enable_shared_from_this<Node> {
   // node (graphs sharing a part) take turns.
   std::mutex& mutex() noexcept { return mutex_; }
 
+ protected:
+  // A call whose result is a Tensor[] knows its number of outputs only after it ran.
+  void set_num_inputs(std::uint32_t n) noexcept { num_inputs_ = n; }
+
  private:
   std::uint64_t sequence_nr_;
   std::uint32_t num_inputs_;

@@ -340,9 +340,8 @@ TEST_F(Autograd, OperatorWithoutFormulaIsAnErrorAtTheForwardCall) {
   Tensor img = opd::from_vector<float>(std::vector<float>(9, 1.f), {1, 1, 3, 3}).set_requires_grad(true);
   Tensor w = opd::from_vector<float>(std::vector<float>(4, 1.f), {1, 1, 2, 2});
   EXPECT_EQ(opd::call<k::conv2d>(img, w).grad_fn()->name(), "ConvolutionBackward0");
-  // a composite view that makes its results directly and has no formula is refused rather than detached
-  const std::string en = error_of([&] { opd::call<k::chunk>(x, 2, 0); });
-  EXPECT_NE(en.find("the derivative for 'aten::chunk' is not implemented"), std::string::npos) << en;
+  // a composite view that makes its results directly (chunk) takes its own formula, not its parts
+  EXPECT_EQ(opd::call<k::chunk>(x, 2, 0)[1].grad_fn()->name(), "ChunkBackward0");
   Tensor r = opd::call<k::reshape>(x, std::vector<int64_t>{2, 1});
   EXPECT_EQ(r.grad_fn()->name(), "ViewBackward0");
 }
@@ -405,6 +404,49 @@ TEST_F(Autograd, SeveralOutputsEdgeCases) {
 
 // ---- gradcheck / gradgradcheck over every operator with a formula -----------------------------------
 
+TEST_F(Autograd, TensorListInputsAndOutputs) {
+  // a Tensor[] input: one next edge per element; an element that requires no grad gets none
+  Tensor a = leaf({1, 2}, {2});
+  Tensor c = dvec({5}, {1});
+  Tensor b = leaf({3, 4, 5}, {3});
+  const std::vector<Tensor> parts{a, c, b};
+  Tensor y = opd::call<k::cat>(std::span<const Tensor>(parts), int64_t{0});
+  ASSERT_EQ(y.grad_fn()->name(), "CatBackward0");
+  EXPECT_EQ(y.grad_fn()->next_edges().size(), 3u);
+  EXPECT_FALSE(y.grad_fn()->next_edges()[1].is_valid());
+  sum(mul(y, dvec({1, 2, 3, 4, 5, 6}, {6}))).backward();
+  EXPECT_EQ(values(a.grad()), (std::vector<double>{1, 2}));
+  EXPECT_EQ(values(b.grad()), (std::vector<double>{4, 5, 6}));
+  EXPECT_FALSE(c.requires_grad());
+  // a Tensor[] result: output k is element k (one node); an element nobody used gets zeros
+  Tensor x = leaf({1, 2, 3, 4, 5}, {5});
+  const std::vector<Tensor> pieces = opd::call<k::split>(x, int64_t{2}, int64_t{0});
+  ASSERT_EQ(pieces.size(), 3u);
+  EXPECT_EQ(pieces[0].grad_fn()->name(), "SplitBackward0");
+  EXPECT_EQ(pieces[0].grad_fn(), pieces[2].grad_fn());
+  EXPECT_EQ(pieces[0].grad_fn()->num_inputs(), 3u);
+  EXPECT_EQ(opd::autograd::autograd_meta(pieces[2])->output_nr, 2u);
+  sum(mul(pieces[1], pieces[1])).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0, 6, 8, 0}));
+  // no element requires grad: no node; grad mode off: none either
+  const std::vector<Tensor> plain{dvec({1}, {1}), dvec({2}, {1})};
+  EXPECT_EQ(opd::call<k::stack>(std::span<const Tensor>(plain), int64_t{0}).grad_fn(), nullptr);
+  {
+    opd::NoGradGuard no_grad;
+    EXPECT_EQ(opd::call<k::unbind>(x, int64_t{0})[0].grad_fn(), nullptr);
+  }
+  // index: the indices are not differentiable; repeated indices accumulate
+  Tensor w = leaf({1, 2, 3}, {3});
+  const std::vector<std::optional<Tensor>> idx{opd::from_vector<int64_t>({2, 0, 2}, {3})};
+  Tensor picked = opd::call<k::index>(w, std::span<const std::optional<Tensor>>(idx));
+  EXPECT_EQ(picked.grad_fn()->name(), "IndexBackward0");
+  sum(picked).backward();
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{1, 0, 2}));
+  // bad arguments fail in the forward call with the kernel's message, before any node
+  EXPECT_FALSE(error_of([&] { opd::call<k::split_with_sizes>(x, std::vector<int64_t>{2, 2}, int64_t{0}); }).empty());
+  EXPECT_FALSE(error_of([&] { opd::call<k::cat>(std::span<const Tensor>(parts), int64_t{1}); }).empty());
+}
+
 TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
   const auto all = opd_test::samples();
   const std::vector<std::string> ops = opd_test::operators_with_formulas();
@@ -413,13 +455,8 @@ TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
     auto it = all.find(op);
     ASSERT_NE(it, all.end()) << op << " has a formula but no gradcheck sample";
     for (const opd_test::Sample& s : it->second) {
-      variable_list inputs;
-      for (std::size_t i = 0; i < s.args.size(); ++i) {
-        if (!s.differentiated(i)) continue;
-        Tensor t = s.args[i].to_tensor();
-        t.set_requires_grad(true);
-        inputs.push_back(t);
-      }
+      variable_list inputs = s.inputs();
+      for (Tensor& t : inputs) t.set_requires_grad(true);
       auto fn = opd_test::boxed_fn(op, s);
       try {
         if (s.jacobian) {

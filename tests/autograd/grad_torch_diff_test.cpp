@@ -1,6 +1,7 @@
 // Every operator with a formula against libtorch 1.13's autograd: on the same
 // double inputs (gradcheck_samples.hpp), the first derivatives
-// (torch::autograd::grad of output 0 with a random output gradient v, under
+// (torch::autograd::grad of output 0, or of every element of a Tensor[]
+// result, with random output gradients v, under
 // create_graph) and the second ones (the gradient of sum_i <first_i, u_i>,
 // u random) agree within 1e-10 relative (absolute below 1); an undefined
 // gradient counts as zeros.
@@ -51,6 +52,17 @@ diff::RawTensor raw(const Tensor& t) {
 
 diff::Value value(const opd::IValue& a) {
   if (a.is_tensor()) return diff::T(raw(a.to_tensor()));
+  if (a.is_tensor_list()) {
+    std::vector<diff::RawTensor> ts;
+    for (const Tensor& t : a.to_tensor_list()) ts.push_back(raw(t));
+    return diff::TL(std::move(ts));
+  }
+  if (a.is_optional_tensor_list()) {
+    std::vector<std::optional<diff::RawTensor>> ts;
+    for (const std::optional<Tensor>& t : a.to_optional_tensor_list())
+      ts.push_back(t ? std::optional<diff::RawTensor>(raw(*t)) : std::nullopt);
+    return diff::OTL(std::move(ts));
+  }
   if (a.is_bool()) return diff::B(a.to_bool());
   if (a.is_int()) return diff::I(a.to_int());
   if (a.is_double()) return diff::D(a.to_double());
@@ -99,27 +111,28 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
     for (std::size_t k = 0; k < it->second.size(); ++k) {
       const opd_test::Sample& s = it->second[k];
       const std::string what = name + " sample " + std::to_string(k);
-      variable_list inputs;
-      std::vector<std::size_t> positions;
       std::vector<diff::Value> args;
-      for (std::size_t i = 0; i < s.args.size(); ++i) {
-        args.push_back(value(s.args[i]));
-        if (!s.differentiated(i)) continue;
-        Tensor t = s.args[i].to_tensor().detach();
-        t.set_requires_grad(true);
-        inputs.push_back(t);
-        positions.push_back(i);
+      for (const opd::IValue& a : s.args) args.push_back(value(a));
+      variable_list inputs;
+      for (const Tensor& x : s.inputs()) {
+        inputs.push_back(x.detach());
+        inputs.back().set_requires_grad(true);
       }
-      // opd
-      const Tensor y = opd_test::boxed_fn(name, s)(inputs).at(0);
-      const Tensor v = random_like(y, gen);
+      // opd: output 0, or each element of a Tensor[] result, with a random gradient
+      const variable_list ys = opd_test::boxed_fn(name, s)(inputs);
+      variable_list v;
+      std::vector<diff::RawTensor> v_raw;
+      for (const Tensor& y : ys) {
+        v.push_back(random_like(y, gen));
+        v_raw.push_back(raw(v.back()));
+      }
       std::vector<Tensor> u;
       std::vector<diff::RawTensor> u_raw;
       for (const Tensor& x : inputs) {
         u.push_back(random_like(x, gen));
         u_raw.push_back(raw(u.back()));
       }
-      const variable_list first = opd::autograd::grad({y}, inputs, {v}, true, true, true);
+      const variable_list first = opd::autograd::grad(ys, inputs, v, true, true, true);
       Tensor sum;
       for (std::size_t i = 0; i < first.size(); ++i) {
         if (!first[i].defined() || !first[i].requires_grad()) continue;
@@ -129,7 +142,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
       const variable_list second =
           sum.defined() ? opd::autograd::grad({sum}, inputs, {}, std::nullopt, false, true) : variable_list(inputs.size());
       // libtorch
-      const grad_diff::Grads theirs = grad_diff::torch_grads(op, overload, args, positions, raw(v), u_raw);
+      const grad_diff::Grads theirs = grad_diff::torch_grads(op, overload, args, s.input_positions(), v_raw, u_raw);
       if (theirs.error) {
         ADD_FAILURE() << what << ": libtorch: " << theirs.error->substr(0, theirs.error->find('\n'));
         continue;

@@ -43,6 +43,16 @@ c10::IValue to_ivalue(const diff::Value& v) {
     case K::IntList: return c10::IValue(v.ints);
     case K::String: return c10::IValue(v.s);
     case K::Tensor: return c10::IValue(to_tensor(*v.tensors.at(0)));
+    case K::TensorList: {
+      std::vector<at::Tensor> ts;
+      for (const auto& t : v.tensors) ts.push_back(to_tensor(*t));
+      return c10::IValue(ts);
+    }
+    case K::OptTensorList: {
+      c10::List<c10::optional<at::Tensor>> ts;
+      for (const auto& t : v.tensors) ts.push_back(t ? c10::optional<at::Tensor>(to_tensor(*t)) : c10::nullopt);
+      return c10::IValue(ts);
+    }
     default: throw std::runtime_error("grad_torch_side: an argument kind the samples do not use");
   }
 }
@@ -50,20 +60,18 @@ c10::IValue to_ivalue(const diff::Value& v) {
 }  // namespace
 
 Grads torch_grads(const std::string& op, const std::string& overload, const std::vector<diff::Value>& args,
-                  const std::vector<std::size_t>& differentiated, const diff::RawTensor& v,
-                  const std::vector<diff::RawTensor>& u) {
+                  const std::vector<std::pair<std::size_t, std::size_t>>& differentiated,
+                  const std::vector<diff::RawTensor>& v, const std::vector<diff::RawTensor>& u) {
   Grads out;
   try {
     const c10::OperatorHandle handle = c10::Dispatcher::singleton().findSchemaOrThrow(op.c_str(), overload.c_str());
     torch::jit::Stack stack;
     std::vector<at::Tensor> inputs;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      c10::IValue iv = to_ivalue(args[i]);
-      if (std::find(differentiated.begin(), differentiated.end(), i) != differentiated.end()) {
-        iv.toTensor().requires_grad_(true);
-        inputs.push_back(iv.toTensor());
-      }
-      stack.push_back(std::move(iv));
+    for (const diff::Value& a : args) stack.push_back(to_ivalue(a));
+    for (const auto& [i, j] : differentiated) {  // (tensors of a list share their impl with the stack's)
+      at::Tensor t = stack.at(i).isTensor() ? stack.at(i).toTensor() : stack.at(i).toTensorList().get(j);
+      t.requires_grad_(true);
+      inputs.push_back(t);
     }
     const auto& schema_args = handle.schema().arguments();
     for (std::size_t i = stack.size(); i < schema_args.size(); ++i) {  // the defaults of the arguments left out
@@ -71,9 +79,14 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
       stack.push_back(*schema_args[i].default_value());
     }
     handle.callBoxed(&stack);
-    const at::Tensor y = stack.at(0).toTensor();
+    std::vector<at::Tensor> ys, vs;
+    if (stack.at(0).isTensorList())
+      ys = stack.at(0).toTensorVector();
+    else
+      ys.push_back(stack.at(0).toTensor());
+    for (const diff::RawTensor& r : v) vs.push_back(to_tensor(r));
     const std::vector<at::Tensor> first =
-        torch::autograd::grad({y}, inputs, {to_tensor(v)}, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true);
+        torch::autograd::grad(ys, inputs, vs, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true);
     at::Tensor s;
     for (std::size_t i = 0; i < first.size(); ++i) {
       out.first.push_back(first[i].defined() ? std::optional<diff::RawTensor>(to_raw(first[i])) : std::nullopt);

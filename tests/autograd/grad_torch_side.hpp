@@ -2,11 +2,12 @@
 // The libtorch side of grad_torch_diff_test.cpp (C++17, ATen's headers kept
 // out of the test): one operator called boxed by name on double tensors, then
 // torch::autograd::grad twice, as the test does with opd:
-//   first  = grad(output0, inputs, v, create_graph)
+//   first  = grad(output0 (or each element of a Tensor[] result), inputs, v, create_graph)
 //   second = grad(sum_i sum(first_i * u_i), inputs, allow_unused)
 // Plain data only (tests/kernels/diff/values.hpp).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "values.hpp"
@@ -20,10 +21,11 @@ struct Grads {
   std::vector<std::optional<diff::RawTensor>> first, second;  // per differentiated input; nullopt: undefined
 };
 
-// args: the boxed arguments; differentiated: the positions of the tensors that
-// require grad (doubles); v: the gradient of output 0; u: one per differentiated input.
+// args: the boxed arguments; differentiated: the (argument, element) of each tensor that
+// requires grad (doubles; element 0 of a Tensor); v: the gradient of output 0, or one
+// per element of a Tensor[] result; u: one per differentiated input.
 Grads torch_grads(const std::string& op, const std::string& overload, const std::vector<diff::Value>& args,
-                  const std::vector<std::size_t>& differentiated, const diff::RawTensor& v,
-                  const std::vector<diff::RawTensor>& u);
+                  const std::vector<std::pair<std::size_t, std::size_t>>& differentiated,
+                  const std::vector<diff::RawTensor>& v, const std::vector<diff::RawTensor>& u);
 
 }  // namespace grad_diff

@@ -9,6 +9,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <autograd/gradcheck.hpp>
@@ -28,8 +29,29 @@ struct Sample {
   // scale_grad_by_freq): no first-order gradcheck; the second order and libtorch's values still checked
   bool jacobian = true;
   bool differentiated(std::size_t i) const {
-    return args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype()) &&
+    return ((args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype())) || args[i].is_tensor_list()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
+  }
+  // The differentiated tensors in argument order, a Tensor[]'s floating-point elements each.
+  variable_list inputs() const {
+    variable_list out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!differentiated(i)) continue;
+      for (const Tensor& t : args[i].is_tensor() ? variable_list{args[i].to_tensor()} : args[i].to_tensor_list())
+        if (opd::is_floating_type(t.dtype())) out.push_back(t);
+    }
+    return out;
+  }
+  // (argument, element) of each of inputs(); element 0 for a Tensor argument
+  std::vector<std::pair<std::size_t, std::size_t>> input_positions() const {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!differentiated(i)) continue;
+      const variable_list ts = args[i].is_tensor() ? variable_list{args[i].to_tensor()} : args[i].to_tensor_list();
+      for (std::size_t j = 0; j < ts.size(); ++j)
+        if (opd::is_floating_type(ts[j].dtype())) out.emplace_back(i, j);
+    }
+    return out;
   }
 };
 
@@ -223,15 +245,76 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   // dropout: deterministic samples only (p = 0 in training, or evaluation), gradcheck calls it many times
   m["aten::native_dropout"] = {{{r({2, 3}), V(0.0), V(true)}}, {{r({3}), V(0.5), V(false)}}, {{r({2, 2}), V(0.0), V()}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
+  // prod.dim_int and cumprod with zeros (one, several, first in the slice): PyTorch's zero-safe formulas
+  {
+    auto d = [](std::vector<double> v, std::vector<int64_t> sizes) {
+      return V(opd::from_vector<double>(v, opd::IntArrayRef(sizes.data(), sizes.size())));
+    };
+    m["aten::prod.dim_int"] = {{{r({2, 3}), V(1), V(false), V()}},
+                               {{d({1.5, 0, 2, 3, 0.5, 0}, {2, 3}), V(1), V(true), V()}},
+                               {{d({0, 2, 0, 1, 2, 3}, {2, 3}), V(-1), V(false), V()}},
+                               {{d({0, 2, 0.5, 1, 0, 3}, {3, 2}), V(0), V(false), V()}},
+                               {{r({}), V(0), V(false), V()}},
+                               {{noncontig({2, 3}), V(0), V(false), V()}}};
+    m["aten::cumprod"] = {{{r({2, 3}), V(1), V()}},
+                          {{d({1.5, 0, 2, 0, 3, 0.5, 0, 2}, {2, 4}), V(1), V()}},
+                          {{d({0, 2, 3, 1.5}, {4}), V(0), V()}},
+                          {{d({0.5, 2, 0, 3, 1.5, 0}, {3, 2}), V(0), V()}},
+                          {{r({}), V(0), V()}},
+                          {{noncontig({2, 3}), V(-1), V()}}};
+  }
+  // clamp.Tensor: broadcast bounds, either left out, 0-dim, min > max (the result is max)
+  m["aten::clamp.Tensor"] = {{{r({2, 3}), V(rnd({3}, g, -0.6, -0.1)), V(rnd({2, 1}, g, 0.1, 0.6))}},
+                             {{r({2, 3}), r({2, 3}), V()}},
+                             {{r({3}), V(), V(rnd({}, g, -0.2, 0.2))}},
+                             {{r({2, 2}), V(rnd({2, 2}, g, 0.5, 0.9)), V(rnd({2, 2}, g, -0.9, -0.5))}},
+                             {{noncontig({2, 3}), V(rnd({}, g, -0.5, -0.1)), r({2, 3})}}};
+  // Tensor-list operators (formulas_lists-inl.hpp): a Tensor[] argument's elements are inputs each
+  {
+    auto tl = [](std::vector<opd::IValue> ts) {
+      std::vector<Tensor> v;
+      for (const opd::IValue& t : ts) v.push_back(t.to_tensor());
+      return V(std::move(v));
+    };
+    using OL = std::vector<std::optional<Tensor>>;
+    const Tensor i3 = opd::from_vector<int64_t>({2, 0, 3}, {3});
+    const Tensor dup = opd::from_vector<int64_t>({1, 3, 1, 0}, {2, 2});
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
+    m["aten::cat"] = {{{tl({r({2, 3}), r({1, 3})}), V(0)}},
+                      {{tl({r({2, 2}), noncontig({2, 3}), r({2, 1})}), V(-1)}},
+                      {{tl({r({2}), r({0}), r({3})}), V(0)}}};
+    m["aten::stack"] = {{{tl({r({2, 3}), r({2, 3})}), V(1)}}, {{tl({r({}), r({}), r({})}), V(0)}},
+                        {{tl({noncontig({2, 3}), r({2, 3})}), V(-1)}}};
+    m["aten::split.Tensor"] = {{{r({5, 2}), V(2), V(0)}}, {{noncontig({2, 3}), V(2), V(-1)}}, {{r({3}), V(3), V(0)}}};
+    m["aten::split_with_sizes"] = {{{r({5, 2}), V(L{2, 3}), V(0)}}, {{r({2, 4}), V(L{1, 0, 3}), V(1)}}};
+    m["aten::chunk"] = {{{r({5, 2}), V(3), V(0)}}, {{noncontig({2, 3}), V(2), V(1)}}};
+    m["aten::unbind.int"] = {{{r({3, 2}), V(0)}}, {{r({2}), V(0)}}, {{noncontig({2, 3}), V(1)}}};
+    m["aten::index.Tensor"] = {{{r({4, 3}), V(OL{i3})}}, {{r({3, 4}), V(OL{std::nullopt, dup})}},
+                               {{noncontig({2, 3}), V(OL{mask})}}, {{r({4}), V(OL{dup})}}};
+    m["aten::index_put"] = {{{r({4, 3}), V(OL{i3}), r({3, 3}), V(false)}}, {{r({4, 3}), V(OL{dup}), r({3}), V(true)}},
+                            {{noncontig({2, 3}), V(OL{mask}), r({}), V(false)}}};
+  }
   return m;
 }
 
+// The operator called boxed on xs (in the order of Sample::inputs()); its output 0, or
+// every element of a Tensor[] result.
 inline opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sample& s) {
   return [op, s](const variable_list& xs) {
     opd::Stack stack;
+    for (const opd::IValue& a : s.args) stack.push_back(a);
     std::size_t k = 0;
-    for (std::size_t i = 0; i < s.args.size(); ++i) stack.push_back(s.differentiated(i) ? opd::IValue(xs[k++]) : s.args[i]);
+    for (const auto& [i, j] : s.input_positions()) {
+      if (stack[i].is_tensor()) {
+        stack[i] = opd::IValue(xs.at(k++));
+      } else {
+        variable_list list = stack[i].to_tensor_list();
+        list.at(j) = xs.at(k++);
+        stack[i] = opd::IValue(std::move(list));
+      }
+    }
     opd::call_boxed(op, stack);
+    if (stack.at(0).is_tensor_list()) return stack.at(0).to_tensor_list();
     return variable_list{stack.at(0).to_tensor()};
   };
 }
