@@ -454,7 +454,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
       // Buffer reuse: the first operand's buffer dies here and has the output's
       // shape and dtype: the in-place variant writes the result into it.
       if (step.run_op == node->op && node->num_outputs() == 1 && !node->kinds.empty() &&
-          node->kinds[0] == ArgKind::tensor) {
+          node->kinds[0] == ArgKind::tensor && !node->op->alias_facts().is_view()) {
         const Operand& self = node->operands[0];
         const Node* src = self.node.get();
         if (!src->is_data() && !is_root[src->order] && last_use[src->order] == static_cast<std::int64_t>(k) &&

@@ -37,7 +37,6 @@ struct OpInfo {
   const OperatorEntry* op = nullptr;
   std::uint64_t hash = 0;  // of the schema text
   bool eager = false;      // data-dependent, random, marked, or no tensor returns
-  bool view = false;
   bool writes = false;
   bool mask_index = false;  // aten::index.Tensor: eager when an index is a mask (bool / uint8)
 };
@@ -78,10 +77,10 @@ OPD_FUNC State& state() {
 constexpr std::uint64_t kDataTag = 0x64617461;  // "data"
 constexpr std::size_t kShapeCacheLimit = 1 << 14;
 
-[[noreturn, gnu::cold, gnu::noinline]] OPD_FUNC void refuse(const OperatorEntry& op, bool view) {
+[[noreturn, gnu::cold, gnu::noinline]] OPD_FUNC void refuse(const OperatorEntry& op) {
   throw NotImplementedError(opd::detail::str_cat(
-      "lazy: '", op.name(), "' ", view ? "returns a view" : "writes its arguments",
-      ": lazy tensors take functional operators only (use opd::lazy::to_lazy, which puts functionalization above them)"));
+      "lazy: '", op.name(), "' writes its arguments: lazy tensors are never written (use opd::lazy::to_lazy, "
+      "which puts functionalization above them)"));
 }
 
 OPD_FUNC bool names_eager(const std::unordered_set<std::string>& names, const std::string& op_name) {
@@ -97,7 +96,6 @@ OPD_FUNC std::unique_ptr<OpInfo> make_info(const OperatorEntry& op, const std::u
   info->hash = hash_combine(0x5c4e6d61, std::hash<std::string_view>{}(text));
   // Random operators draw from a generator when they run: run them now.
   info->eager = names_eager(eager, op.name()) || text.find("Generator") != std::string_view::npos;
-  info->view = op.alias_facts().is_view();
   info->writes = !op.alias_facts().written.empty();
   info->mask_index = op.name() == "aten::index.Tensor";
   return info;
@@ -298,8 +296,10 @@ OPD_FUNC void run_eager(const OperatorEntry& op, Stack& stack, std::size_t first
 
 // The lazy kernel: the same boxed function for every operator.
 OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
-  if (info.view || info.writes) [[unlikely]]
-    refuse(op, info.view);
+  // A view is traced as its value: a lazy tensor is never written, so its
+  // views need no alias (autograd's formulas call views on bare lazy tensors).
+  if (info.writes) [[unlikely]]
+    refuse(op);
   const std::size_t n = op.num_arguments();
   const std::size_t first = stack.size() - n;
   State& st = state();
