@@ -346,6 +346,40 @@ TEST_F(Lazy, ViewsOfBareLazyTensorsAreTracedAsValuesAndWritesAreRefusedByName) {
   expect_same(lazy::to_cpu(x), xc, "x unchanged by the refused write");
 }
 
+// Handed-over transfers copy nothing when nothing else holds the memory, and
+// copy otherwise (so a write to one side never reaches the other).
+TEST_F(Lazy, HandedOverTransfersAdoptAndReturnBuffersOnlyWhenUnshared) {
+  const Tensor xc = randn({4, 8}, 12);
+  Tensor c = opd::call<ops::clone>(xc, std::nullopt);
+  const void* mem = c.data_ptr();
+  Tensor l = lazy::to_lazy(std::move(c));
+  EXPECT_FALSE(c.defined());
+  Tensor r = lazy::to_cpu(std::move(l));
+  EXPECT_FALSE(l.defined());
+  EXPECT_EQ(r.data_ptr(), mem) << "adopted in, returned out";
+  expect_same(r, xc, "round trip");
+
+  // shared on the CPU side: copied in
+  Tensor shared = opd::call<ops::clone>(xc, std::nullopt);
+  Tensor keep = shared;
+  Tensor a = lazy::to_lazy(std::move(shared));
+  opd::call<ops::add_scalar::inplace>(keep, 1.0, 1.0);
+  expect_same(lazy::to_cpu(a), xc, "the lazy copy does not see the CPU write");
+
+  // shared on the lazy side (an alias, a pending reader): copied out
+  Tensor b = opd::call<ops::relu>(a);
+  Tensor view = opd::call<ops::t>(b);
+  Tensor out = lazy::to_cpu(std::move(b));
+  opd::call<ops::add_scalar::inplace>(out, 1.0, 1.0);
+  expect_same(lazy::to_cpu(view), opd::call<ops::t>(opd::call<ops::relu>(xc)), "the alias does not see the CPU write");
+  Tensor d = opd::call<ops::neg::functional>(a);
+  Tensor reader = opd::call<ops::mul::functional>(d, d);
+  Tensor dout = lazy::to_cpu(std::move(d));
+  opd::call<ops::add_scalar::inplace>(dout, 1.0, 1.0);
+  const Tensor nx = opd::call<ops::neg::functional>(xc);
+  expect_same(lazy::to_cpu(reader), opd::call<ops::mul::functional>(nx, nx), "the pending reader does not see it");
+}
+
 // ---- fusion --------------------------------------------------------------------------
 
 Tensor chain(const Tensor& x, const Tensor& bias) {
