@@ -355,12 +355,16 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
     if (f->scalar_other && !is_float_scalar_attr(node->attributes[1])) return nullptr;
     if (f->has_alpha && !is_float_scalar_attr(node->attributes[2])) return nullptr;
     if (node->operands.size() != static_cast<std::size_t>(f->arity)) return nullptr;
+    // + - * / of two tensors promote a Bool operand (a mask) to float as the
+    // eager kernels do: 1 or 0, then the same float operation.
+    const bool promotes_bool = f->arity == 2 && !f->compare && !f->scalar_other;
     for (std::size_t j = 0; j < node->operands.size(); ++j) {
       const Operand& o = node->operands[j];
       if (!o.node) return nullptr;
       const OutputMeta& m = o.node->output(o.index);
       const bool want_bool = f->op == FOp::where && j == 0;
-      if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float)) return nullptr;
+      if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float) && !(promotes_bool && m.dtype == ScalarType::Bool))
+        return nullptr;
       // same shape, a single element, or the output's trailing dimensions
       if (m.sizes == out.sizes) continue;
       std::int64_t numel = 1;

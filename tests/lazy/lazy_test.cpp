@@ -419,6 +419,17 @@ TEST_F(Lazy, ElementwiseChainsRunFusedAndEqualEager) {
   const Tensor we = opd::call<ops::where::functional>(opd::call<ops::lt::functional>(be, xc), be, opd::call<ops::div::functional>(xc, be));
   expect_same(lazy::to_cpu(w), we, "fused without transcendental functions");
   expect_same(lazy::to_cpu(m), opd::call<ops::lt::functional>(be, xc), "a Bool value of the group, live");
+  // A Bool mask in * (promoted to 1 or 0, as eager) and a broadcast view
+  // (expand) fused too, bitwise.
+  auto masked = [](const Tensor& x, const Tensor& bias) {
+    const Tensor mask = opd::call<ops::gt_scalar::functional>(x, 0.0);
+    const Tensor wide = opd::call<ops::expand>(bias, std::vector<int64_t>{33, 70}, false);
+    return opd::call<ops::add::functional>(opd::call<ops::mul::functional>(x, mask), wide, 1.0);
+  };
+  const lazy::Counters before = lazy::counters();
+  Tensor r = masked(lazy::to_lazy(xc), lazy::to_lazy(bc));
+  expect_same(lazy::to_cpu(r), masked(xc, bc), "mask and broadcast");
+  EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 3u) << "gt, mul and add in one loop";
 }
 
 // ---- dumps and the compiler hook -------------------------------------------------
