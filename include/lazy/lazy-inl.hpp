@@ -308,6 +308,7 @@ OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
     node->op = &op;
     node->kinds.resize(n, ArgKind::attribute);
     node->attributes.resize(n);
+    node->operands.reserve(n);
     Tracer tr{*node, info.hash};
     bool other_device = false;
     for (std::size_t i = 0; i < n; ++i) {
