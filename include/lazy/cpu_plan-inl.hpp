@@ -112,7 +112,6 @@ struct Step {
   std::uint32_t node = 0;
   const OperatorEntry* run_op = nullptr;
   const OperatorEntry* inplace_op = nullptr;  // run instead when operand 0's buffer dies here, unshared
-  std::uint32_t self_input_refs = 0;  // operand 0 is a graph input: the graph's references to its node
   std::vector<std::int32_t> in;   // per operand: a slot, -1 for none
   std::vector<std::uint32_t> out;  // per output
   std::vector<std::uint32_t> release;
@@ -454,10 +453,6 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
       if (group_of[r] != group_of[m]) return true;
     return false;
   };
-  std::vector<std::uint32_t> refs(n, 0);  // operand references to each node
-  for (const Node* m : g.nodes)
-    for (const Operand& o : m->operands)
-      if (o.node) ++refs[o.node->order];
   for (std::size_t k = 0; k < schedule.size(); ++k) {
     Step step;
     if (schedule[k] >= 0) {
@@ -473,14 +468,10 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
           node->kinds[0] == ArgKind::tensor && !node->op->alias_facts().is_view()) {
         const Operand& self = node->operands[0];
         const Node* src = self.node.get();
-        if (!is_root[src->order] && last_use[src->order] == static_cast<std::int64_t>(k) &&
+        if (!src->is_data() && !is_root[src->order] && last_use[src->order] == static_cast<std::int64_t>(k) &&
             src->output(self.index).sizes == node->output(0).sizes &&
-            src->output(self.index).dtype == node->output(0).dtype) {
+            src->output(self.index).dtype == node->output(0).dtype)
           step.inplace_op = inplace_of(*node->op);
-          // A graph input too (an SGD update's old weights): if at run time
-          // nothing outside the graph holds it, it dies here as well.
-          if (src->is_data()) step.self_input_refs = refs[src->order];
-        }
       }
       for (const Operand& o : node->operands) step.in.push_back(o.node ? static_cast<std::int32_t>(slot[o.node->order][o.index]) : -1);
       for (std::size_t o = 0; o < node->num_outputs(); ++o) step.out.push_back(take());
@@ -610,11 +601,8 @@ OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
       const OperatorEntry* run_op = step.run_op;
       if (step.inplace_op != nullptr) {
         const Tensor& self = stack[0].to_tensor();
-        // only this stack and the dying slot hold it (and, for a graph input, its
-        // node, which only this graph's operands hold), and no view shares its storage
-        const bool input = step.self_input_refs != 0;
-        if (self.unsafe_get_impl()->use_count() == (input ? 3u : 2u) && self.storage().use_count() == 1 &&
-            self.is_contiguous() && (!input || node->operands[0].node.use_count() == step.self_input_refs))
+        // only this stack and the dying slot hold it, and no view shares its storage
+        if (self.unsafe_get_impl()->use_count() == 2 && self.storage().use_count() == 1 && self.is_contiguous())
           run_op = step.inplace_op;
       }
       try {

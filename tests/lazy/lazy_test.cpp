@@ -380,30 +380,6 @@ TEST_F(Lazy, HandedOverTransfersAdoptAndReturnBuffersOnlyWhenUnshared) {
   expect_same(lazy::to_cpu(reader), opd::call<ops::mul::functional>(nx, nx), "the pending reader does not see it");
 }
 
-// A graph input whose value dies at an operator with an in-place variant is
-// written in place when nothing outside the graph holds it (an SGD update's
-// old weights), and never when a tensor still holds it.
-TEST_F(Lazy, AGraphInputIsReusedInPlaceOnlyWhenNothingElseHoldsIt) {
-  const Tensor xc = randn({16, 16}, 15);
-  const Tensor expected = opd::call<ops::relu>(xc);
-  Tensor c = opd::call<ops::clone>(xc, std::nullopt);
-  const void* mem = c.data_ptr();
-  Tensor a = lazy::make_lazy(std::move(c));
-  Tensor r = opd::call<ops::relu>(a);
-  a = Tensor();  // the input is held by the graph alone
-  const Tensor out = lazy::to_cpu(std::move(r));
-  EXPECT_EQ(out.data_ptr(), mem) << "relu_ on the adopted input, the buffer returned";
-  expect_same(out, expected, "relu");
-
-  Tensor c2 = opd::call<ops::clone>(xc, std::nullopt);
-  const void* mem2 = c2.data_ptr();
-  Tensor kept = lazy::make_lazy(std::move(c2));
-  const Tensor out2 = lazy::to_cpu(opd::call<ops::relu>(kept));
-  EXPECT_NE(out2.data_ptr(), mem2);
-  expect_same(out2, expected, "relu");
-  expect_same(lazy::to_cpu(kept), xc, "the input another tensor holds is unchanged");
-}
-
 // ---- fusion --------------------------------------------------------------------------
 
 Tensor chain(const Tensor& x, const Tensor& bias) {
