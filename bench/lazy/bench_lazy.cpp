@@ -7,6 +7,10 @@
 //   BM_lazy_mlp_step/<eager|lazy>        a 3-layer MLP forward (32x256, 256x256
 //                                        weights): eager CPU calls, or lazily: input
 //                                        transfer, trace, sync (a graph cache hit), result read
+//   BM_lazy_mlp_train_step/<eager|lazy>  the same MLP's training step: forward, mean
+//                                        squared output, gradients (autograd), SGD in
+//                                        place; lazily: input transfer, trace of all
+//                                        of it, sync (a graph cache hit), loss read
 //   BM_lazy_chain8/<eager|lazy>/<n>      8 elementwise operators on n floats: eager,
 //                                        or traced and synced (run as one fused loop)
 #include <benchmark/benchmark.h>
@@ -14,6 +18,7 @@
 #include <random>
 #include <vector>
 
+#include <autograd/autograd.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/cpu/parallel.hpp>
 #include <kernels/ops.hpp>
@@ -36,6 +41,7 @@ Tensor randn(std::vector<int64_t> sizes, unsigned seed, float scale = 1.f) {
 
 struct Setup {
   opd::RegistrationSet kernels = opd::kernels::register_cpu();
+  opd::RegistrationSet autograd = opd::autograd::register_autograd();
   Setup() {
     opd::lazy::ensure_registered();
     opd::kernels::set_num_threads(1);
@@ -102,6 +108,44 @@ void BM_lazy_mlp_step(benchmark::State& state, bool lazy) {
 }
 BENCHMARK_CAPTURE(BM_lazy_mlp_step, eager, false)->Name("BM_lazy_mlp_step/eager");
 BENCHMARK_CAPTURE(BM_lazy_mlp_step, lazy, true)->Name("BM_lazy_mlp_step/lazy");
+
+void BM_lazy_mlp_train_step(benchmark::State& state, bool lazy) {
+  setup();
+  std::vector<Tensor> params;  // w0, b0, w1, b1, w2, b2
+  for (unsigned i = 0; i < 3; ++i) {
+    params.push_back(randn({256, 256}, 10 + i, 0.0625f));
+    params.push_back(randn({256}, 20 + i, 0.1f));
+  }
+  for (Tensor& p : params) {
+    if (lazy) p = opd::lazy::to_lazy(p);
+    p.set_requires_grad(true);
+  }
+  const Tensor x = randn({32, 256}, 3);
+  const auto before = opd::lazy::counters();
+  for (auto _ : state) {
+    Tensor h = lazy ? opd::lazy::to_lazy(x) : x;
+    for (std::size_t i = 0; i < params.size(); i += 2) {
+      h = opd::call<ops::linear>(h, params[i], params[i + 1]);
+      if (i + 2 < params.size()) h = opd::call<ops::relu>(h);
+    }
+    Tensor loss = opd::call<ops::mean>(opd::call<ops::mul::functional>(h, h), std::nullopt);
+    const std::vector<Tensor> grads = opd::autograd::grad({loss}, params);
+    {
+      opd::NoGradGuard no_grad;
+      for (std::size_t i = 0; i < params.size(); ++i) opd::call<ops::sub::inplace>(params[i], grads[i], 1e-3);
+    }
+    if (lazy) {
+      opd::lazy::sync();  // the step: forward, backward, update
+      loss = opd::lazy::to_cpu(loss);
+    }
+    benchmark::DoNotOptimize(loss);
+  }
+  const auto after = opd::lazy::counters();
+  state.counters["uncached_compile"] = static_cast<double>(after.uncached_compile - before.uncached_compile);
+  state.counters["cached_compile"] = static_cast<double>(after.cached_compile - before.cached_compile);
+}
+BENCHMARK_CAPTURE(BM_lazy_mlp_train_step, eager, false)->Name("BM_lazy_mlp_train_step/eager");
+BENCHMARK_CAPTURE(BM_lazy_mlp_train_step, lazy, true)->Name("BM_lazy_mlp_train_step/lazy");
 
 Tensor chain8(const Tensor& x, const Tensor& y) {
   Tensor a = opd::call<ops::mul::functional>(x, y);

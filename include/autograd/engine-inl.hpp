@@ -23,10 +23,12 @@ inline Tensor accumulate(Tensor a, Tensor b) {
   return call<kernels::ops::add::functional>(a, b);
 }
 
+// One functional call (not empty + fill_): a backend that records operators
+// instead of writing memory (lazy tensors) gets the root gradient too.
 inline Tensor ones_like(const Tensor& t) {
-  Tensor o = empty(t.sizes(), t.dtype(), t.device());
-  call<kernels::ops::fill_>(o, Scalar(1));
-  return o;
+  ExcludeDispatchKeyGuard no_autograd(kAutogradKeys);
+  return call<kernels::ops::full_like>(t, Scalar(1), std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                       MemoryFormat::Contiguous);
 }
 
 struct Capture {

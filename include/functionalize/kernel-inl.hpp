@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dispatch/dispatcher.hpp"
+#include "functionalize/autograd_link.hpp"
 #include "functionalize/functional_tensor.hpp"
 #include "functionalize/kernel.hpp"
 #include "functionalize/variants.hpp"
@@ -27,11 +28,13 @@ inline void call_below(const OperatorEntry& op, Stack& stack) {
   throw NotImplementedError("functionalize: cannot functionalize '" + op.name() + "': " + why);
 }
 
-// Synced inner values in place of functional tensors (lists too).
-inline void unwrap(IValue& v) {
+// Synced inner values in place of functional tensors (lists too), each
+// lent its wrapper's autograd state.
+inline void unwrap(IValue& v, autograd_link::Lent& lent) {
   if (v.is_tensor()) {
     if (FunctionalTensorImpl* f = functional_impl(v.to_tensor())) {
       f->sync();
+      autograd_link::lend(v.to_tensor(), f->value(), lent);
       v = IValue(f->value());
     }
   } else if (v.is_tensor_list()) {
@@ -41,7 +44,10 @@ inline void unwrap(IValue& v) {
     out.reserve(list.size());
     for (const Tensor& t : list) {
       FunctionalTensorImpl* f = functional_impl(t);
-      if (f != nullptr) f->sync();
+      if (f != nullptr) {
+        f->sync();
+        autograd_link::lend(t, f->value(), lent);
+      }
       out.push_back(f != nullptr ? f->value() : t);
     }
     v = IValue(std::move(out));
@@ -51,30 +57,39 @@ inline void unwrap(IValue& v) {
     out.reserve(list.size());
     for (const auto& t : list) {
       FunctionalTensorImpl* f = t.has_value() ? functional_impl(*t) : nullptr;
-      if (f != nullptr) f->sync();
+      if (f != nullptr) {
+        f->sync();
+        autograd_link::lend(*t, f->value(), lent);
+      }
       out.push_back(f != nullptr ? std::optional<Tensor>(f->value()) : t);
     }
     v = IValue(std::move(out));
   }
 }
 
-inline void unwrap_arguments(const OperatorEntry& op, IValue* args) {
-  for (std::size_t p : op.tensor_argument_positions()) unwrap(args[p]);
+inline void unwrap_arguments(const OperatorEntry& op, IValue* args, autograd_link::Lent& lent) {
+  for (std::size_t p : op.tensor_argument_positions()) unwrap(args[p], lent);
 }
 
-// Fresh results become new functional bases.
+// A fresh result becomes a new functional base with its value's history.
+inline Tensor wrap_with_history(const Tensor& value, ViewReplay r) {
+  Tensor w = wrap(value, r);
+  if (w.unsafe_get_impl() != value.unsafe_get_impl()) autograd_link::take_history(w, value);
+  return w;
+}
+
 inline void wrap_result(IValue& v) {
   const ViewReplay r = tls_replay;
   if (v.is_tensor()) {
-    v = IValue(wrap(v.to_tensor(), r));
+    v = IValue(wrap_with_history(v.to_tensor(), r));
   } else if (v.is_tensor_list()) {
     std::vector<Tensor> list = std::move(v).to_tensor_list();
-    for (Tensor& t : list) t = wrap(t, r);
+    for (Tensor& t : list) t = wrap_with_history(t, r);
     v = IValue(std::move(list));
   } else if (v.is_optional_tensor_list()) {
     std::vector<std::optional<Tensor>> list = std::move(v).to_optional_tensor_list();
     for (auto& t : list)
-      if (t.has_value()) t = wrap(*t, r);
+      if (t.has_value()) t = wrap_with_history(*t, r);
     v = IValue(std::move(list));
   }
 }
@@ -82,7 +97,8 @@ inline void wrap_result(IValue& v) {
 inline void run_functional(const OperatorEntry& op, Stack& stack) {
   const std::size_t n = op.num_arguments();
   const std::size_t first = stack.size() - n;
-  unwrap_arguments(op, stack.data() + first);
+  autograd_link::Lent lent;
+  unwrap_arguments(op, stack.data() + first, lent);
   call_below(op, stack);
   for (std::size_t i = first; i < stack.size(); ++i) wrap_result(stack[i]);
 }
@@ -98,13 +114,18 @@ inline void run_view(const OperatorEntry& op, Stack& stack) {
     run_functional(op, stack);
     return;
   }
+  autograd_link::Lent lent;
   for (std::size_t p : op.tensor_argument_positions())
-    if (p != 0) unwrap(args[p]);
+    if (p != 0) unwrap(args[p], lent);
   parent->sync();
+  autograd_link::lend(self, parent->value(), lent);
   ViewMeta meta;
   meta.op = &op;
   meta.args.assign(args + 1, args + n);
-  const ViewReplay replay = parent->functional_storage()->replay();
+  // A view that records grad is computed by the view itself: autograd's
+  // formulas are the view's (its *_copy has none).
+  const ViewReplay replay =
+      autograd_link::records(self) ? ViewReplay::keep_views : parent->functional_storage()->replay();
   const OperatorEntry* callee = replay == ViewReplay::remove_views ? copy_variant(op) : &op;
   if (callee == nullptr) {
     // A composite multi-output view (chunk) is the view ATen makes it of
@@ -128,14 +149,19 @@ inline void run_view(const OperatorEntry& op, Stack& stack) {
   }
   OPD_CHECK(stack.size() == first + 1, "functionalize: the view '", op.name(), "' must return one Tensor or Tensor[]");
   IValue& r = stack[first];
+  auto alias = [&](const Tensor& value, ViewMeta m) {
+    Tensor w(make_intrusive<FunctionalTensorImpl>(value, *parent, std::move(m)));
+    autograd_link::take_history(w, value);
+    return w;
+  };
   if (r.is_tensor()) {
-    r = IValue(Tensor(make_intrusive<FunctionalTensorImpl>(r.to_tensor(), *parent, std::move(meta))));
+    r = IValue(alias(r.to_tensor(), std::move(meta)));
   } else if (r.is_tensor_list()) {
     std::vector<Tensor> list = std::move(r).to_tensor_list();
     for (std::size_t i = 0; i < list.size(); ++i) {
       ViewMeta m = meta;
       m.output_index = static_cast<std::int64_t>(i);
-      list[i] = Tensor(make_intrusive<FunctionalTensorImpl>(list[i], *parent, std::move(m)));
+      list[i] = alias(list[i], std::move(m));
     }
     r = IValue(std::move(list));
   } else {
@@ -175,6 +201,7 @@ void for_each_written_tensor(const IValue& v, F&& f) {
 inline void check_update(const OperatorEntry& op, std::string_view arg, const IValue& current, const IValue& next,
                          bool is_out_op) {
   auto check_one = [&](const Tensor& wrapper, const Tensor& v, const std::string& which) {
+    autograd_link::check_update(op, wrapper, v, is_out_op);
     const FunctionalTensorImpl& w = *functional_impl(wrapper);
     if (!is_out_op && !(v.sizes() == w.sizes()))
       throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
@@ -205,6 +232,7 @@ inline void check_update(const OperatorEntry& op, std::string_view arg, const IV
 // one); out= resizes as out= does.
 inline void apply_update(const IValue& current, IValue next, bool is_out_op) {
   auto apply_one = [&](const Tensor& wrapper, Tensor v) {
+    autograd_link::take_history(wrapper, v);  // recorded: the wrapper's history is rebased
     FunctionalTensorImpl& w = *functional_impl(wrapper);
     if (is_out_op) {
       w.replace_resized(std::move(v));
@@ -236,8 +264,9 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
       report_unsupported(op, "its written argument '" + std::string(sargs[p].name) + "' is neither a Tensor nor a Tensor[]");
     for_each_written_tensor(args[p], [&](const Tensor& t) { ++(functional_impl(t) != nullptr ? functional_written : plain_written); });
   }
+  autograd_link::Lent lent;
   if (functional_written == 0) {  // only plain tensors are written: not the layer's business
-    unwrap_arguments(op, args);
+    unwrap_arguments(op, args, lent);
     ExcludeDispatchKeyGuard below(DispatchKey::Functionalize);
     call_boxed(op, stack);
     return;
@@ -264,7 +293,7 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
     if (is_out_op && std::find(facts.outs.begin(), facts.outs.end(), i) != facts.outs.end()) continue;
     fstack.push_back(args[i]);
   }
-  for (IValue& v : fstack) unwrap(v);
+  for (IValue& v : fstack) unwrap(v, lent);
   OPD_CHECK(fstack.size() == fn->num_arguments(), "functionalize: '", fn->name(), "' takes ", fn->num_arguments(),
             " arguments, not the ", fstack.size(), " of '", op.name(), "'");
   call_below(*fn, fstack);

@@ -198,33 +198,39 @@ OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int6
 }
 
 // A contiguous copy of a strided float / bool tensor (inputs of fused groups
-// are read contiguously).
+// are read contiguously), by the CPU clone kernel.
 OPD_FUNC Tensor contiguous_copy(const Tensor& t) {
-  Tensor out = empty(t.sizes(), t.dtype(), Device::cpu());
-  const std::int64_t n = t.numel();
-  const std::size_t item = t.itemsize();
-  const auto* src = static_cast<const char*>(t.data_ptr());
-  auto* dst = static_cast<char*>(out.data_ptr());
-  std::vector<std::int64_t> idx(static_cast<std::size_t>(t.dim()), 0);
-  for (std::int64_t i = 0; i < n; ++i) {
-    std::int64_t off = 0;
-    for (std::size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
-    std::memcpy(dst + static_cast<std::size_t>(i) * item, src + off * static_cast<std::int64_t>(item), item);
-    for (std::size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < t.sizes()[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
+  Stack s;
+  s.emplace_back(t);
+  s.emplace_back(MemoryFormat::Contiguous);
+  redispatch_boxed(detail::clone_op(), DispatchKeySet(DispatchKey::CPU), s);
+  return std::move(s.back()).to_tensor();
+}
+
+// A broadcast view (an expand: stride 0 on the leading dimensions, contiguous
+// trailing ones) repeats a contiguous block: its size, read without a copy;
+// 0 when t is no such view.
+OPD_FUNC std::int64_t broadcast_period(const Tensor& t) {
+  std::int64_t block = 1;
+  std::size_t d = static_cast<std::size_t>(t.dim());
+  for (; d > 0 && (t.sizes()[d - 1] == 1 || t.strides()[d - 1] == block); --d) block *= t.sizes()[d - 1];
+  for (; d > 0; --d)
+    if (t.sizes()[d - 1] != 1 && t.strides()[d - 1] != 0) return 0;
+  return block;
 }
 
 OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::vector<Tensor>& results) {
   const std::size_t ni = g.inputs.size();
   std::vector<Tensor> held(ni);
   std::vector<const void*> src(ni);
+  std::vector<std::int64_t> period(ni);
   for (std::size_t i = 0; i < ni; ++i) {
     Tensor t = slots[static_cast<std::size_t>(g.input_slots[i])];
-    if (!t.is_contiguous()) t = contiguous_copy(t);
+    period[i] = g.inputs[i].period;
+    if (!t.is_contiguous()) {
+      if (const std::int64_t p = broadcast_period(t); p != 0) period[i] = p;
+      else t = contiguous_copy(t);
+    }
     src[i] = t.data_ptr();
     held[i] = std::move(t);
   }
@@ -237,7 +243,7 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   std::vector<float*> base = reg;
   // Scalar inputs: filled once.
   for (std::size_t i = 0; i < ni; ++i) {
-    if (g.inputs[i].period != 1) continue;
+    if (period[i] != 1) continue;
     const float v = g.inputs[i].is_bool ? (*static_cast<const bool*>(src[i]) ? 1.f : 0.f)
                                         : *static_cast<const float*>(src[i]);
     std::fill(base[i], base[i] + kBlock, v);
@@ -246,18 +252,19 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
     const std::int64_t n = std::min(kBlock, g.numel - start);
     for (std::size_t i = 0; i < ni; ++i) {
       const FInput& in = g.inputs[i];
-      if (in.period == 1) continue;
+      const std::int64_t pi = period[i];
+      if (pi == 1) continue;
       if (in.is_bool) {
         const bool* p = static_cast<const bool*>(src[i]);
-        for (std::int64_t k = 0; k < n; ++k) base[i][k] = p[(start + k) % in.period] ? 1.f : 0.f;
-      } else if (in.period == g.numel) {
+        for (std::int64_t k = 0; k < n; ++k) base[i][k] = p[(start + k) % pi] ? 1.f : 0.f;
+      } else if (pi == g.numel) {
         reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;  // read in place
       } else {
         const float* p = static_cast<const float*>(src[i]);
-        std::int64_t j = start % in.period;
+        std::int64_t j = start % pi;
         for (std::int64_t k = 0; k < n; ++k) {
           base[i][k] = p[j];
-          if (++j == in.period) j = 0;
+          if (++j == pi) j = 0;
         }
       }
     }
@@ -348,12 +355,16 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
     if (f->scalar_other && !is_float_scalar_attr(node->attributes[1])) return nullptr;
     if (f->has_alpha && !is_float_scalar_attr(node->attributes[2])) return nullptr;
     if (node->operands.size() != static_cast<std::size_t>(f->arity)) return nullptr;
+    // + - * / of two tensors promote a Bool operand (a mask) to float as the
+    // eager kernels do: 1 or 0, then the same float operation.
+    const bool promotes_bool = f->arity == 2 && !f->compare && !f->scalar_other;
     for (std::size_t j = 0; j < node->operands.size(); ++j) {
       const Operand& o = node->operands[j];
       if (!o.node) return nullptr;
       const OutputMeta& m = o.node->output(o.index);
       const bool want_bool = f->op == FOp::where && j == 0;
-      if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float)) return nullptr;
+      if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float) && !(promotes_bool && m.dtype == ScalarType::Bool))
+        return nullptr;
       // same shape, a single element, or the output's trailing dimensions
       if (m.sizes == out.sizes) continue;
       std::int64_t numel = 1;
@@ -454,7 +465,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
       // Buffer reuse: the first operand's buffer dies here and has the output's
       // shape and dtype: the in-place variant writes the result into it.
       if (step.run_op == node->op && node->num_outputs() == 1 && !node->kinds.empty() &&
-          node->kinds[0] == ArgKind::tensor) {
+          node->kinds[0] == ArgKind::tensor && !node->op->alias_facts().is_view()) {
         const Operand& self = node->operands[0];
         const Node* src = self.node.get();
         if (!src->is_data() && !is_root[src->order] && last_use[src->order] == static_cast<std::int64_t>(k) &&

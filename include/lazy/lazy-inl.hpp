@@ -37,7 +37,6 @@ struct OpInfo {
   const OperatorEntry* op = nullptr;
   std::uint64_t hash = 0;  // of the schema text
   bool eager = false;      // data-dependent, random, marked, or no tensor returns
-  bool view = false;
   bool writes = false;
   bool mask_index = false;  // aten::index.Tensor: eager when an index is a mask (bool / uint8)
 };
@@ -78,10 +77,10 @@ OPD_FUNC State& state() {
 constexpr std::uint64_t kDataTag = 0x64617461;  // "data"
 constexpr std::size_t kShapeCacheLimit = 1 << 14;
 
-[[noreturn, gnu::cold, gnu::noinline]] OPD_FUNC void refuse(const OperatorEntry& op, bool view) {
+[[noreturn, gnu::cold, gnu::noinline]] OPD_FUNC void refuse(const OperatorEntry& op) {
   throw NotImplementedError(opd::detail::str_cat(
-      "lazy: '", op.name(), "' ", view ? "returns a view" : "writes its arguments",
-      ": lazy tensors take functional operators only (use opd::lazy::to_lazy, which puts functionalization above them)"));
+      "lazy: '", op.name(), "' writes its arguments: lazy tensors are never written (use opd::lazy::to_lazy, "
+      "which puts functionalization above them)"));
 }
 
 OPD_FUNC bool names_eager(const std::unordered_set<std::string>& names, const std::string& op_name) {
@@ -97,7 +96,6 @@ OPD_FUNC std::unique_ptr<OpInfo> make_info(const OperatorEntry& op, const std::u
   info->hash = hash_combine(0x5c4e6d61, std::hash<std::string_view>{}(text));
   // Random operators draw from a generator when they run: run them now.
   info->eager = names_eager(eager, op.name()) || text.find("Generator") != std::string_view::npos;
-  info->view = op.alias_facts().is_view();
   info->writes = !op.alias_facts().written.empty();
   info->mask_index = op.name() == "aten::index.Tensor";
   return info;
@@ -298,8 +296,10 @@ OPD_FUNC void run_eager(const OperatorEntry& op, Stack& stack, std::size_t first
 
 // The lazy kernel: the same boxed function for every operator.
 OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
-  if (info.view || info.writes) [[unlikely]]
-    refuse(op, info.view);
+  // A view is traced as its value: a lazy tensor is never written, so its
+  // views need no alias (autograd's formulas call views on bare lazy tensors).
+  if (info.writes) [[unlikely]]
+    refuse(op);
   const std::size_t n = op.num_arguments();
   const std::size_t first = stack.size() - n;
   State& st = state();
@@ -308,6 +308,7 @@ OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
     node->op = &op;
     node->kinds.resize(n, ArgKind::attribute);
     node->attributes.resize(n);
+    node->operands.reserve(n);
     Tracer tr{*node, info.hash};
     bool other_device = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -704,25 +705,71 @@ OPD_FUNC LazyTensorImpl* lazy_impl(const Tensor& t) {
   return detail::Tracer::lazy_impl_unwrapped(t);
 }
 
-OPD_FUNC Tensor make_lazy(const Tensor& cpu) {
+namespace detail {
+
+OPD_FUNC Tensor make_lazy_of(const Tensor& cpu, bool adopt) {
   OPD_CHECK_VALUE(cpu.defined() && cpu.device().is_cpu(), "opd::lazy::make_lazy: expected a defined CPU tensor");
   static const bool registered = (ensure_registered(), true);  // once; later operators: call ensure_registered
   (void)registered;
-  return detail::wrap(make_data_node({detail::cpu_clone(cpu)}), 0);
+  return wrap(make_data_node({adopt ? cpu : cpu_clone(cpu)}), 0);
+}
+
+// Nobody but `mine` holds this CPU tensor or its memory.
+OPD_FUNC bool sole_owner(const Tensor& mine) {
+  const TensorImpl* impl = mine.unsafe_get_impl();
+  return impl->use_count() == 1 && mine.storage().use_count() == 1 && impl->autograd_meta() == nullptr &&
+         !impl->is_wrapped_number();
+}
+
+}  // namespace detail
+
+OPD_FUNC Tensor make_lazy(const Tensor& cpu) { return detail::make_lazy_of(cpu, false); }
+OPD_FUNC Tensor make_lazy(Tensor&& cpu) {
+  const Tensor mine = std::move(cpu);
+  return detail::make_lazy_of(mine, mine.defined() && detail::sole_owner(mine));
 }
 
 OPD_FUNC Tensor to_lazy(const Tensor& cpu) { return to_functional(make_lazy(cpu), FunctionalizeMode::remove_views); }
+OPD_FUNC Tensor to_lazy(Tensor&& cpu) { return to_functional(make_lazy(std::move(cpu)), FunctionalizeMode::remove_views); }
+
+namespace detail {
+
+// t's lazy tensor, its value computed.
+OPD_FUNC LazyTensorImpl& synced_lazy(const Tensor& t) {
+  if (is_functional(t)) opd::sync(t);
+  LazyTensorImpl* l = lazy_impl(t);
+  OPD_CHECK_VALUE(l != nullptr, "opd::lazy::to_cpu: not a lazy tensor");
+  if (l->pending()) sync_nodes({l->node()});
+  return *l;
+}
+
+// Whether `mine` (handed over) is the only holder of its lazy value's buffer:
+// its wrapper and the wrapper's storage unshared, the lazy tensor held only
+// by them, its node by it alone (no other output's tensor, no pending
+// reader), the buffer by the node alone (no view of it).
+OPD_FUNC bool sole_holder(const Tensor& mine, const LazyTensorImpl& l) {
+  std::size_t expected = 1;  // `mine` itself, when it is the lazy tensor
+  if (const functionalization::FunctionalTensorImpl* f = functional_impl(mine)) {
+    if (f->use_count() != 1 || f->functional_storage().use_count() != 1) return false;
+    expected = f->functional_storage()->base().unsafe_get_impl() == &l ? 2 : 1;  // its value (and base)
+  }
+  if (l.use_count() != expected || l.node().use_count() != 1) return false;
+  const Tensor& data = l.node()->data[l.index()];
+  return data.unsafe_get_impl()->use_count() == 1 && data.storage().use_count() == 1;
+}
+
+}  // namespace detail
 
 OPD_FUNC Tensor to_cpu(const Tensor& t) {
-  Tensor inner = t;
-  if (is_functional(t)) {
-    opd::sync(t);
-    inner = from_functional(t);
-  }
-  LazyTensorImpl* l = detail::Tracer::lazy_impl_unwrapped(inner);
-  OPD_CHECK_VALUE(l != nullptr, "opd::lazy::to_cpu: not a lazy tensor");
-  if (l->pending()) detail::sync_nodes({l->node()});
-  return detail::cpu_clone(l->node()->data[l->index()]);
+  const LazyTensorImpl& l = detail::synced_lazy(t);
+  return detail::cpu_clone(l.node()->data[l.index()]);
+}
+
+OPD_FUNC Tensor to_cpu(Tensor&& t) {
+  const Tensor mine = std::move(t);
+  const LazyTensorImpl& l = detail::synced_lazy(mine);
+  if (detail::sole_holder(mine, l)) return std::move(l.node()->data[l.index()]);  // the node dies with `mine`
+  return detail::cpu_clone(l.node()->data[l.index()]);
 }
 
 // ---- executor entry points ------------------------------------------------------

@@ -58,7 +58,8 @@ OPD_API LazyTensorImpl* lazy_impl(const Tensor& t);
 inline bool is_lazy(const Tensor& t) { return lazy_impl(t) != nullptr; }
 
 // A lazy tensor (graph input) holding a copy of a CPU tensor, without a
-// functional wrapper: operators on it must be functional.
+// functional wrapper: operators on it must write nothing (views are traced as
+// their values).
 OPD_API Tensor make_lazy(const Tensor& cpu);
 // The same, wrapped in a functional tensor (remove_views): what user code
 // holds, so views and in-place operators work on it.
@@ -66,6 +67,15 @@ OPD_API Tensor to_lazy(const Tensor& cpu);
 // Runs what t's value still needs (syncing a functional wrapper first) and
 // returns a CPU copy of it.
 OPD_API Tensor to_cpu(const Tensor& t);
+
+// Handed over (an rvalue; the caller's tensor is left undefined): no copy when
+// nothing else holds the memory. make_lazy / to_lazy adopt a CPU tensor that no
+// other tensor shares (its storage included); to_cpu returns the lazy value's
+// CPU buffer itself when no other tensor, alias or pending operator reads it.
+// Otherwise they copy, as the const& forms.
+OPD_API Tensor make_lazy(Tensor&& cpu);
+OPD_API Tensor to_lazy(Tensor&& cpu);
+OPD_API Tensor to_cpu(Tensor&& t);
 
 }  // namespace opd::lazy
 
