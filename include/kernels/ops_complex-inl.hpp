@@ -5,6 +5,7 @@
 // unary_complex_loops-inl.hpp); the views only compute a geometry
 // (views::view_as_real / view_as_complex) and reinterpret the storage.
 #include "kernels/ops_complex.hpp"
+#include "kernels/ops_pointwise.hpp"  // first: header-only, its -inl parts need the kernels below
 #include "kernels/ops_pointwise_kernels-inl.hpp"
 #include "kernels/ops_views.hpp"
 #include "kernels/views/geometry.hpp"
