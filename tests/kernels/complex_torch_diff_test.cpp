@@ -173,7 +173,7 @@ TEST(ComplexTorchDiff, Equality) {
   check_all(cases);
 }
 
-// sum, mean, prod: whole tensors, over dimensions, keepdim, dtype=.
+// sum, mean, prod: whole tensors, over dimensions, keepdim, dtype=; cumsum, cumprod.
 TEST(ComplexTorchDiff, Reductions) {
   std::vector<Case> cases;
   const Tolerance tol{.ulp = 0, .atol = 1e-5, .rtol = 1e-5};  // (summation order)
@@ -191,6 +191,16 @@ TEST(ComplexTorchDiff, Reductions) {
     cases.push_back({"aten::sum", "dim_IntList", {T(c, {2, 3}), L({1}), B(false), ScalarT(f32)}, tol});
     cases.push_back({"aten::mean", "", {T(c, {5, 7}), None()}, tol});
     cases.push_back({"aten::prod", "dim_int", {T(c, {4, 5}, Layout::transposed, Fill::small), I(1), B(false), None()}, tol});
+    // cumsum / cumprod accumulate in complex128 (ATen's CPU acc_type), finite values
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::cumsum", "", {T(c, {3, 4}, layout), I(1), None()}, tol});
+      cases.push_back({"aten::cumprod", "", {T(c, {3, 4}, layout, Fill::small), I(0), None()}, tol});
+    }
+    cases.push_back({"aten::cumsum", "", {T(c, {2, 70}), I(-1), None()}, tol});
+    cases.push_back({"aten::cumsum", "", {T(c, {}), I(0), None()}, tol});
+    cases.push_back({"aten::cumsum", "", {T(f32, {2, 3}), I(1), ScalarT(c)}, tol});
+    cases.push_back({"aten::cumprod", "", {T(c, {5}), I(0), ScalarT(c128)}, tol});
+    cases.push_back({"aten::cumsum", "out", {T(c, {2, 3}), I(0), None(), T(c, {0})}, tol});
     for (const char* op : {"amax", "amin"}) cases.push_back({std::string("aten::") + op, "", {T(c, {3, 4}), L({1}), B(false)}});
     cases.push_back({"aten::argmax", "", {T(c, {3, 4}), None(), B(false)}});
   }
