@@ -4,6 +4,7 @@
 #include "kernels/ops.hpp"
 // Families registered here whose headers ops.hpp does not include (so that
 // adding one recompiles only this file): include them by name.
+#include "kernels/ops_complex.hpp"
 #include "kernels/ops_conv_backward.hpp"
 #include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
@@ -39,6 +40,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_conv_backward());
   set.add(register_embedding_bag());
   set.add(register_fft());
+  set.add(register_complex());
   set.add(register_composites());
   set.add(register_transformer());
   return set;

@@ -79,6 +79,8 @@ struct atanh : unary_family<UnaryOp::Atanh, "aten::atanh.out(Tensor self, *, Ten
 struct neg : unary_family<UnaryOp::Neg, "aten::neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct abs : unary_family<UnaryOp::Abs, "aten::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct sign : unary_family<UnaryOp::Sign, "aten::sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
+// sign on real dtypes, z / |z| (0 at 0) on complex.
+struct sgn : unary_family<UnaryOp::Sgn, "aten::sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct silu : unary_family<UnaryOp::Silu, "aten::silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct hardswish : unary_family<UnaryOp::Hardswish, "aten::hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};
 struct hardsigmoid : unary_family<UnaryOp::Hardsigmoid, "aten::hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"> {};

@@ -13,6 +13,7 @@ OPD_FUNC RegistrationSet register_pointwise_unary_other() {
   set.add(register_structured<ops::neg>());
   set.add(register_structured<ops::abs>());
   set.add(register_structured<ops::sign>());
+  set.add(register_structured<ops::sgn>());
   set.add(register_structured<ops::floor>());
   set.add(register_structured<ops::ceil>());
   set.add(register_structured<ops::round>());

@@ -120,6 +120,8 @@ OPD_FUNC RegistrationSet register_view_copies() {
   set.add(d::register_copy<ops::unbind_copy>());
   set.add(d::register_copy<ops::unfold_copy>());
   set.add(d::register_copy<ops::detach_copy>());
+  set.add(d::register_copy<ops::view_as_real_copy>());
+  set.add(d::register_copy<ops::view_as_complex_copy>());
   return set;
 }
 

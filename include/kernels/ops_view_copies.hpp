@@ -23,6 +23,7 @@
 #include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/properties.hpp"
 #include "dispatch/schema/variants.hpp"
+#include "kernels/ops_complex.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
@@ -124,6 +125,8 @@ using split_with_sizes_copy = view_copy_of<split_with_sizes>;
 using unbind_copy = view_copy_of<unbind>;
 using unfold_copy = view_copy_of<unfold>;
 using detach_copy = view_copy_of<detach>;
+using view_as_real_copy = view_copy_of<view_as_real>;
+using view_as_complex_copy = view_copy_of<view_as_complex>;
 
 }  // namespace ops
 

@@ -136,7 +136,7 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // ops_embedding_bag.hpp: _embedding_bag; ops_fft.hpp: _fft_r2c, _fft_c2r, _fft_c2c x 2 (functional, out=).
   constexpr std::size_t core_aten_more = 1 + 3 + 2 + 2 + 1 + 2 + 2 + 1 + 1 + 1 + 3 * 2;
   constexpr std::size_t shape = 64;  // ops_shape.hpp: shape, indexing and range operators
-  // The pointwise operators (kernels/ops_pointwise.hpp): 38 unary families, gelu,
+  // The pointwise operators (kernels/ops_pointwise.hpp): 39 unary families (sgn the last), gelu,
   // nan_to_num, elu and leaky_relu x 3 variants; softplus, maximum, minimum (functional, out=),
   // relu and relu_, isnan, isinf, isfinite; 12 comparison and 3 logical
   // families x 3; where.self x 2; clamp and clamp.Tensor x 3; masked_fill x 4;
@@ -144,13 +144,17 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // Scalar} x 3, atan2, div.Tensor_mode, lerp x 2, addcmul, addcdiv x 3;
   // pow.Scalar x 2; pow (Tensor_Tensor, Tensor_Scalar), floor_divide x 3;
   // floor_divide.Scalar, div.Scalar_mode x 2; 6 Scalar_Tensor overloads.
-  constexpr std::size_t kPointwiseSchemas = 42u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u +  //
+  constexpr std::size_t kPointwiseSchemas = 43u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u +  //
                                             14u * 3u + 6u * 3u + 2u + 3u * 3u + 2u * 2u + 6u;
   // issue 26 (the last models): clamp_min and clamp_min.Tensor x 3 (kernels/ops_composites.hpp), new_zeros,
   // fill_.Tensor, unsafe_split.Tensor, as_strided_, transpose_; the two fused transformer operators.
   constexpr std::size_t last_models = 6 + 5 + 2;
+  // issue 25 (complex, kernels/ops_complex.hpp): view_as_real, view_as_complex, real, imag, their two
+  // *_copy (ops_view_copies.hpp), conj, conj_physical x 3, resolve_conj, resolve_neg, is_conj,
+  // is_complex, angle x 2 (functional, out=).
+  constexpr std::size_t complex = 4 + 2 + 8 + 2;
   EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape + kPointwiseSchemas +
-                         models + core_aten + core_aten_more + last_models);
+                         models + core_aten + core_aten_more + last_models + complex);
   EXPECT_EQ(newer, 4u);
   EXPECT_EQ(pytorch2_checked, from_pytorch2.size());
   EXPECT_EQ(autogen, 1u);

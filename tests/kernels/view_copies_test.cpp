@@ -70,8 +70,9 @@ TEST(ViewCopies, DerivedSchemasAreAtens) {
       check_schemas<ops::view_copy, ops::transpose_copy, ops::t_copy, ops::permute_copy, ops::slice_copy,
                     ops::select_copy, ops::diagonal_copy, ops::unsqueeze_copy, ops::squeeze_copy,
                     ops::squeeze_dim_copy, ops::expand_copy, ops::as_strided_copy, ops::alias_copy, ops::split_copy,
-                    ops::split_with_sizes_copy, ops::unbind_copy, ops::unfold_copy, ops::detach_copy>(aten);
-  EXPECT_EQ(n, 18u);
+                    ops::split_with_sizes_copy, ops::unbind_copy, ops::unfold_copy, ops::detach_copy,
+                    ops::view_as_real_copy, ops::view_as_complex_copy>(aten);
+  EXPECT_EQ(n, 20u);
   // The scatters, unfold_backward, sum.dim_IntList, zero_, copy, fill are declared with ATen's text.
   for (std::string_view s : {ops::slice_scatter::schema_str, ops::select_scatter::schema_str,
                              ops::diagonal_scatter::schema_str, ops::as_strided_scatter::schema_str,

@@ -5,6 +5,7 @@
 // and boxed calls by ATen's names.
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
 #include "error_of.hpp"
+#include <kernels/ops_complex.hpp>
 #include <kernels/ops_views.hpp>
 
 namespace {
@@ -412,6 +414,70 @@ TEST_F(Views, CopyAcrossDtypesAndTheCrossDeviceBranch) {
     EXPECT_NE(error_of([&] { (void)opd::kernels::copy_between_devices(other, cpu, false); }).find("has no copy kernel"),
               std::string::npos);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The views that change the dtype (kernels/ops_complex.hpp): a view of the
+// same storage whose element counts are the new dtype's, and a write through
+// it reaches the complex tensor.
+TEST_F(Views, ViewAsRealAndViewAsComplexReinterpretTheStorage) {
+  const Tensor f = iota({3, 2});  // 0..5: z = [0+1i, 2+3i, 4+5i]
+  const Tensor z = opd::call<ops::view_as_complex>(f);
+  EXPECT_EQ(z.dtype(), ScalarType::ComplexFloat);
+  EXPECT_EQ(vec(z.sizes()), V({3}));
+  EXPECT_EQ(vec(z.strides()), V({1}));
+  expect_view_of(z, f);
+  const std::vector<std::complex<float>> zs = opd::to_vector<std::complex<float>>(z);
+  EXPECT_EQ(zs[1], std::complex<float>(2, 3));
+
+  // A column of a transposed complex view: sizes S + [2], strides 2T + [1], offset 2o.
+  const Tensor zz = opd::call<ops::view_as_complex>(iota({2, 3, 2}));
+  const Tensor col = opd::call<ops::select>(opd::call<ops::transpose>(zz, 0, 1), 0, 1);  // zz[1, :]... offset 1
+  const Tensor r = opd::call<ops::view_as_real>(col);
+  EXPECT_EQ(r.dtype(), ScalarType::Float);
+  EXPECT_EQ(vec(r.sizes()), V({2, 2}));
+  EXPECT_EQ(vec(r.strides()), V({6, 1}));
+  EXPECT_EQ(r.storage_offset(), 2);
+  expect_view_of(r, zz);
+  EXPECT_EQ(opd::to_vector<float>(r), (std::vector<float>{2, 3, 8, 9}));
+
+  // real / imag are views: writing imag writes z's imaginary parts.
+  Tensor im = opd::call<ops::imag>(z);
+  expect_view_of(im, f);
+  opd::call<ops::fill_>(im, opd::Scalar(-1.0));
+  EXPECT_EQ(opd::to_vector<float>(f), (std::vector<float>{0, -1, 2, -1, 4, -1}));
+  EXPECT_TRUE(opd::call<ops::real>(f).is_same(f));  // a real tensor's real part is itself
+
+  // ATen's checks, named by the operator.
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::view_as_complex>(iota({3})); }),
+            "aten::view_as_complex: Tensor must have a last dimension of size 2");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::view_as_complex>(opd::call<ops::transpose>(iota({2, 2}), 0, 1)); }),
+            "aten::view_as_complex: Tensor must have a last dimension with stride 1");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::view_as_complex>(opd::call<ops::slice>(iota({6}), 0, 1, 3, 1)); }),
+            "aten::view_as_complex: Tensor must have a storage_offset divisible by 2");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::view_as_complex>(iota({3, 3}).as_strided(V{2, 2}, V{3, 1})); }),
+            "aten::view_as_complex: Tensor must have a stride divisible by 2 for all but last dimension");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::view_as_real>(f); }),
+            "aten::view_as_real: view_as_real is only supported for complex tensors");
+  EXPECT_EQ(error_of([&] { (void)opd::call<ops::imag>(f); }),
+            "aten::imag: imag is not implemented for tensors with non-complex dtypes.");
+
+  // No conjugate bit: conj of a complex tensor is a fresh conjugate, of a real one the tensor.
+  const Tensor c = opd::call<ops::conj>(z);
+  EXPECT_FALSE(c.is_alias_of(z));
+  EXPECT_EQ(opd::to_vector<std::complex<float>>(c)[2], std::complex<float>(4, 1));
+  EXPECT_TRUE(opd::call<ops::conj>(f).is_same(f));
+  EXPECT_FALSE(opd::call<ops::is_conj>(c));
+  EXPECT_TRUE(opd::call<ops::is_complex>(z));
+  EXPECT_FALSE(opd::call<ops::is_complex>(f));
+
+  // Meta tensors take the same views.
+  const Tensor m = opd::call<ops::view_as_real>(opd::empty(V{4, 3}, ScalarType::ComplexDouble, Device::meta()));
+  EXPECT_EQ(m.dtype(), ScalarType::Double);
+  EXPECT_EQ(vec(m.strides()), V({6, 2, 1}));
 }
 
 }  // namespace

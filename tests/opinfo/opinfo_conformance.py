@@ -153,12 +153,21 @@ class Replayer:
         """obj with each tensor copied (wrap: made the library's tensor over the same memory)."""
         torch = self.torch
         if isinstance(obj, torch.Tensor):
-            return self.opd.as_tensor(obj) if wrap else self.copy_tensor(obj, bases)
+            return self.wrap_tensor(obj) if wrap else self.copy_tensor(obj, bases)
         if isinstance(obj, (list, tuple)):
             return type(obj)(self.copy_tree(x, bases, wrap) for x in obj)
         if isinstance(obj, dict):
             return {k: self.copy_tree(v, bases, wrap) for k, v in obj.items()}
         return obj
+
+    def wrap_tensor(self, t):
+        """The library's tensor over t's memory, with t's strides: PyTorch's
+        to_dlpack writes stride 1 for dimensions of size 1, which checks on
+        every stride (view_as_complex's) would see."""
+        w = self.opd.as_tensor(t)
+        if t.dim() > 0 and tuple(w.stride()) != tuple(t.stride()):
+            w = self.opd.ops.aten.as_strided.default(w, list(t.size()), list(t.stride()), w.storage_offset())
+        return w
 
     def copy_tensor(self, t, bases):
         if t.layout != self.torch.strided or t.is_conj() or t.is_neg():

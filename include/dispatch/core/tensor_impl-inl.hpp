@@ -148,8 +148,9 @@ OPD_FUNC void TensorImpl::resize(IntArrayRef sizes, MemoryFormat format) {
     refresh_numel_and_contiguity();
   }
 
-OPD_FUNC intrusive_ptr<TensorImpl> TensorImpl::make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) const {
-    auto view = make_intrusive<TensorImpl>(storage_, key_set_, dtype_, version_counter_);
+OPD_FUNC intrusive_ptr<TensorImpl> TensorImpl::make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset,
+                                                    std::optional<ScalarType> dtype) const {
+    auto view = make_intrusive<TensorImpl>(storage_, key_set_, dtype.value_or(dtype_), version_counter_);
     view->storage_offset_ = storage_offset_;
     view->set_sizes_and_strides(sizes, strides, offset.value_or(storage_offset_));
     view->is_view_ = true;

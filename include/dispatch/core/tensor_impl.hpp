@@ -199,7 +199,11 @@ class OPD_API TensorImpl : public intrusive_target {
 
   // A new TensorImpl over the same storage and version counter (a view,
   // whose base() is this tensor's base, or this tensor when it is no view).
-  intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) const;
+  // `dtype`: the view's element type when it differs (view_as_real /
+  // view_as_complex reinterpret the bytes; sizes, strides and offset count
+  // elements of the new type).
+  intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset,
+                                      std::optional<ScalarType> dtype = std::nullopt) const;
 
  private:
   std::size_t checked_dim(int64_t d) const {

@@ -37,6 +37,7 @@
 #include "kernels/cpu/unary_complex_loops-inl.hpp"
 #include "kernels/cpu/unary_float_loops-inl.hpp"
 #include "kernels/cpu/unary_other_loops-inl.hpp"
+#include "kernels/cpu/where_complex_loops-inl.hpp"
 #endif
 
 namespace opd::kernels {
@@ -45,8 +46,8 @@ OPD_FUNC const char* unary_name(UnaryOp op) noexcept {
   static constexpr const char* names[kNumUnaryOps] = {
       "exp",  "exp2", "expm1", "log",  "log2", "log10",   "log1p",       "sqrt",      "rsqrt",    "reciprocal",
       "sin",  "cos",  "tan",   "asin", "acos", "atan",    "sinh",        "cosh",      "tanh",     "sigmoid",
-      "erf",  "erfc", "acosh", "asinh", "atanh", "neg", "abs", "sign", "relu", "gelu", "gelu", "silu", "hardswish",
-      "hardsigmoid", "softplus", "elu", "leaky_relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "nan_to_num", "logical_not", "isnan",
+      "erf",  "erfc", "acosh", "asinh", "atanh", "angle", "neg", "abs", "sign", "relu", "gelu", "gelu", "silu", "hardswish",
+      "hardsigmoid", "softplus", "elu", "leaky_relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "sgn", "conj_physical", "nan_to_num", "logical_not", "isnan",
       "isinf", "isfinite"};
   return names[static_cast<int>(op)];
 }
@@ -144,13 +145,18 @@ inline void check_unary_dtype(UnaryOp op, ScalarType d) {
     case UnaryOp::BitwiseNot:
       if (floating) throw_not_implemented_for(name, d);
       break;
+    case UnaryOp::ConjPhysical: throw_not_implemented_for(name, d);  // the kernels handle a real self
     default: break;
   }
 }
 
 inline ScalarType unary_result_dtype(UnaryOp op, ScalarType d) {
   switch (unary_kind(op)) {
-    case UnaryKind::Float: return is_floating_type(d) || is_complex_kernel_dtype(d) ? d : default_dtype();
+    case UnaryKind::Float:
+      if (op == UnaryOp::Angle && is_complex_kernel_dtype(d)) {  // arg z: real, as abs
+        return d == ScalarType::ComplexFloat ? ScalarType::Float : ScalarType::Double;
+      }
+      return is_floating_type(d) || is_complex_kernel_dtype(d) ? d : default_dtype();
     case UnaryKind::Keep:
       if (op == UnaryOp::Abs && is_complex_kernel_dtype(d)) {  // |z|: the real dtype of the same precision
         return d == ScalarType::ComplexFloat ? ScalarType::Float : ScalarType::Double;
@@ -169,9 +175,12 @@ constexpr bool uses_float_loops(UnaryOp op) noexcept {
 }
 
 inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, const UnaryParams& params) {
-  const ScalarType compute =
-      unary_kind(op) == UnaryKind::Float ? unary_result_dtype(op, self.dtype()) : self.dtype();
+  // Complex inputs compute in their own dtype (angle's real result too).
+  const ScalarType compute = unary_kind(op) == UnaryKind::Float && !is_complex_kernel_dtype(self.dtype())
+                                 ? unary_result_dtype(op, self.dtype())
+                                 : self.dtype();
   const Tensor in = readable_input(self, out);
+  if (op == UnaryOp::Sgn && !is_complex_kernel_dtype(compute)) op = UnaryOp::Sign;  // sgn is sign on reals
   UnaryParams p = params;
   if (op == UnaryOp::Softplus) {
     if (!p.a) p.a = 1.0;
@@ -416,7 +425,7 @@ inline ScalarType where_checks(const Tensor& condition, const Tensor& self, cons
   OPD_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::Byte,
             "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
   const ScalarType common = result_type(self, other);
-  if (!is_kernel_dtype(common)) throw_not_implemented_for("where_cpu", common);
+  if (!is_kernel_dtype(common) && !is_complex_kernel_dtype(common)) throw_not_implemented_for("where_cpu", common);
   return common;
 }
 }  // namespace detail

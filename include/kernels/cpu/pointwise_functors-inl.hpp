@@ -88,6 +88,8 @@ struct FloatUnary {
     else if constexpr (K == UnaryOp::Acosh) return std::acosh(x);
     else if constexpr (K == UnaryOp::Asinh) return std::asinh(x);
     else if constexpr (K == UnaryOp::Atanh) return std::atanh(x);
+    // ATen's angle_impl on reals: pi for negatives, NaN kept, else 0
+    else if constexpr (K == UnaryOp::Angle) return x != x ? x : (x < C(0) ? C(std::numbers::pi) : C(0));
     // keep-kind ops on floating dtypes only
     // gelu as x / 2 * erfc(-x / sqrt(2)), not x / 2 * (1 + erf(x / sqrt(2))):
     // for negative x, 1 + erf cancels (ATen's float gelu is 4% off at -5),
@@ -536,7 +538,11 @@ inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const Ope
 // Scalar::to, checked), null otherwise.
 template <DtypeGroup G>
 void where_clamp_loops_of(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs);
+// where on complex64/complex128: the select only, as the complex dtypes have
+// no order to clamp by (src/kernels/pointwise_ternary_complex.cpp).
+OPD_API void where_complex_loops(ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs);
 inline void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
+  if (op == TernaryOp::Where && is_complex_kernel_dtype(compute)) return where_complex_loops(compute, out, inputs);
   route_by_dtype_group<&where_clamp_loops_of<DtypeGroup::Integral>, &where_clamp_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
 OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,

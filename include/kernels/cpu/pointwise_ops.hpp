@@ -10,8 +10,11 @@ enum class UnaryOp : uint8_t {
   // float: integral and Bool inputs compute in the default dtype
   Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
   Tanh, Sigmoid, Erf, Erfc, Acosh, Asinh, Atanh,
+  Angle,  // complex: the real dtype of the same precision (as abs)
   // keep: the input's dtype
   Neg, Abs, Sign, Relu, Gelu, GeluTanh, Silu, Hardswish, Hardsigmoid, Softplus, Elu, LeakyRelu, Floor, Ceil, Round, Trunc, Frac, BitwiseNot,
+  Sgn,           // real dtypes: Sign's loops
+  ConjPhysical,  // complex only (the kernels return or copy a real self)
   NanToNum,
   // bool: a Bool result
   LogicalNot, IsNan, IsInf, IsFinite,
@@ -21,7 +24,7 @@ inline constexpr int kNumUnaryOps = static_cast<int>(UnaryOp::IsFinite) + 1;
 enum class UnaryKind : uint8_t { Float, Keep, Bool };
 
 constexpr UnaryKind unary_kind(UnaryOp op) noexcept {
-  if (op <= UnaryOp::Atanh) return UnaryKind::Float;
+  if (op <= UnaryOp::Angle) return UnaryKind::Float;
   if (op <= UnaryOp::NanToNum) return UnaryKind::Keep;
   return UnaryKind::Bool;
 }
@@ -44,7 +47,21 @@ constexpr bool has_complex_loop(UnaryOp op) noexcept {
     case UnaryOp::Cosh:
     case UnaryOp::Tanh:
     case UnaryOp::Silu:
-    case UnaryOp::Sigmoid: return true;
+    case UnaryOp::Sigmoid:
+    case UnaryOp::Log2:
+    case UnaryOp::Rsqrt:
+    case UnaryOp::Asin:
+    case UnaryOp::Acos:
+    case UnaryOp::Atan:
+    case UnaryOp::Asinh:
+    case UnaryOp::Acosh:
+    case UnaryOp::Atanh:
+    case UnaryOp::Angle:
+    case UnaryOp::Sgn:
+    case UnaryOp::ConjPhysical:
+    case UnaryOp::IsNan:
+    case UnaryOp::IsInf:
+    case UnaryOp::IsFinite: return true;
     default: return false;
   }
 }

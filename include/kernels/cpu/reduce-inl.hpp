@@ -271,16 +271,19 @@ A norm_row(const A* x, int64_t n, double p) {
 
 // ------------------------------------------------------------ scans ---
 
+// ATen's CPU acc_type: double for float/double, complex<double> for both
+// complex dtypes, float for the reduced ones, int64 for integers.
 inline ScalarType scan_acc_dtype(ScalarType out) {
   if (out == ScalarType::Float || out == ScalarType::Double) return ScalarType::Double;
+  if (is_complex_kernel_dtype(out)) return ScalarType::ComplexDouble;
   if (is_floating_type(out)) return ScalarType::Float;
   return ScalarType::Long;
 }
 
 inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  check_input(op, self);
+  check_input(op, self, /*complex_ok=*/true);
   const ScalarType out_dtype = sum_out_dtype(self, dtype);
-  if (!is_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
+  if (!is_kernel_dtype(out_dtype) && !is_complex_kernel_dtype(out_dtype)) throw_not_implemented_for(op, out_dtype);
   // ATen 1.13's cumsum_out_cpu / cumprod_out_cpu have no Half loop.
   // (An empty or 0-dim input never reaches the loop: it is copied.)
   if (out_dtype == ScalarType::Half && self.dim() > 0 && self.numel() != 0)
@@ -341,6 +344,7 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
   };
   if (acc == ScalarType::Float) run(type_tag<float>{});
   else if (acc == ScalarType::Double) run(type_tag<double>{});
+  else if (acc == ScalarType::ComplexDouble) run(type_tag<std::complex<double>>{});
   else run(type_tag<int64_t>{});
   // Write back through out's view in the rows' order (same permutation).
   const Plan q = make_plan(op, out, self.dim() == 0 ? DimList() : DimList(dims), true);

@@ -33,7 +33,7 @@ void unary_float_loops_of(UnaryOp op, const UnaryParams& params, ScalarType comp
     const bool done =
         run_unary_of<T, FloatUnary, U::Exp, U::Exp2, U::Expm1, U::Log, U::Log2, U::Log10, U::Log1p, U::Sqrt, U::Rsqrt,
                      U::Reciprocal, U::Sin, U::Cos, U::Tan, U::Asin, U::Acos, U::Atan, U::Sinh, U::Cosh, U::Tanh,
-                     U::Sigmoid, U::Erf, U::Erfc, U::Acosh, U::Asinh, U::Atanh, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Hardsigmoid, U::Frac>(op, out,
+                     U::Sigmoid, U::Erf, U::Erfc, U::Acosh, U::Asinh, U::Atanh, U::Angle, U::Gelu, U::GeluTanh, U::Silu, U::Hardswish, U::Hardsigmoid, U::Frac>(op, out,
                                                                                                         inputs);
     OPD_CHECK(done, unary_name(op), ": not a floating unary op");
   });

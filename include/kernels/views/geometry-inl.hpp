@@ -325,6 +325,34 @@ OPD_FUNC Geometry unfold(std::string_view op, const Geometry& in, int64_t dimens
   return out;
 }
 
+OPD_FUNC Geometry view_as_real(const Geometry& in) {
+  Geometry out;
+  for (std::size_t i = 0; i < in.sizes.size(); ++i) {
+    out.sizes.push_back(in.sizes[i]);
+    out.strides.push_back(in.strides[i] * 2);
+  }
+  out.sizes.push_back(2);
+  out.strides.push_back(1);
+  out.offset = in.offset * 2;
+  return out;
+}
+
+OPD_FUNC Geometry view_as_complex(std::string_view op, const Geometry& in) {
+  const std::size_t nd = in.sizes.size();
+  OPD_CHECK(nd != 0, op, ": Input tensor must have one or more dimensions");
+  OPD_CHECK(in.sizes[nd - 1] == 2, op, ": Tensor must have a last dimension of size 2");
+  OPD_CHECK(in.strides[nd - 1] == 1, op, ": Tensor must have a last dimension with stride 1");
+  Geometry out;
+  for (std::size_t i = 0; i + 1 < nd; ++i) {
+    OPD_CHECK(in.strides[i] % 2 == 0, op, ": Tensor must have a stride divisible by 2 for all but last dimension");
+    out.sizes.push_back(in.sizes[i]);
+    out.strides.push_back(in.strides[i] / 2);
+  }
+  OPD_CHECK(in.offset % 2 == 0, op, ": Tensor must have a storage_offset divisible by 2");
+  out.offset = in.offset / 2;
+  return out;
+}
+
 OPD_FUNC std::vector<Geometry> split(std::string_view op, const Geometry& in, int64_t split_size, int64_t dim) {
   const int64_t nd = detail::ndim_of(in);
   OPD_CHECK(nd > 0, op, ": split expects at least a 1-dimensional tensor");

@@ -51,6 +51,12 @@ OPD_API Geometry expand(std::string_view op, const Geometry& in, IntArrayRef siz
 // storage: the kernel checks it).
 OPD_API Geometry as_strided(std::string_view op, IntArrayRef size, IntArrayRef stride, int64_t offset);
 OPD_API Geometry unfold(std::string_view op, const Geometry& in, int64_t dimension, int64_t size, int64_t step);
+// A complex tensor seen as its (real, imaginary) pairs, counted in elements
+// of the real type: sizes S + [2], strides 2T + [1], offset 2o.
+OPD_API Geometry view_as_real(const Geometry& in);
+// The inverse, with ATen's checks: a last dim of size 2 and stride 1, the
+// other strides and the offset even.
+OPD_API Geometry view_as_complex(std::string_view op, const Geometry& in);
 
 // The pieces of split / split_with_sizes / chunk / unbind, each a narrow (or
 // a select, for unbind) of `in`.

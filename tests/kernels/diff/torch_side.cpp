@@ -26,7 +26,9 @@ at::Tensor to_torch(const RawTensor& r) {
 RawTensor from_torch(const at::Tensor& t) {
   RawTensor r;
   r.layout = t.strides().vec();
-  at::Tensor c = t.contiguous();
+  // The values the tensor holds: a lazy conjugate / negative view (torch.conj's
+  // conj bit) is materialized first, its raw memory holding the input's.
+  at::Tensor c = t.resolve_conj().resolve_neg().contiguous();
   r.dtype = static_cast<int>(c.scalar_type());
   r.sizes = c.sizes().vec();
   r.strides = c.strides().vec();
