@@ -496,9 +496,6 @@ struct linear_d {
 
 }  // namespace formulas_detail
 
-#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
-  template <>                             \
-  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
@@ -583,7 +580,6 @@ OPD_AUTOGRAD_DERIVATIVES(kops::_adaptive_avg_pool2d_backward, "AdaptiveAvgPool2D
                          formula<"grad_output", &fd::adaptive_pool_backward_d::grad_output>, non_differentiable<"self">);
 OPD_AUTOGRAD_DERIVATIVES(kops::linear, "LinearBackward0", formula<"input", &fd::linear_d::input>,
                          formula<"weight", &fd::linear_d::weight>, formula<"bias", &fd::linear_d::bias>);
-#undef OPD_AUTOGRAD_DERIVATIVES
 
 namespace formulas_detail {
 

@@ -28,6 +28,14 @@
 #include "kernels/ops_shape.hpp"
 #include "kernels/ops_views.hpp"
 
+
+// OPD_AUTOGRAD_DERIVATIVES(op, "NameBackward0", formula<...>...): an
+// operator's derivatives, declared in the formula sources (inside
+// opd::autograd) as the specialization derivatives_of<op> reads.
+#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
+  template <>                             \
+  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
+
 namespace opd::autograd {
 
 namespace fx {

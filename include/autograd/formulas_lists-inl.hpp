@@ -76,9 +76,6 @@ struct index_d {  // grad added at the indices into zeros (index_put with accumu
 
 }  // namespace formulas_detail
 
-#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
-  template <>                             \
-  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
@@ -94,7 +91,6 @@ OPD_AUTOGRAD_DERIVATIVES(kops::index, "IndexBackward0", formula<"self", &fd::ind
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_put, "IndexPutBackward0", formula<"self", &fd::index_d::put_self>,
                          formula<"values", &fd::index_d::put_values>, non_differentiable<"indices">);
-#undef OPD_AUTOGRAD_DERIVATIVES
 
 OPD_FUNC formulas_detail::registrar formulas_detail::list_formulas() {
   formulas_detail::registrar r;

@@ -329,9 +329,6 @@ struct modulo_d {
 
 }  // namespace formulas_detail
 
-#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
-  template <>                             \
-  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
 #define OPD_AUTOGRAD_UNARY(OP, NODE, FN) \
   OPD_AUTOGRAD_DERIVATIVES(kops::OP::functional, NODE, formula<"self", &fd::unary_d<kops::OP::functional>::FN>)
 
@@ -407,7 +404,6 @@ OPD_AUTOGRAD_DERIVATIVES(kops::fmod::functional, "FmodBackward1",
                          formula<"other", &fd::modulo_d<kops::fmod::functional, "trunc">::other>);
 OPD_AUTOGRAD_DERIVATIVES(kops::fmod_scalar::functional, "FmodBackward0", formula<"self", &fd::unary_d<kops::frac::functional>::frac>);
 #undef OPD_AUTOGRAD_UNARY
-#undef OPD_AUTOGRAD_DERIVATIVES
 
 OPD_FUNC formulas_detail::registrar formulas_detail::pointwise_formulas() {
   formulas_detail::registrar r;

@@ -368,9 +368,6 @@ struct native_dropout_d {
 
 }  // namespace formulas_detail
 
-#define OPD_AUTOGRAD_DERIVATIVES(OP, ...) \
-  template <>                             \
-  struct derivatives_of<OP> : derivatives<__VA_ARGS__> {}
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
@@ -408,7 +405,6 @@ OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight"
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
-#undef OPD_AUTOGRAD_DERIVATIVES
 
 OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   formulas_detail::registrar r;
