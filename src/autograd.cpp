@@ -10,4 +10,5 @@
 namespace opd::autograd::detail {
 constinit thread_local bool tls_grad_enabled = true;
 }  // namespace opd::autograd::detail
+#include "autograd/c_entry_points-inl.hpp"
 #include "autograd/gradcheck-inl.hpp"

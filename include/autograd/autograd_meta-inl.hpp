@@ -66,6 +66,20 @@ OPD_FUNC void set_requires_grad(const Tensor& t, bool needs_grad) {
   }
 }
 
+OPD_FUNC void set_grad(const Tensor& t, const Tensor& grad) {
+  OPD_CHECK(t.defined(), "set_grad: undefined tensor");
+  if (grad.defined()) {
+    OPD_CHECK(!grad.is_same(t), "can't assign Variable as its own grad");
+    OPD_CHECK(grad.dtype() == t.dtype(), "assigned grad has data of a different type");
+    OPD_CHECK(grad.device() == t.device(), "assigned grad has data located on a different device");
+    OPD_CHECK(grad.sizes() == t.sizes(), "assigned grad has data of a different size");
+  }
+  AutogradMeta* m = grad.defined() ? &materialize_autograd_meta(t) : autograd_meta(t);
+  if (m == nullptr) return;  // None on a tensor that never had a .grad
+  std::lock_guard<std::mutex> lock(m->mutex);
+  m->grad = grad;
+}
+
 OPD_FUNC Tensor detach(const Tensor& t) {
   OPD_CHECK(t.defined(), "detach: undefined tensor");
   const TensorImpl& src = *t.unsafe_get_impl();

@@ -54,6 +54,9 @@ OPD_API Edge gradient_edge(const Tensor& t);
 OPD_API void set_history(const Tensor& t, std::shared_ptr<Node> fn, std::uint32_t output_nr);
 // A leaf's flag; errors as PyTorch's for a non-leaf and for integer dtypes.
 OPD_API void set_requires_grad(const Tensor& t, bool needs_grad);
+// t.grad = grad (undefined: None), with PyTorch's checks (Python's .grad setter:
+// the same dtype, device and sizes; not t itself).
+OPD_API void set_grad(const Tensor& t, const Tensor& grad);
 // A tensor over t's storage and version counter with no autograd state.
 OPD_API Tensor detach(const Tensor& t);
 

@@ -33,6 +33,97 @@ static float at(opd_tensor t, int64_t i) {
   return ((const float*)p)[i];
 }
 
+/* One boxed call with tensor arguments and one tensor result (NULL on failure). */
+static opd_tensor call_tensors(const char* op, opd_tensor a, opd_tensor b) {
+  opd_any args[2];
+  memset(args, 0, sizeof args);
+  args[0].tag = OPD_TAG_TENSOR;
+  args[0].v.tensor = a;
+  args[1].tag = OPD_TAG_TENSOR;
+  args[1].v.tensor = b;
+  opd_any result;
+  int64_t n = 0;
+  if (opd_call_boxed(op, args, b != NULL ? 2 : 1, &result, 1, &n) != OPD_OK || n != 1 || result.tag != OPD_TAG_TENSOR)
+    return NULL;
+  return result.v.tensor;
+}
+
+/* Autograd from C: requires_grad, a recorded graph, backward, .grad, grad(),
+ * and PyTorch's errors as statuses. */
+static void autograd_checks(void) {
+  CHECK(opd_ctest_init_autograd() == OPD_OK);
+  const float xs[] = {1, 2, 3};
+  opd_tensor x = make(xs, 3);
+  int32_t flag = -1;
+  CHECK(opd_tensor_requires_grad(x, &flag) == OPD_OK && flag == 0);
+  CHECK(opd_tensor_set_requires_grad(x, 1) == OPD_OK);
+  CHECK(opd_tensor_requires_grad(x, &flag) == OPD_OK && flag == 1);
+  CHECK(opd_tensor_is_leaf(x, &flag) == OPD_OK && flag == 1);
+
+  /* loss = sum(x * x) */
+  opd_tensor sq = call_tensors("aten::mul.Tensor", x, x);
+  CHECK(sq != NULL);
+  opd_tensor loss = call_tensors("aten::sum", sq, NULL);
+  CHECK(loss != NULL);
+  if (sq == NULL || loss == NULL) return;
+  const char* name = NULL;
+  CHECK(opd_tensor_grad_fn_name(sq, &name) == OPD_OK && name != NULL && strcmp(name, "MulBackward0") == 0);
+  CHECK(opd_tensor_grad_fn_name(x, &name) == OPD_OK && name == NULL);
+  CHECK(opd_tensor_is_leaf(loss, &flag) == OPD_OK && flag == 0);
+  /* A non-leaf's flag cannot be turned off (PyTorch's error). */
+  CHECK(opd_tensor_set_requires_grad(loss, 0) == OPD_ERR_OPERATOR);
+  CHECK(strstr(opd_last_error(), "only change requires_grad flags of leaf variables") != NULL);
+
+  /* d loss / dx = 2x, through grad() (the graph kept), then backward(). */
+  opd_tensor dx = NULL;
+  CHECK(opd_autograd_grad(&loss, 1, &x, 1, NULL, 1, 0, 0, &dx) == OPD_OK && dx != NULL);
+  if (dx != NULL) CHECK(at(dx, 0) == 2.0f && at(dx, 1) == 4.0f && at(dx, 2) == 6.0f);
+  opd_tensor_release(dx);
+  opd_tensor g = NULL;
+  CHECK(opd_tensor_grad(x, &g) == OPD_OK && g == NULL); /* grad() leaves .grad alone */
+  CHECK(opd_backward(loss, NULL, -1, 0) == OPD_OK);
+  CHECK(opd_tensor_grad(x, &g) == OPD_OK && g != NULL);
+  if (g != NULL) CHECK(at(g, 0) == 2.0f && at(g, 1) == 4.0f && at(g, 2) == 6.0f);
+  /* The graph is freed: a second backward is PyTorch's error, as a status. */
+  CHECK(opd_backward(loss, NULL, -1, 0) == OPD_ERR_OPERATOR);
+  CHECK(strstr(opd_last_error(), "backward through the graph a second time") != NULL);
+
+  /* .grad = None, and a .grad of another size refused. */
+  CHECK(opd_tensor_set_grad(x, NULL) == OPD_OK);
+  opd_tensor none = x;
+  CHECK(opd_tensor_grad(x, &none) == OPD_OK && none == NULL);
+  CHECK(opd_tensor_set_grad(x, loss) == OPD_ERR_OPERATOR);
+  CHECK(strstr(opd_last_error(), "different size") != NULL);
+  if (g != NULL) CHECK(opd_tensor_set_grad(x, g) == OPD_OK);
+  opd_tensor_release(g);
+
+  /* Without grad mode no graph is recorded; detach has no history. */
+  int32_t previous = -1;
+  CHECK(opd_set_grad_enabled(0, &previous) == OPD_OK && previous == 1);
+  opd_tensor untracked = call_tensors("aten::mul.Tensor", x, x);
+  CHECK(untracked != NULL && opd_tensor_requires_grad(untracked, &flag) == OPD_OK && flag == 0);
+  opd_tensor_release(untracked);
+  CHECK(opd_set_grad_enabled(1, NULL) == OPD_OK);
+  opd_tensor d = NULL;
+  CHECK(opd_tensor_detach(sq, &d) == OPD_OK && d != NULL);
+  CHECK(opd_tensor_requires_grad(d, &flag) == OPD_OK && flag == 0);
+  opd_tensor_release(d);
+
+  /* Bad input: statuses, never a crash. */
+  int64_t sizes = 2;
+  opd_tensor ints = NULL;
+  CHECK(opd_tensor_empty(1, &sizes, OPD_DTYPE_INT64, OPD_DEVICE_CPU, -1, &ints) == OPD_OK);
+  CHECK(opd_tensor_set_requires_grad(ints, 1) == OPD_ERR_OPERATOR);
+  CHECK(strstr(opd_last_error(), "floating point and complex dtype") != NULL);
+  CHECK(opd_tensor_requires_grad(NULL, &flag) == OPD_ERR_INVALID_ARGUMENT);
+  CHECK(opd_backward(NULL, NULL, -1, 0) == OPD_ERR_INVALID_ARGUMENT);
+  CHECK(opd_autograd_grad(&loss, 1, &x, -1, NULL, 0, 0, 0, &dx) == OPD_ERR_INVALID_ARGUMENT);
+  opd_tensor_release(ints);
+  opd_tensor_release(loss);
+  opd_tensor_release(sq);
+  opd_tensor_release(x);
+}
+
 int main(void) {
   CHECK(opd_ctest_init() == OPD_OK);
   /* A caller checks the signatures it was built against. */
@@ -126,6 +217,7 @@ int main(void) {
 
   opd_tensor_release(out);
   opd_tensor_release(x);
+  autograd_checks();
   if (failures == 0) printf("c_program: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "all_formulas.hpp"
 #include "all_kernels.hpp"
 #include "c_test_ops.hpp"
 #include "ctest_init.h"
@@ -21,6 +22,7 @@
 #include "opd_ctest.h"
 
 #if defined(OPD_HEADER_ONLY)
+#include <autograd/c_entry_points-inl.hpp>
 #include <dispatch/c_abi/c_entry_points-inl.hpp>
 #endif
 
@@ -97,6 +99,15 @@ int32_t opd_ctest_init(void) {
     }();
     static const opd::RegistrationSet library = opd_test::register_all_kernels();
     (void)registrations;
+    return OPD_OK;
+  } catch (...) {
+    return opd::c_abi::status_from_current_exception();
+  }
+}
+
+int32_t opd_ctest_init_autograd(void) {
+  try {
+    static const opd::RegistrationSet formulas = opd_test::register_all_formulas();
     return OPD_OK;
   } catch (...) {
     return opd::c_abi::status_from_current_exception();

@@ -7,6 +7,8 @@
 extern "C" {
 #endif
 OPD_C_API int32_t opd_ctest_init(void);
+/* The library's derivative formulas (opd_test::register_all_formulas()). */
+OPD_C_API int32_t opd_ctest_init_autograd(void);
 #ifdef __cplusplus
 }
 #endif

@@ -34,22 +34,6 @@
 
 namespace opd::c_abi::detail {
 
-// Runs f (which returns nothing or a status) with every exception turned into a status.
-template <class F>
-std::int32_t guarded(F&& f) noexcept {
-  try {
-    return f();
-  } catch (...) {
-    return status_from_current_exception();
-  }
-}
-inline std::int32_t invalid(std::string_view message) { return fail(OPD_ERR_INVALID_ARGUMENT, message); }
-
-inline Tensor& tensor_of(opd_tensor t, const char* function) {
-  if (t == nullptr) throw ValueError(opd::detail::str_cat(function, ": tensor handle is NULL"));
-  return t->t;
-}
-
 inline ScalarType dtype_from_code(std::int64_t code, const char* function) {
   if (!is_valid_scalar_type(code)) throw ValueError(opd::detail::str_cat(function, ": unknown dtype code ", code));
   return static_cast<ScalarType>(code);

@@ -51,6 +51,23 @@ OPD_API opd_tensor new_tensor(Tensor t);
 // Releases a handle from new_tensor (NULL is fine).
 OPD_API void delete_tensor(opd_tensor t) noexcept;
 
+// The shape of every entry point: runs f (which returns a status) with every
+// exception turned into a status.
+template <class F>
+std::int32_t guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (...) {
+    return status_from_current_exception();
+  }
+}
+inline std::int32_t invalid(std::string_view message) { return fail(OPD_ERR_INVALID_ARGUMENT, message); }
+
+inline Tensor& tensor_of(opd_tensor t, const char* function) {
+  if (t == nullptr) throw ValueError(opd::detail::str_cat(function, ": tensor handle is NULL"));
+  return t->t;
+}
+
 inline Scalar scalar_from_c(const opd_scalar& s, std::string_view op, std::string_view arg) {
   switch (s.tag) {
     case OPD_SCALAR_INT: return Scalar(s.v.i);

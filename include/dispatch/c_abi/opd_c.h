@@ -208,6 +208,45 @@ OPD_C_API int32_t opd_op_call_boxed(opd_op op, const opd_any* args, int64_t narg
  * header-only program includes that file in one of its translation units). */
 OPD_C_API int32_t opd_register_builtin_kernels(void);
 
+/* ---- autograd ------------------------------------------------------------------ */
+/* The derivative formulas of the library's operators (opd::autograd::
+ * register_autograd()), registered once per process as
+ * opd_register_builtin_kernels does the kernels; later calls do nothing.
+ * Defined with the formulas (autograd/c_register-inl.hpp, in libopdispatch). */
+OPD_C_API int32_t opd_register_builtin_formulas(void);
+/* The entry points below are autograd/c_entry_points-inl.hpp's (in
+ * libopdispatch; a header-only program includes that file in one translation
+ * unit). Errors are PyTorch's, as statuses: a non-leaf's or an integer
+ * tensor's requires_grad, a second backward through a freed graph, ... */
+/* t.requires_grad: a leaf's flag, or 1 for a tensor with a history. */
+OPD_C_API int32_t opd_tensor_requires_grad(opd_tensor t, int32_t* out);
+/* t.requires_grad_(flag) on a leaf. */
+OPD_C_API int32_t opd_tensor_set_requires_grad(opd_tensor t, int32_t flag);
+/* 1 for a tensor without a history (grad_fn). */
+OPD_C_API int32_t opd_tensor_is_leaf(opd_tensor t, int32_t* out);
+/* The name of t's grad_fn ("MulBackward0"), NULL for a leaf; valid until this
+ * thread's next call of this function. */
+OPD_C_API int32_t opd_tensor_grad_fn_name(opd_tensor t, const char** out);
+/* t.grad as a new handle (release it), NULL when it has none. */
+OPD_C_API int32_t opd_tensor_grad(opd_tensor t, opd_tensor* out);
+/* Sets t.grad (NULL clears it: PyTorch's `t.grad = None`). */
+OPD_C_API int32_t opd_tensor_set_grad(opd_tensor t, opd_tensor grad);
+/* t.detach() as a new handle. */
+OPD_C_API int32_t opd_tensor_detach(opd_tensor t, opd_tensor* out);
+/* t.backward(gradient, retain_graph, create_graph): gradient may be NULL for a
+ * one-element t; retain_graph < 0 means PyTorch's default (create_graph). */
+OPD_C_API int32_t opd_backward(opd_tensor t, opd_tensor gradient, int32_t retain_graph, int32_t create_graph);
+/* torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph,
+ * create_graph, allow_unused): writes n_inputs new handles to `results` (NULL
+ * where allow_unused and an input is unused). grad_outputs may be NULL, or
+ * hold n_outputs handles, NULL for ones. */
+OPD_C_API int32_t opd_autograd_grad(const opd_tensor* outputs, int64_t n_outputs, const opd_tensor* inputs,
+                                    int64_t n_inputs, const opd_tensor* grad_outputs, int32_t retain_graph,
+                                    int32_t create_graph, int32_t allow_unused, opd_tensor* results);
+/* This thread's grad mode (torch.set_grad_enabled); *previous gets the old
+ * mode (previous may be NULL). */
+OPD_C_API int32_t opd_set_grad_enabled(int32_t enabled, int32_t* previous);
+
 #ifdef __cplusplus
 }
 #endif
