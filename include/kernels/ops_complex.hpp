@@ -1,8 +1,9 @@
 #pragma once
 // The complex-number operators of ATen 1.13 beyond the pointwise families,
 // with its schemas verbatim: the views that change the dtype (view_as_real,
-// view_as_complex, real, imag; view_as_real_copy and view_as_complex_copy are
-// in ops_view_copies.hpp with the other *_copy operators), the conjugates
+// view_as_complex, real, imag: declared in ops_complex_views.hpp;
+// view_as_real_copy and view_as_complex_copy are in ops_view_copies.hpp with
+// the other *_copy operators), the conjugates
 // (conj, conj_physical, resolve_conj, resolve_neg), angle and the dtype
 // queries is_complex / is_conj.
 //
@@ -15,15 +16,11 @@
 #include "dispatch/config.hpp"  // first: a pre-C++20 compile stops with one readable error
 
 #include "dispatch/dispatcher.hpp"
+#include "kernels/ops_complex_views.hpp"
 
 namespace opd::kernels {
 
 namespace ops {
-
-struct view_as_real : op<"aten::view_as_real(Tensor(a) self) -> Tensor(a)"> {};
-struct view_as_complex : op<"aten::view_as_complex(Tensor(a) self) -> Tensor(a)"> {};
-struct real : op<"aten::real(Tensor(a) self) -> Tensor(a)"> {};
-struct imag : op<"aten::imag(Tensor(a) self) -> Tensor(a)"> {};
 
 struct conj : op<"aten::conj(Tensor(a) self) -> Tensor(a)"> {};
 struct conj_physical : op<"aten::conj_physical(Tensor self) -> Tensor"> {};
@@ -41,7 +38,7 @@ struct angle_out : op<"aten::angle.out(Tensor self, *, Tensor(a!) out) -> Tensor
 
 }  // namespace ops
 
-// Registers every operator above: the views, conj, resolve_*, is_* at
+// Registers every operator above and the views of ops_complex_views.hpp: conj, resolve_*, is_* at
 // CompositeExplicitAutograd / CompositeImplicitAutograd as ATen does,
 // conj_physical and angle for CPU and Meta (out= derived). register_cpu()
 // calls it. Compiled once, in libopdispatch (src/kernels/complex.cpp).

@@ -23,7 +23,7 @@
 #include "dispatch/schema/printer.hpp"
 #include "dispatch/schema/properties.hpp"
 #include "dispatch/schema/variants.hpp"
-#include "kernels/ops_complex.hpp"
+#include "kernels/ops_complex_views.hpp"
 #include "kernels/ops_views.hpp"
 
 namespace opd::kernels {
