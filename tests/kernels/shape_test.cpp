@@ -429,4 +429,32 @@ TEST_F(ShapeOps, LargeInputsTakeTheParallelPaths) {
   EXPECT_EQ(opd::to_vector<int64_t>(mc)[static_cast<std::size_t>(3 * n + 7)], 7);
 }
 
+// Rows of several KiB whose source and destination differ in alignment: the
+// copies go in pieces (kernels/cpu/copy_memory.hpp); every element lands.
+TEST_F(ShapeOps, LongRowsAtSkewedOffsetsCopyExactly) {
+  const int64_t rows = 3, cols = 3001;  // 12 KB rows of floats: several pieces each
+  std::vector<float> v(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
+  const Tensor x = make<float>(v, {rows, cols});
+  auto at = [&](int64_t r, int64_t c) { return v[static_cast<std::size_t>(r * cols + c)]; };
+  for (int64_t shift : {1, 3, 1000, -7}) {
+    const std::vector<float> got = opd::to_vector<float>(opd::call<ops::roll>(x, ints{shift}, ints{1}));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        ASSERT_EQ(got[static_cast<std::size_t>(r * cols + c)], at(r, ((c - shift) % cols + cols) % cols))
+            << "roll " << shift << " at " << r << ", " << c;
+  }
+  // cat along the columns: each row of the output takes one row of each piece at an odd offset.
+  const Tensor a = opd::call<ops::narrow>(x, 1, 0, 1);
+  const std::vector<float> cat = opd::to_vector<float>(opd::call<ops::cat>(std::vector<Tensor>{a, x}, 1));
+  for (int64_t r = 0; r < rows; ++r) {
+    ASSERT_EQ(cat[static_cast<std::size_t>(r * (cols + 1))], at(r, 0));
+    for (int64_t c = 0; c < cols; ++c) ASSERT_EQ(cat[static_cast<std::size_t>(r * (cols + 1) + 1 + c)], at(r, c));
+  }
+  // repeat doubles its copied block: 3001-float blocks at offsets that are not multiples of 64 bytes.
+  const std::vector<float> rep = opd::to_vector<float>(opd::call<ops::repeat>(x, ints{1, 5}));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < 5 * cols; ++c) ASSERT_EQ(rep[static_cast<std::size_t>(r * 5 * cols + c)], at(r, c % cols));
+}
+
 }  // namespace

@@ -17,6 +17,7 @@
 #include "kernels/cpu/binary_ops.hpp"
 #include "kernels/cpu/conv_winograd-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/copy_memory.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/linalg.hpp"
@@ -43,7 +44,7 @@ inline std::string cpu_type_name(ScalarType t) { return opd::detail::str_cat("CP
 // `src_stride`) to contiguous dst.
 inline void copy_strided_elements(char* dst, const char* src, int64_t count, int64_t src_stride, std::size_t size) {
   if (src_stride == 1) {
-    std::memcpy(dst, src, static_cast<std::size_t>(count) * size);
+    copy_memory(dst, src, static_cast<std::size_t>(count) * size);
     return;
   }
   for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * static_cast<int64_t>(size), src + i * src_stride * static_cast<int64_t>(size), size);

@@ -17,6 +17,7 @@
 
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/copy_memory.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/overlap.hpp"
@@ -133,7 +134,7 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
         int64_t r = static_cast<int64_t>(std::upper_bound(starts.begin(), starts.end(), jb) - starts.begin()) - 1;
         for (int64_t j = jb; j < je; ++r) {
           const int64_t end = std::min(je, starts[static_cast<std::size_t>(r + 1)]);
-          std::memcpy(d + j, s + base + in[j], static_cast<std::size_t>(end - j) * sizeof(U));
+          copy_memory(d + j, s + base + in[j], static_cast<std::size_t>(end - j) * sizeof(U));
           j = end;
         }
       } else {
@@ -218,11 +219,11 @@ inline SizesVector nonempty_sizes(const Tensor& t) {
   return t.dim() == 0 ? SizesVector(1, 1) : SizesVector(t.sizes());
 }
 
-// The parallel memcpy of cat's contiguous rows.
+// The parallel copy of cat's contiguous rows.
 inline void copy_bytes(char* dst, const char* src, int64_t bytes) {
   constexpr int64_t grain = int64_t{1} << 20;
   parallel_for(0, bytes, grain, [&](int64_t b, int64_t e) {
-    std::memcpy(dst + b, src + b, static_cast<std::size_t>(e - b));
+    copy_memory(dst + b, src + b, static_cast<std::size_t>(e - b));
   });
 }
 
@@ -295,7 +296,7 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
       for (int64_t o = b; o < e; ++o) {
         char* dst = base + o * out_row;
         for (const Piece& p : pieces) {
-          std::memcpy(dst, p.src + o * p.row, static_cast<std::size_t>(p.row));
+          copy_memory(dst, p.src + o * p.row, static_cast<std::size_t>(p.row));
           dst += p.row;
         }
       }
@@ -316,7 +317,7 @@ OPD_FUNC Tensor cat(std::span<const Tensor> tensors, int64_t dim) {
       } else {
         parallel_for(0, outer, std::max<int64_t>(1, grain_size * 4 / std::max<int64_t>(row, 1)),
                      [&](int64_t b, int64_t e) {
-                       for (int64_t o = b; o < e; ++o) std::memcpy(dst + o * out_row, src + o * row, static_cast<std::size_t>(row));
+                       for (int64_t o = b; o < e; ++o) copy_memory(dst + o * out_row, src + o * row, static_cast<std::size_t>(row));
                      });
       }
     } else {
@@ -383,7 +384,7 @@ void index_select_rows(const U* src, U* dst, const int64_t* iv, int64_t b, int64
       for (int64_t i = b; i < e; ++i) {
         const int64_t v = iv[i];
         if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(size)) throw_index_select_range();
-        std::memcpy(d + i * inner, s + v * inner, static_cast<std::size_t>(inner) * sizeof(U));
+        copy_memory(d + i * inner, s + v * inner, static_cast<std::size_t>(inner) * sizeof(U));
       }
     }
   }
@@ -783,7 +784,7 @@ inline void repeat_contiguous(char* dst, const char* src, const int64_t* s, cons
   bool plain = true;  // no repeat below d: the s[d] rows are one run of src
   for (std::size_t e = d + 1; e < nd && plain; ++e) plain = r[e] == 1;
   if (plain) {
-    std::memcpy(dst, src, static_cast<std::size_t>(block));
+    copy_memory(dst, src, static_cast<std::size_t>(block));
   } else {
     for (int64_t i = 0; i < s[d]; ++i) {
       repeat_contiguous(dst + i * out_inner[d], src + i * src_inner[d], s, r, src_inner, out_inner, d + 1, nd);
@@ -792,7 +793,7 @@ inline void repeat_contiguous(char* dst, const char* src, const int64_t* s, cons
   const int64_t total = block * r[d];
   for (int64_t filled = block; filled < total;) {
     const int64_t n = std::min(filled, total - filled);
-    std::memcpy(dst + filled, dst, static_cast<std::size_t>(n));
+    copy_memory(dst + filled, dst, static_cast<std::size_t>(n));
     filled += n;
   }
 }
