@@ -141,6 +141,36 @@ TEST(CpuBlockCache, AFreedLargeBlockServesTheNextRequestThatFitsIt) {
   }
 }
 
+// Among blocks of one size, the one freed last serves the next request (it
+// is still in the CPU's caches); the oldest would cycle through all of them.
+TEST(CpuBlockCache, TheBlockFreedLastIsReusedFirst) {
+  ScopedCacheLimit limit(std::size_t{64} << 20);
+  const std::size_t n = std::size_t{1} << 20;
+  void* last = nullptr;
+  {
+    Storage a = Storage::allocate(n, Device::cpu());
+    Storage b = Storage::allocate(n, Device::cpu());
+    Storage c = Storage::allocate(n, Device::cpu());
+    last = a.data();
+  }  // freed c, b, then a: a is the newest
+  ASSERT_EQ(cache::stats().cached_blocks, 3u);
+  for (int i = 0; i < 4; ++i) {
+    Storage s = Storage::allocate(n, Device::cpu());
+    EXPECT_EQ(s.data(), last) << "allocation " << i;
+  }
+  // A better fit still wins over a newer block.
+  void* small = nullptr;
+  {
+    Storage big = Storage::allocate(n + n / 5, Device::cpu());
+    Storage fit = Storage::allocate(n, Device::cpu());
+    small = fit.data();
+  }  // fit freed before big: big is the newest, fit the better fit
+  {
+    Storage s = Storage::allocate(n, Device::cpu());
+    EXPECT_EQ(s.data(), small);
+  }
+}
+
 TEST(CpuBlockCache, SmallBlocksBypassIt) {
   ScopedCacheLimit limit(std::size_t{64} << 20);
   const cache::Stats before = cache::stats();

@@ -95,12 +95,16 @@ OPD_FUNC void* allocate(std::size_t nbytes, std::size_t alignment) {
   using namespace detail;
   // A hit may hand out up to a quarter more than asked: enough slack for
   // the sizes of one model's layers to share blocks, little enough waste.
+  // The smallest block that fits, and among equal ones the block freed last:
+  // it is the one still in the CPU's caches. (Taking the oldest made a loop
+  // that frees and allocates one size cycle through every cached block of
+  // that size, each cold: ones over 10^6 floats took 64 us instead of 44.)
   const std::size_t most = nbytes + nbytes / 4;
   {
     Cache& c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
     std::size_t best = c.blocks.size();
-    for (std::size_t i = 0; i < c.blocks.size(); ++i) {
+    for (std::size_t i = c.blocks.size(); i-- > 0;) {
       const std::size_t cap = header_of(c.blocks[i]).capacity;
       if (cap >= nbytes && cap <= most && (best == c.blocks.size() || cap < header_of(c.blocks[best]).capacity))
         best = i;
