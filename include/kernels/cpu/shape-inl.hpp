@@ -1308,7 +1308,9 @@ OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
     if (device && device->is_meta()) return meta_like_sizes(IntArrayRef(&n, 1), dt);
     Tensor out = new_like_sizes(IntArrayRef(&n, 1), dt);
     T* o = out.data_ptr<T>();
-    parallel_for(0, n, grain_size, [&](int64_t b, int64_t e) {
+    // Captured by value: through references the stores to o (int64 for
+    // Long) could alias start and step, which kept the loop scalar.
+    parallel_for(0, n, grain_size, [o, xstart, xstep](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) o[i] = convert<T>(static_cast<A>(xstart + xstep * static_cast<A>(i)));
     });
     return out;
