@@ -454,7 +454,8 @@ struct autograd_kernel<Op, D, R(A...)> {
       node->set_list_outputs(result);
       for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
     } else if constexpr (num_outputs == 1) {
-      set_history(result, node, 0);
+      // an integer result (_to_copy to int64) gets no history, as in PyTorch
+      if (is_floating_type(result.dtype()) || is_complex_type(result.dtype())) set_history(result, node, 0);
     } else {
       kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
         const Tensor& t = std::get<k.value>(result);

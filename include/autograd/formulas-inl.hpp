@@ -156,6 +156,30 @@ struct addmm_d {
     return fx::mul(call<k::mm>(fx::mT(s.get<"mat1">()), g), s.get<"alpha">());
   }
 };
+struct baddbmm_d {
+  using Op = k::baddbmm::functional;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "beta">& s) {
+    return fx::sum_to(fx::mul(g, s.get<"beta">()), s.get<"self.sizes">());
+  }
+  static Tensor batch1(const Tensor& g, const saved<Op, "batch2", "alpha">& s) {
+    return fx::mul(call<k::bmm>(g, fx::mT(s.get<"batch2">())), s.get<"alpha">());
+  }
+  static Tensor batch2(const Tensor& g, const saved<Op, "batch1", "alpha">& s) {
+    return fx::mul(call<k::bmm>(fx::mT(s.get<"batch1">()), g), s.get<"alpha">());
+  }
+};
+struct dot_d {  // grad is 0-dim
+  using Op = k::dot;
+  static Tensor self(const Tensor& g, const saved<Op, "tensor">& s) { return fx::mul(g, s.get<"tensor">()); }
+  static Tensor tensor(const Tensor& g, const saved<Op, "self">& s) { return fx::mul(g, s.get<"self">()); }
+};
+struct mv_d {
+  using Op = k::mv;
+  static Tensor self(const Tensor& g, const saved<Op, "vec">& s) {  // the outer product grad vec^T
+    return call<k::mm>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(s.get<"vec">(), int64_t{0}));
+  }
+  static Tensor vec(const Tensor& g, const saved<Op, "self">& s) { return call<k::mv>(call<k::t>(s.get<"self">()), g); }
+};
 // matmul: 1-D operands are promoted (a row for self, a column for other) and
 // the gradient given those dims back, then the batch broadcast is summed away.
 struct matmul_d {
@@ -204,6 +228,16 @@ struct permute_d {
 };
 struct identity_d {
   static Tensor self(const Tensor& g) { return g; }
+};
+// _to_copy: the gradient converted back to self's dtype and device (PyTorch's _to_copy_backward)
+struct to_copy_d {
+  using Op = k::to_copy;
+  static Tensor self(const Tensor& g, const saved<Op, "self.dtype", "self.device">& s) {
+    const ScalarType dtype = s.get<"self.dtype">();
+    const Device device = s.get<"self.device">();
+    if (g.dtype() == dtype && g.device() == device) return g;
+    return call<k::to_copy>(g, arg<"dtype"> = dtype, arg<"device"> = device);
+  }
 };
 // softmax: result * (grad - sum(grad * result, dim, keepdim))
 struct softmax_d {
@@ -522,6 +556,10 @@ OPD_AUTOGRAD_DERIVATIVES(kops::mm, "MmBackward0", formula<"self", &fd::mm_d::sel
 OPD_AUTOGRAD_DERIVATIVES(kops::bmm, "BmmBackward0", formula<"self", &fd::bmm_d::self>, formula<"mat2", &fd::bmm_d::mat2>);
 OPD_AUTOGRAD_DERIVATIVES(kops::addmm::functional, "AddmmBackward0", formula<"self", &fd::addmm_d::self>,
                          formula<"mat1", &fd::addmm_d::mat1>, formula<"mat2", &fd::addmm_d::mat2>);
+OPD_AUTOGRAD_DERIVATIVES(kops::baddbmm::functional, "BaddbmmBackward0", formula<"self", &fd::baddbmm_d::self>,
+                         formula<"batch1", &fd::baddbmm_d::batch1>, formula<"batch2", &fd::baddbmm_d::batch2>);
+OPD_AUTOGRAD_DERIVATIVES(kops::dot, "DotBackward0", formula<"self", &fd::dot_d::self>, formula<"tensor", &fd::dot_d::tensor>);
+OPD_AUTOGRAD_DERIVATIVES(kops::mv, "MvBackward0", formula<"self", &fd::mv_d::self>, formula<"vec", &fd::mv_d::vec>);
 OPD_AUTOGRAD_DERIVATIVES(kops::matmul, "MatmulBackward0", formula<"self, other", &fd::matmul_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::t, "TBackward0", formula<"self", &fd::t_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::transpose, "TransposeBackward0", formula<"self", &fd::transpose_d::self>);
@@ -536,6 +574,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::flatten, "ViewBackward0", formula<"self", &fd::re
 OPD_AUTOGRAD_DERIVATIVES(kops::expand_as, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand_as>::sum_to>,
                          non_differentiable<"other">);
 OPD_AUTOGRAD_DERIVATIVES(kops::contiguous, "CloneBackward0", formula<"self", &fd::identity_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_view, "UnsafeViewBackward0", formula<"self", &fd::restore_shape_d<kops::unsafe_view>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::to_copy, "ToCopyBackward0", formula<"self", &fd::to_copy_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>);
@@ -549,6 +589,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::max_dim, "MaxBackward0", formula<"self", &fd::sel
 OPD_AUTOGRAD_DERIVATIVES(kops::min_dim, "MinBackward0", formula<"self", &fd::select_d<kops::min_dim>::self>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::sort, "SortBackward0", formula<"self", &fd::permuted_d<kops::sort>::self>,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::sort_stable, "SortBackward1", formula<"self", &fd::permuted_d<kops::sort_stable>::self>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::topk, "TopkBackward0", formula<"self", &fd::permuted_d<kops::topk>::self>,
                          output_differentiability<true, false>);
@@ -611,6 +653,9 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.family<kops::tanh>();
   r.family<kops::sigmoid>();
   r.family<kops::addmm>();
+  r.family<kops::baddbmm>();
+  r.functional<kops::dot>();
+  r.functional<kops::mv>();
   r.functional<kops::relu>();
   r.inplace_of<kops::relu, kops::relu_>();
   r.functional<kops::pow_scalar>();
@@ -636,6 +681,19 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::contiguous>();
   r.functional<kops::clone>();
   r.functional<kops::alias>();
+  r.functional<kops::unsafe_view>();
+  r.functional<kops::to_copy>();
+  // the views' *_copy operators (select_copy, split_copy, ... with their views' groups)
+  r.view_copy<kops::view>();
+  r.view_copy<kops::transpose>();
+  r.view_copy<kops::t>();
+  r.view_copy<kops::permute>();
+  r.view_copy<kops::slice>();
+  r.view_copy<kops::unsqueeze>();
+  r.view_copy<kops::squeeze>();
+  r.view_copy<kops::squeeze_dim>();
+  r.view_copy<kops::expand>();
+  r.view_copy<kops::alias>();
   r.functional<kops::softmax>();
   r.functional<kops::internal_softmax>();
   r.functional<kops::log_softmax>();
@@ -643,6 +701,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::max_dim>();
   r.functional<kops::min_dim>();
   r.functional<kops::sort>();
+  r.functional<kops::sort_stable>();
   r.functional<kops::topk>();
   r.functional<kops::gather>();
   r.functional<kops::scatter_add>();

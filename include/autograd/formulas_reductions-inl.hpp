@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_composites.hpp"
+#include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
 
 namespace opd::autograd {
@@ -366,6 +368,36 @@ struct native_dropout_d {
   }
 };
 
+template <class Op>
+struct triangle_d {  // tril, triu: the same triangle of the gradient
+  static Tensor self(const Tensor& g, const saved<Op, "diagonal">& s) { return call<Op>(g, s.template get<"diagonal">()); }
+};
+struct scatter_d {  // scatter.src / scatter.value: self's gradient but where it was overwritten; src: gathered
+  static Tensor self(const Tensor& g, const saved<k::scatter_src, "dim", "index">& s) {
+    return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
+  }
+  static Tensor src(const Tensor& g, const saved<k::scatter_src, "dim", "index">& s) {
+    return call<k::gather>(g, s.get<"dim">(), s.get<"index">());
+  }
+  static Tensor value_self(const Tensor& g, const saved<k::scatter_value, "dim", "index">& s) {
+    return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
+  }
+};
+struct constant_pad_nd_d {  // the padding cut off again (negative pads crop)
+  using Op = k::constant_pad_nd;
+  static Tensor self(const Tensor& g, const saved<Op, "pad">& s) {
+    std::vector<int64_t> cut(s.get<"pad">());
+    for (int64_t& p : cut) p = -p;
+    return call<k::constant_pad_nd>(g, fx::ints(cut), Scalar(0));
+  }
+};
+struct clamp_min_d {  // grad where self >= min
+  using Op = k::clamp_min::functional;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "min">& s) {
+    return fx::mul(g, call<k::ge_scalar::functional>(s.get<"self">(), s.get<"min">()));
+  }
+};
+
 }  // namespace formulas_detail
 
 
@@ -406,6 +438,15 @@ OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight"
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
 
+OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_src, "ScatterBackward0", formula<"self", &fd::scatter_d::self>,
+                         formula<"src", &fd::scatter_d::src>, non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_value, "ScatterBackward1", formula<"self", &fd::scatter_d::value_self>,
+                         non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min::functional, "ClampMinBackward0", formula<"self", &fd::clamp_min_d::self>);
+
 OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   formulas_detail::registrar r;
   r.functional<kops::amax>();
@@ -430,6 +471,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::repeat>();
   r.functional<kops::select>();
   r.functional<kops::select_scatter>();
+  r.view_copy<kops::select>();
   r.functional<kops::index_select>();
   r.functional<kops::masked_fill_scalar>();
   r.inplace_of<kops::masked_fill_scalar, kops::masked_fill_scalar_>();
@@ -437,6 +479,12 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
   r.functional<kops::native_dropout>();
+  r.functional<kops::tril>();
+  r.functional<kops::triu>();
+  r.functional<kops::scatter_src>();
+  r.functional<kops::scatter_value>();
+  r.functional<kops::constant_pad_nd>();
+  r.family<kops::clamp_min>();
   return r;
 }
 
