@@ -316,6 +316,30 @@ struct layer_norm_d {
             b.defined() ? fx::sum_to(g, b.sizes()) : Tensor()};
   }
 };
+// native_group_norm: the channels in `group` groups, each normalized over its channels and positions;
+// as layer_norm: the library's backward kernel, under create_graph the differentiable form.
+struct group_norm_d {
+  using Op = k::native_group_norm;
+  using S = saved<Op, "input", "weight", "N", "C", "HxW", "group", "eps", "result1", "result2">;
+  static std::array<Tensor, 3> all(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"input">(), w = s.get<"weight">();
+    const int64_t n = s.get<"N">(), c = s.get<"C">(), groups = s.get<"group">();
+    if (!GradMode::is_enabled()) {
+      auto [gx, gw, gb] = call<k::native_group_norm_backward>(g, x, s.get<"result1">(), s.get<"result2">(), fx::opt(w), n, c,
+                                                              s.get<"HxW">(), groups, std::array<bool, 3>{true, w.defined(), true});
+      return {gx, gw, gb};
+    }
+    const int64_t grouped[3] = {n, groups, -1};
+    const auto [xhat, invstd] = fx::normalize(fx::reshape(x, IntArrayRef(grouped, 3)), {2}, s.get<"eps">());
+    std::vector<int64_t> channel(static_cast<std::size_t>(x.dim()), 1), dims{0};
+    channel[1] = c;
+    for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+    const Tensor gh = w.defined() ? fx::mul(g, fx::reshape(w, IntArrayRef(channel.data(), channel.size()))) : g;
+    const Tensor gx = fx::normalized_input_grad(fx::reshape(gh, IntArrayRef(grouped, 3)), xhat, invstd, {2});
+    return {fx::reshape(gx, x.sizes()), fx::sum_dims(fx::mul(g, fx::reshape(xhat, x.sizes())), dims, false),
+            fx::sum_dims(g, dims, false)};
+  }
+};
 // native_batch_norm: per channel (dim 1); training statistics from the input,
 // evaluation ones from running_mean/running_var (not differentiable).
 struct batch_norm_d {
@@ -598,6 +622,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::g
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_add, "ScatterAddBackward0", formula<"self", &fd::scatter_add_d::self>,
                          formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm, "NativeLayerNormBackward0", formula<"input, weight, bias", &fd::layer_norm_d::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_group_norm, "NativeGroupNormBackward0", formula<"input, weight, bias", &fd::group_norm_d::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_batch_norm, "NativeBatchNormBackward0", formula<"input, weight, bias", &fd::batch_norm_d::all>,
                          non_differentiable<"running_mean", "running_var">);
 OPD_AUTOGRAD_DERIVATIVES(kops::convolution, "ConvolutionBackward0", formula<"input", &fd::convolution_d::input>,
@@ -707,6 +732,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::scatter_add>();
   r.functional<kops::native_layer_norm>();
   r.functional<kops::native_batch_norm>();
+  r.functional<kops::native_group_norm>();
   r.functional<kops::convolution>();
   r.functional<kops::max_pool2d_with_indices>();
   r.functional<kops::max_pool2d>();
