@@ -509,8 +509,7 @@ const std::set<std::string>& not_yet() {
       "aten::upsample_bilinear2d.vec", "aten::upsample_nearest2d", "aten::upsample_nearest2d.vec",
       "aten::col2im", "aten::grid_sampler_2d",
       // normalization, masks, sparse-ish selections
-      "aten::masked_scatter", "aten::masked_select", "aten::_embedding_bag",
-      "aten::scatter_reduce.two", "aten::clamp_min.Tensor", "aten::unsafe_split.Tensor",
+      "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::unsafe_split.Tensor",
       "aten::norm.ScalarOpt_dtype", "aten::norm.ScalarOpt_dim_dtype", "aten::_cdist_forward",
       "aten::_pdist_forward",
       // strided views (PyTorch's as_strided_backward), diagonal, unfold and their *_copy / *_scatter

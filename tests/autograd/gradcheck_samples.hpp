@@ -311,6 +311,14 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   m["aten::constant_pad_nd"] = {{{r({2, 3}), V(L{1, 2}), V(0.5)}}, {{r({2, 3, 4}), V(L{1, 0, -1, 2}), V(0)}}};
   m["aten::clamp_min"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(0.0)}}};
   m["aten::_unsafe_view"] = {{{r({2, 3}), V(L{3, 2})}}};
+  m["aten::clamp_min.Tensor"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), vals({0.1, -1}, {2})}}};
+  {
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(opd::from_vector<double>({1, -1, 1}, {3}),
+                                                                             opd::Scalar(0));
+    m["aten::masked_scatter"] = {{{r({2, 3}), V(mask), r({5})}}, {{r({2, 3}), V(mask), r({2, 2})}}};
+    m["aten::masked_select"] = {{{r({2, 3}), V(mask)}}, {{r({3}), V(opd::call<opd::kernels::ops::gt_scalar::functional>(
+                                                                          rnd({2, 3}, g), opd::Scalar(0)))}}};
+  }
   m["aten::native_group_norm"] = {{{r({2, 4, 3}), r({4}), r({4}), V(2), V(4), V(3), V(2), V(1e-5)}},
                                   {{r({2, 4, 2, 2}), V(), V(), V(2), V(4), V(4), V(1), V(1e-5)}}};
   m["aten::_to_copy"] = {{{r({2, 3})}}, {{noncontig({2, 3})}}};
