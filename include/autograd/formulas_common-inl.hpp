@@ -151,7 +151,7 @@ struct registrar {
   template <class View>
   void view_copy() {
     using C = kernels::view_copy_of<View>;
-    set.add(register_derivatives<C, derivatives_t<View>>());
+    set.add(register_derivatives<C, derivatives_t<View>, View>());
     names.emplace_back(name_of<C>());
   }
   // A structured family: the functional's formulas serve the in-place variant too.
@@ -168,7 +168,7 @@ struct registrar {
   // functional's formulas; its saved inputs are clones of the values before the call.
   template <class F, class I>
   void inplace_of() {
-    set.add(register_derivatives<I, derivatives_t<F>>());
+    set.add(register_derivatives<I, derivatives_t<F>, F>());  // F's node type
     set.add(register_inplace_or_view<I>());
     typed.emplace_back(name_of<I>());
   }

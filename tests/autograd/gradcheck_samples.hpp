@@ -299,7 +299,7 @@ inline std::map<std::string, std::vector<Sample>> samples() {
                         {{r({2}), r({2, 2, 3}), r({2, 3, 2}), V(1), V(1)}}};
   m["aten::dot"] = {{{r({3}), r({3})}}};
   m["aten::mv"] = {{{r({2, 3}), r({3})}}, {{noncontig({3, 2}), r({2})}}};
-  m["aten::sort.stable"] = {{{r({2, 4}), V(true), V(-1), V(false)}}, {{r({3, 2}), V(), V(0), V(true)}}};
+  m["aten::sort.stable"] = {{{r({2, 4}), V(true), V(-1), V(false)}}, {{r({3, 2}), V(false), V(0), V(true)}}};
   m["aten::tril"] = {{{r({3, 4}), V(0)}}, {{r({2, 3, 3}), V(-1)}}};
   m["aten::triu"] = {{{r({3, 4}), V(1)}}, {{noncontig({3, 3}), V(0)}}};
   {
