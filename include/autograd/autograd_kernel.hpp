@@ -260,7 +260,9 @@ class derived_node final : public Node {
   struct none {};
   using formulas_t = formulas;
   derived_node() : Node(static_cast<std::uint32_t>(Op::schema.returns.size())) {}
-  std::string name() const override { return std::string(D::node_name); }
+  std::string name() const override { return std::string(D::node_name) + (for_copy_ ? "_copy" : ""); }
+  // recorded for a view's *_copy operator, which shares the view's node type (PyTorch: ExpandBackward0_copy)
+  bool for_copy_ = false;
 
   variable_list apply(variable_list&& grads) override {
     variable_list out(next_edges().size());
@@ -361,6 +363,26 @@ class derived_node final : public Node {
   [[no_unique_address]] std::conditional_t<list_result, std::vector<output_meta>, none> outputs_{};  // a Tensor[] result's elements
 };
 
+// Whether Op's calls can be recorded by NodeOp's node: Tensor and Tensor[] arguments at the same
+// positions, the same number and kind of results.
+template <class Op, class NodeOp>
+constexpr bool same_edge_layout() {
+  using P = schema::arg_types_t<Op>;
+  using Q = schema::arg_types_t<NodeOp>;
+  if constexpr (mp::mp_size<P>::value != mp::mp_size<Q>::value) {
+    return false;
+  } else {
+    bool same = returns_tensor_list_v<Op> == returns_tensor_list_v<NodeOp> &&
+                Op::schema.returns.size() == NodeOp::schema.returns.size();
+    mp::mp_for_each<mp::mp_iota<mp::mp_size<P>>>([&](auto i) {
+      using X = mp::mp_at_c<P, i>;
+      using Y = mp::mp_at_c<Q, i>;
+      same = same && is_tensor_param_v<X> == is_tensor_param_v<Y> && is_tensor_list_param_v<X> == is_tensor_list_param_v<Y>;
+    });
+    return same;
+  }
+}
+
 [[gnu::cold, gnu::noinline]] inline void throw_out_variant(std::string_view op_name) {
   // PyTorch names the operator without namespace and overload: "mul(): ..."
   std::string_view base = op_name.substr(op_name.find("::") == std::string_view::npos ? 0 : op_name.find("::") + 2);
@@ -405,10 +427,16 @@ inline constexpr DispatchKeySet kBelowAutograd = DispatchKeySet::full_after(Disp
 
 // Op's Autograd kernel from the derivatives D (Op's own, or for an in-place
 // variant its functional's: the arguments are the same, by name and position).
-template <class Op, class D, class Sig = schema::kernel_signature_t<Op>>
+// NodeOp: the operator whose derived_node records the calls (default: Op). A variant with its
+// functional's arguments (an in-place variant, a view's *_copy) records into the functional's node
+// type, so that the node and its formulas are compiled once for both.
+template <class Op, class D, class NodeOp = Op, class Sig = schema::kernel_signature_t<Op>>
 struct autograd_kernel;
-template <class Op, class D, class R, class... A>
-struct autograd_kernel<Op, D, R(A...)> {
+template <class Op, class D, class NodeOp, class R, class... A>
+struct autograd_kernel<Op, D, NodeOp, R(A...)> {
+  static_assert(kernel_detail::same_edge_layout<Op, NodeOp>(),
+                "opd::autograd: a variant records into its functional's node only with the same Tensor arguments at the "
+                "same positions and the same kind of result");
   static constexpr auto facts = schema::alias_table_of<sizeof...(A), 1>(Op::schema);
   static constexpr int written = [] {
     for (std::size_t i = 0; i < sizeof...(A); ++i)
@@ -439,8 +467,9 @@ struct autograd_kernel<Op, D, R(A...)> {
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
     }
     // 3. the node, its edges and saved inputs
-    using node_t = kernel_detail::derived_node<Op, D>;
+    using node_t = kernel_detail::derived_node<NodeOp, D>;
     auto node = std::make_shared<node_t>();
+    if constexpr (requires { typename Op::view_op; }) node->for_copy_ = true;  // kernels::view_copy_of<View>
     auto all = std::forward_as_tuple(args...);
     collect_edges(*node, all, std::make_index_sequence<sizeof...(A)>{});
     save_inputs(*node, all);
@@ -454,7 +483,8 @@ struct autograd_kernel<Op, D, R(A...)> {
       node->set_list_outputs(result);
       for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
     } else if constexpr (num_outputs == 1) {
-      set_history(result, node, 0);
+      // an integer result (_to_copy to int64) gets no history, as in PyTorch
+      if (is_floating_type(result.dtype()) || is_complex_type(result.dtype())) set_history(result, node, 0);
     } else {
       kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
         const Tensor& t = std::get<k.value>(result);
@@ -521,12 +551,13 @@ inline constexpr DispatchKey kAutogradKeyList[] = {
     DispatchKey::AutogradPrivateUse3};
 
 // Registers Op's Autograd kernel.
-template <class Op, class D = derivatives_t<Op>>
+// NodeOp: see autograd_kernel (an in-place variant or a view's *_copy passes its functional).
+template <class Op, class D = derivatives_t<Op>, class NodeOp = Op>
 RegistrationSet register_derivatives(const source_location& where = source_location::current()) {
   static_assert(!std::is_void_v<D>, "opd::autograd::register_derivatives: no derivatives are declared for this operator");
   static_assert(kernel_detail::check_derivatives<Op, D>());
   RegistrationSet set;
-  for (DispatchKey k : kAutogradKeyList) set.add(register_kernel<Op, &autograd_kernel<Op, D>::run>(k, where));
+  for (DispatchKey k : kAutogradKeyList) set.add(register_kernel<Op, &autograd_kernel<Op, D, NodeOp>::run>(k, where));
   return set;
 }
 

@@ -29,7 +29,7 @@
 // What a formula may read is the parameter type of its second argument,
 // saved<Op, Names...>: inputs by name ("other": the tensor, or the value of a
 // non-Tensor argument), "result" (the output), or only metadata of a Tensor
-// input ("self.sizes", "self.dtype", "self.dim"), which saves that and not the
+// input ("self.sizes", "self.dtype", "self.device", "self.dim"), which saves that and not the
 // tensor. The Autograd kernel fills a formula's saved values only when one of
 // the inputs it serves requires grad (PyTorch's should_compute_output).
 //
@@ -130,7 +130,7 @@ struct saved_value_not_declared {
 };
 template <class Op, fixed_string Name>
 struct saved_value_names_no_argument {
-  static_assert(std::is_void_v<Op*>, "opd::autograd: a saved value names no argument of the operator (nor \"result\"), or an unknown metadata (.sizes, .dtype, .dim) (Op, Name: the template arguments above)");
+  static_assert(std::is_void_v<Op*>, "opd::autograd: a saved value names no argument of the operator (nor \"result\"), or an unknown metadata (.sizes, .dtype, .device, .dim) (Op, Name: the template arguments above)");
 };
 template <class Op, fixed_string Name>
 struct differentiable_input_without_formula {
@@ -233,7 +233,12 @@ inline std::optional<std::string> own(const std::optional<std::string_view>& s) 
 template <class T>
 using owned_t = decltype(own(std::declval<const std::remove_cvref_t<T>&>()));
 
-enum class attr { none, sizes, dtype, dim, result, invalid };
+// "self.device" (Device has no default value; a saved value is filled after construction).
+struct saved_device {
+  Device value = Device::cpu();
+};
+
+enum class attr { none, sizes, dtype, device, dim, result, invalid };
 
 constexpr std::string_view base_of(std::string_view n) { return n.substr(0, n.find('.')); }
 constexpr attr attr_of(std::string_view n) {
@@ -242,6 +247,7 @@ constexpr attr attr_of(std::string_view n) {
   const std::string_view a = n.substr(dot + 1);
   if (a == "sizes") return attr::sizes;
   if (a == "dtype") return attr::dtype;
+  if (a == "device") return attr::device;
   if (a == "dim") return attr::dim;
   return attr::invalid;  // reported below
 }
@@ -300,6 +306,8 @@ struct slot {
       return std::type_identity<SizesVector>{};
     } else if constexpr (kind == attr::dtype) {
       return std::type_identity<ScalarType>{};
+    } else if constexpr (kind == attr::device) {
+      return std::type_identity<saved_device>{};
     } else if constexpr (kind == attr::dim) {
       return std::type_identity<std::int64_t>{};
     } else {
@@ -326,6 +334,8 @@ struct slot {
         out.assign(v.sizes());
       } else if constexpr (kind == attr::dtype) {
         out = v.dtype();
+      } else if constexpr (kind == attr::device) {
+        out.value = v.device();
       } else if constexpr (kind == attr::dim) {
         out = v.dim();
       } else {
@@ -341,6 +351,8 @@ decltype(auto) read(const Stored& s, const Node* owner) {
     return s.unpack(owner);
   } else if constexpr (std::is_same_v<Stored, SizesVector>) {
     return IntArrayRef(s);
+  } else if constexpr (std::is_same_v<Stored, saved_device>) {
+    return s.value;
   } else {
     return (s);
   }

@@ -156,6 +156,30 @@ struct addmm_d {
     return fx::mul(call<k::mm>(fx::mT(s.get<"mat1">()), g), s.get<"alpha">());
   }
 };
+struct baddbmm_d {
+  using Op = k::baddbmm::functional;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "beta">& s) {
+    return fx::sum_to(fx::mul(g, s.get<"beta">()), s.get<"self.sizes">());
+  }
+  static Tensor batch1(const Tensor& g, const saved<Op, "batch2", "alpha">& s) {
+    return fx::mul(call<k::bmm>(g, fx::mT(s.get<"batch2">())), s.get<"alpha">());
+  }
+  static Tensor batch2(const Tensor& g, const saved<Op, "batch1", "alpha">& s) {
+    return fx::mul(call<k::bmm>(fx::mT(s.get<"batch1">()), g), s.get<"alpha">());
+  }
+};
+struct dot_d {  // grad is 0-dim
+  using Op = k::dot;
+  static Tensor self(const Tensor& g, const saved<Op, "tensor">& s) { return fx::mul(g, s.get<"tensor">()); }
+  static Tensor tensor(const Tensor& g, const saved<Op, "self">& s) { return fx::mul(g, s.get<"self">()); }
+};
+struct mv_d {
+  using Op = k::mv;
+  static Tensor self(const Tensor& g, const saved<Op, "vec">& s) {  // the outer product grad vec^T
+    return call<k::mm>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(s.get<"vec">(), int64_t{0}));
+  }
+  static Tensor vec(const Tensor& g, const saved<Op, "self">& s) { return call<k::mv>(call<k::t>(s.get<"self">()), g); }
+};
 // matmul: 1-D operands are promoted (a row for self, a column for other) and
 // the gradient given those dims back, then the batch broadcast is summed away.
 struct matmul_d {
@@ -204,6 +228,16 @@ struct permute_d {
 };
 struct identity_d {
   static Tensor self(const Tensor& g) { return g; }
+};
+// _to_copy: the gradient converted back to self's dtype and device (PyTorch's _to_copy_backward)
+struct to_copy_d {
+  using Op = k::to_copy;
+  static Tensor self(const Tensor& g, const saved<Op, "self.dtype", "self.device">& s) {
+    const ScalarType dtype = s.get<"self.dtype">();
+    const Device device = s.get<"self.device">();
+    if (g.dtype() == dtype && g.device() == device) return g;
+    return call<k::to_copy>(g, arg<"dtype"> = dtype, arg<"device"> = device);
+  }
 };
 // softmax: result * (grad - sum(grad * result, dim, keepdim))
 struct softmax_d {
@@ -280,6 +314,30 @@ struct layer_norm_d {
     const Tensor gh = w.defined() ? fx::mul(g, w) : g;
     return {fx::normalized_input_grad(gh, xhat, invstd, dims), w.defined() ? fx::sum_to(fx::mul(g, xhat), w.sizes()) : Tensor(),
             b.defined() ? fx::sum_to(g, b.sizes()) : Tensor()};
+  }
+};
+// native_group_norm: the channels in `group` groups, each normalized over its channels and positions;
+// as layer_norm: the library's backward kernel, under create_graph the differentiable form.
+struct group_norm_d {
+  using Op = k::native_group_norm;
+  using S = saved<Op, "input", "weight", "N", "C", "HxW", "group", "eps", "result1", "result2">;
+  static std::array<Tensor, 3> all(const Tensor& g, const S& s) {
+    const Tensor x = s.get<"input">(), w = s.get<"weight">();
+    const int64_t n = s.get<"N">(), c = s.get<"C">(), groups = s.get<"group">();
+    if (!GradMode::is_enabled()) {
+      auto [gx, gw, gb] = call<k::native_group_norm_backward>(g, x, s.get<"result1">(), s.get<"result2">(), fx::opt(w), n, c,
+                                                              s.get<"HxW">(), groups, std::array<bool, 3>{true, w.defined(), true});
+      return {gx, gw, gb};
+    }
+    const int64_t grouped[3] = {n, groups, -1};
+    const auto [xhat, invstd] = fx::normalize(fx::reshape(x, IntArrayRef(grouped, 3)), {2}, s.get<"eps">());
+    std::vector<int64_t> channel(static_cast<std::size_t>(x.dim()), 1), dims{0};
+    channel[1] = c;
+    for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+    const Tensor gh = w.defined() ? fx::mul(g, fx::reshape(w, IntArrayRef(channel.data(), channel.size()))) : g;
+    const Tensor gx = fx::normalized_input_grad(fx::reshape(gh, IntArrayRef(grouped, 3)), xhat, invstd, {2});
+    return {fx::reshape(gx, x.sizes()), fx::sum_dims(fx::mul(g, fx::reshape(xhat, x.sizes())), dims, false),
+            fx::sum_dims(g, dims, false)};
   }
 };
 // native_batch_norm: per channel (dim 1); training statistics from the input,
@@ -522,6 +580,10 @@ OPD_AUTOGRAD_DERIVATIVES(kops::mm, "MmBackward0", formula<"self", &fd::mm_d::sel
 OPD_AUTOGRAD_DERIVATIVES(kops::bmm, "BmmBackward0", formula<"self", &fd::bmm_d::self>, formula<"mat2", &fd::bmm_d::mat2>);
 OPD_AUTOGRAD_DERIVATIVES(kops::addmm::functional, "AddmmBackward0", formula<"self", &fd::addmm_d::self>,
                          formula<"mat1", &fd::addmm_d::mat1>, formula<"mat2", &fd::addmm_d::mat2>);
+OPD_AUTOGRAD_DERIVATIVES(kops::baddbmm::functional, "BaddbmmBackward0", formula<"self", &fd::baddbmm_d::self>,
+                         formula<"batch1", &fd::baddbmm_d::batch1>, formula<"batch2", &fd::baddbmm_d::batch2>);
+OPD_AUTOGRAD_DERIVATIVES(kops::dot, "DotBackward0", formula<"self", &fd::dot_d::self>, formula<"tensor", &fd::dot_d::tensor>);
+OPD_AUTOGRAD_DERIVATIVES(kops::mv, "MvBackward0", formula<"self", &fd::mv_d::self>, formula<"vec", &fd::mv_d::vec>);
 OPD_AUTOGRAD_DERIVATIVES(kops::matmul, "MatmulBackward0", formula<"self, other", &fd::matmul_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::t, "TBackward0", formula<"self", &fd::t_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::transpose, "TransposeBackward0", formula<"self", &fd::transpose_d::self>);
@@ -536,6 +598,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::flatten, "ViewBackward0", formula<"self", &fd::re
 OPD_AUTOGRAD_DERIVATIVES(kops::expand_as, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand_as>::sum_to>,
                          non_differentiable<"other">);
 OPD_AUTOGRAD_DERIVATIVES(kops::contiguous, "CloneBackward0", formula<"self", &fd::identity_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_view, "UnsafeViewBackward0", formula<"self", &fd::restore_shape_d<kops::unsafe_view>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::to_copy, "ToCopyBackward0", formula<"self", &fd::to_copy_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>);
@@ -550,12 +614,15 @@ OPD_AUTOGRAD_DERIVATIVES(kops::min_dim, "MinBackward0", formula<"self", &fd::sel
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::sort, "SortBackward0", formula<"self", &fd::permuted_d<kops::sort>::self>,
                          output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::sort_stable, "SortBackward1", formula<"self", &fd::permuted_d<kops::sort_stable>::self>,
+                         output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::topk, "TopkBackward0", formula<"self", &fd::permuted_d<kops::topk>::self>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::gather_d::self>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_add, "ScatterAddBackward0", formula<"self", &fd::scatter_add_d::self>,
                          formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm, "NativeLayerNormBackward0", formula<"input, weight, bias", &fd::layer_norm_d::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_group_norm, "NativeGroupNormBackward0", formula<"input, weight, bias", &fd::group_norm_d::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_batch_norm, "NativeBatchNormBackward0", formula<"input, weight, bias", &fd::batch_norm_d::all>,
                          non_differentiable<"running_mean", "running_var">);
 OPD_AUTOGRAD_DERIVATIVES(kops::convolution, "ConvolutionBackward0", formula<"input", &fd::convolution_d::input>,
@@ -611,6 +678,9 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.family<kops::tanh>();
   r.family<kops::sigmoid>();
   r.family<kops::addmm>();
+  r.family<kops::baddbmm>();
+  r.functional<kops::dot>();
+  r.functional<kops::mv>();
   r.functional<kops::relu>();
   r.inplace_of<kops::relu, kops::relu_>();
   r.functional<kops::pow_scalar>();
@@ -636,6 +706,19 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::contiguous>();
   r.functional<kops::clone>();
   r.functional<kops::alias>();
+  r.functional<kops::unsafe_view>();
+  r.functional<kops::to_copy>();
+  // the views' *_copy operators (select_copy, split_copy, ... with their views' groups)
+  r.view_copy<kops::view>();
+  r.view_copy<kops::transpose>();
+  r.view_copy<kops::t>();
+  r.view_copy<kops::permute>();
+  r.view_copy<kops::slice>();
+  r.view_copy<kops::unsqueeze>();
+  r.view_copy<kops::squeeze>();
+  r.view_copy<kops::squeeze_dim>();
+  r.view_copy<kops::expand>();
+  r.view_copy<kops::alias>();
   r.functional<kops::softmax>();
   r.functional<kops::internal_softmax>();
   r.functional<kops::log_softmax>();
@@ -643,11 +726,13 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::max_dim>();
   r.functional<kops::min_dim>();
   r.functional<kops::sort>();
+  r.functional<kops::sort_stable>();
   r.functional<kops::topk>();
   r.functional<kops::gather>();
   r.functional<kops::scatter_add>();
   r.functional<kops::native_layer_norm>();
   r.functional<kops::native_batch_norm>();
+  r.functional<kops::native_group_norm>();
   r.functional<kops::convolution>();
   r.functional<kops::max_pool2d_with_indices>();
   r.functional<kops::max_pool2d>();

@@ -26,6 +26,7 @@
 #include "kernels/ops_reductions.hpp"
 #include "kernels/ops_scatter.hpp"
 #include "kernels/ops_shape.hpp"
+#include "kernels/ops_view_copies.hpp"
 #include "kernels/ops_views.hpp"
 
 
@@ -137,9 +138,21 @@ struct registrar {
   std::vector<std::string> names;  // operators with formulas
 
   template <class Op>
+  static std::string name_of() {
+    return std::string(Op::name) + (Op::overload_name.empty() ? "" : ".") + std::string(Op::overload_name);
+  }
+  template <class Op>
   void functional() {
     set.add(register_derivatives<Op>());
-    names.emplace_back(std::string(Op::name) + (Op::overload_name.empty() ? "" : ".") + std::string(Op::overload_name));
+    names.emplace_back(name_of<Op>());
+  }
+  // A view's *_copy operator (kernels/ops_view_copies.hpp) with the view's formulas, as
+  // PyTorch 1.13 derives it: its arguments are the view's, by name and position.
+  template <class View>
+  void view_copy() {
+    using C = kernels::view_copy_of<View>;
+    set.add(register_derivatives<C, derivatives_t<View>, View>());
+    names.emplace_back(name_of<C>());
   }
   // A structured family: the functional's formulas serve the in-place variant too.
   template <class Family>
@@ -149,15 +162,15 @@ struct registrar {
     if constexpr (Family::has_inplace) inplace_of<F, typename Family::inplace>();
     using O = typename Family::out;
     set.add(register_inplace_or_view<O>());
-    typed.emplace_back(std::string(O::name) + "." + std::string(O::overload_name));
+    typed.emplace_back(name_of<O>());
   }
   // An in-place variant (a family's, or a plain operator's: relu_, pow_.Tensor) with the
   // functional's formulas; its saved inputs are clones of the values before the call.
   template <class F, class I>
   void inplace_of() {
-    set.add(register_derivatives<I, derivatives_t<F>>());
+    set.add(register_derivatives<I, derivatives_t<F>, F>());  // F's node type
     set.add(register_inplace_or_view<I>());
-    typed.emplace_back(std::string(I::name) + (I::overload_name.empty() ? "" : ".") + std::string(I::overload_name));
+    typed.emplace_back(name_of<I>());
   }
   void merge(registrar&& other) {
     set.add(std::move(other.set));

@@ -100,6 +100,9 @@ OPD_FUNC formulas_detail::registrar formulas_detail::list_formulas() {
   r.functional<kops::split_with_sizes>();
   r.functional<kops::chunk>();
   r.functional<kops::unbind>();
+  r.view_copy<kops::split>();
+  r.view_copy<kops::split_with_sizes>();
+  r.view_copy<kops::unbind>();
   r.functional<kops::index>();
   r.functional<kops::index_put>();
   return r;

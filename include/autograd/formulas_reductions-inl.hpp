@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_composites.hpp"
+#include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
 
 namespace opd::autograd {
@@ -366,6 +368,79 @@ struct native_dropout_d {
   }
 };
 
+// masked_scatter: self's gradient but where the mask wrote; source's: the gradient under the mask in
+// order, zeros for the source elements not read. masked_select: put back under the mask. (self and
+// mask broadcast together: reduced back to self's shape.)
+struct masked_scatter_d {
+  using Op = k::masked_scatter;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "mask">& s) {
+    return fx::sum_to(call<k::where::functional>(s.get<"mask">(), rx::zero0(g), g), s.get<"self.sizes">());
+  }
+  static Tensor source(const Tensor& g, const saved<Op, "mask", "source.sizes">& s) {
+    const IntArrayRef sizes = s.get<"source.sizes">();
+    Tensor selected = call<k::masked_select>(g, s.get<"mask">());
+    const int64_t missing = fx::count(sizes, rx::all_dims(static_cast<int64_t>(sizes.size()))) - selected.numel();
+    if (missing > 0) {
+      const Tensor parts[2] = {selected, fx::zeros_like_sizes(IntArrayRef(&missing, 1), g)};
+      selected = call<k::cat>(std::span<const Tensor>(parts), int64_t{0});
+    }
+    return fx::reshape(selected, sizes);
+  }
+};
+struct masked_select_d {
+  using Op = k::masked_select;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "mask">& s) {
+    const Tensor mask = s.get<"mask">();
+    const IntArrayRef sizes = s.get<"self.sizes">(), ms = mask.sizes();
+    std::vector<int64_t> full(std::max(sizes.size(), ms.size()), 1);  // the broadcast shape
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      const std::size_t a = full.size() - sizes.size(), b = full.size() - ms.size();
+      const int64_t x = i < a ? 1 : sizes[i - a], y = i < b ? 1 : ms[i - b];
+      full[i] = x == 1 ? y : x;
+    }
+    const Tensor zeros = fx::zeros_like_sizes(IntArrayRef(full.data(), full.size()), g);
+    return fx::sum_to(call<k::masked_scatter>(zeros, mask, g), sizes);
+  }
+};
+struct clamp_min_tensor_d {  // PyTorch's clamp_backward_min_max without max: self where x >= min, min where x < min
+  using Op = k::clamp_min_tensor::functional;
+  static std::array<Tensor, 2> both(const Tensor& g, const saved<Op, "self", "min">& s) {
+    const Tensor x = s.get<"self">(), lo = s.get<"min">();
+    const Tensor below = call<k::lt::functional>(x, lo);
+    return {fx::sum_to(call<k::where::functional>(below, rx::zero0(g), g), x.sizes()),
+            fx::sum_to(rx::where0(below, g), lo.sizes())};
+  }
+};
+template <class Op>
+struct triangle_d {  // tril, triu: the same triangle of the gradient
+  static Tensor self(const Tensor& g, const saved<Op, "diagonal">& s) { return call<Op>(g, s.template get<"diagonal">()); }
+};
+struct scatter_d {  // scatter.src / scatter.value: self's gradient but where it was overwritten; src: gathered
+  static Tensor self(const Tensor& g, const saved<k::scatter_src, "dim", "index">& s) {
+    return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
+  }
+  static Tensor src(const Tensor& g, const saved<k::scatter_src, "dim", "index">& s) {
+    return call<k::gather>(g, s.get<"dim">(), s.get<"index">());
+  }
+  static Tensor value_self(const Tensor& g, const saved<k::scatter_value, "dim", "index">& s) {
+    return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
+  }
+};
+struct constant_pad_nd_d {  // the padding cut off again (negative pads crop)
+  using Op = k::constant_pad_nd;
+  static Tensor self(const Tensor& g, const saved<Op, "pad">& s) {
+    std::vector<int64_t> cut(s.get<"pad">());
+    for (int64_t& p : cut) p = -p;
+    return call<k::constant_pad_nd>(g, fx::ints(cut), Scalar(0));
+  }
+};
+struct clamp_min_d {  // grad where self >= min
+  using Op = k::clamp_min::functional;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "min">& s) {
+    return fx::mul(g, call<k::ge_scalar::functional>(s.get<"self">(), s.get<"min">()));
+  }
+};
+
 }  // namespace formulas_detail
 
 
@@ -406,6 +481,20 @@ OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight"
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
 
+OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_src, "ScatterBackward0", formula<"self", &fd::scatter_d::self>,
+                         formula<"src", &fd::scatter_d::src>, non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_value, "ScatterBackward1", formula<"self", &fd::scatter_d::value_self>,
+                         non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::masked_scatter, "MaskedScatterBackward0", formula<"self", &fd::masked_scatter_d::self>,
+                         formula<"source", &fd::masked_scatter_d::source>, non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::masked_select, "MaskedSelectBackward0", formula<"self", &fd::masked_select_d::self>,
+                         non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min_tensor::functional, "ClampMinBackward1", formula<"self, min", &fd::clamp_min_tensor_d::both>);
+OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min::functional, "ClampMinBackward0", formula<"self", &fd::clamp_min_d::self>);
+
 OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   formulas_detail::registrar r;
   r.functional<kops::amax>();
@@ -430,6 +519,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::repeat>();
   r.functional<kops::select>();
   r.functional<kops::select_scatter>();
+  r.view_copy<kops::select>();
   r.functional<kops::index_select>();
   r.functional<kops::masked_fill_scalar>();
   r.inplace_of<kops::masked_fill_scalar, kops::masked_fill_scalar_>();
@@ -437,6 +527,15 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
   r.functional<kops::native_dropout>();
+  r.functional<kops::tril>();
+  r.functional<kops::triu>();
+  r.functional<kops::scatter_src>();
+  r.functional<kops::scatter_value>();
+  r.functional<kops::constant_pad_nd>();
+  r.family<kops::clamp_min>();
+  r.family<kops::clamp_min_tensor>();
+  r.functional<kops::masked_scatter>();
+  r.functional<kops::masked_select>();
   return r;
 }
 

@@ -10,9 +10,14 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 
+#include <cctype>
+#include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <random>
+#include <set>
+#include <string_view>
 #include <thread>
 
 #include "all_formulas.hpp"
@@ -327,12 +332,12 @@ TEST_F(Autograd, InPlaceOnViewOfDifferentiableTensorIsRefused) {
 TEST_F(Autograd, OperatorWithoutFormulaIsAnErrorAtTheForwardCall) {
   Tensor x = leaf({1, 2}, {2});
   Tensor m = leaf({1, 2, 3, 4}, {2, 2});
-  const std::string e = error_of([&] { opd::call<k::tril>(m, int64_t{0}); });
-  EXPECT_NE(e.find("the derivative for 'aten::tril' is not implemented"), std::string::npos) << e;
+  const std::string e = error_of([&] { opd::call<k::sgn::functional>(m); });
+  EXPECT_NE(e.find("the derivative for 'aten::sgn' is not implemented"), std::string::npos) << e;
   // without grad mode, or on outputs that cannot require grad, it runs
   {
     opd::NoGradGuard no_grad;
-    EXPECT_FALSE(opd::call<k::tril>(m, int64_t{0}).requires_grad());
+    EXPECT_FALSE(opd::call<k::sgn::functional>(m).requires_grad());
   }
   EXPECT_EQ(opd::call<k::gt_scalar::functional>(x, opd::Scalar(1)).dtype(), opd::ScalarType::Bool);
   // a composite operator is differentiated through its parts: matmul's backward is tested by gradcheck;
@@ -470,6 +475,151 @@ TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
       }
     }
   }
+}
+
+// ---- which of the library's operators PyTorch 1.13's derivatives.yaml differentiates -----------------
+
+// The name of the graph nodes of an operator's derivatives.yaml entry: the operator's name in CamelCase
+// as Python's str.title() writes each '_'-separated part ("max_pool2d" -> "MaxPool2D", "_softmax" ->
+// "Softmax"); the nodes are that, "Backward" and a number per entry of that name.
+std::string node_family(std::string_view base) {
+  std::string out;
+  bool after_letter = false;
+  for (char c : base) {
+    if (c == '_') {
+      after_letter = false;
+      continue;
+    }
+    const bool letter = std::isalpha(static_cast<unsigned char>(c)) != 0;
+    out += !letter ? c : static_cast<char>(after_letter ? std::tolower(c) : std::toupper(c));
+    after_letter = letter;
+  }
+  return out;
+}
+
+// Operators that 1.13 differentiates and that have no formula here yet (docs/autograd.md, "Not done
+// yet"): a call with an input that requires grad is the fallback's error naming the operator.
+const std::set<std::string>& not_yet() {
+  static const std::set<std::string> s = {
+      // 3-D pooling: the library has no backward kernels for them
+      "aten::_adaptive_avg_pool3d", "aten::avg_pool3d", "aten::max_pool3d_with_indices",
+      // padding and upsampling written as gathers (the library has no backward kernels for them)
+      "aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d", "aten::replication_pad1d",
+      "aten::replication_pad2d", "aten::replication_pad3d", "aten::upsample_bilinear2d",
+      "aten::upsample_bilinear2d.vec", "aten::upsample_nearest2d", "aten::upsample_nearest2d.vec",
+      "aten::col2im", "aten::grid_sampler_2d",
+      // normalization, masks, sparse-ish selections
+      "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::unsafe_split.Tensor",
+      "aten::norm.ScalarOpt_dtype", "aten::norm.ScalarOpt_dim_dtype", "aten::_cdist_forward",
+      "aten::_pdist_forward",
+      // strided views (PyTorch's as_strided_backward), diagonal, unfold and their *_copy / *_scatter
+      "aten::as_strided", "aten::as_strided_copy", "aten::as_strided_scatter", "aten::_reshape_alias",
+      "aten::diagonal", "aten::diagonal_copy", "aten::diagonal_scatter", "aten::unfold", "aten::unfold_copy",
+      "aten::unfold_backward",
+      // complex-valued: sgn, angle, conj_physical, the complex views, the FFTs
+      "aten::sgn", "aten::angle", "aten::conj_physical", "aten::view_as_real", "aten::view_as_complex",
+      "aten::view_as_real_copy", "aten::view_as_complex_copy", "aten::_fft_c2c", "aten::_fft_c2r", "aten::_fft_r2c",
+      // backward kernels called as operators (double backward through them)
+      "aten::convolution_backward", "aten::native_dropout_backward", "aten::native_layer_norm_backward",
+      "aten::embedding_dense_backward",
+      // zeros and identity: trivial, left for the compile budget
+      "aten::zero", "aten::fill.Scalar", "aten::lift_fresh",
+  };
+  return s;
+}
+// Operators whose name has 1.13 nodes that are other overloads' (checked by calling them in libtorch
+// 1.13): the comparisons' nodes are their in-place variants' (eq_: zeros), the functional ones return
+// Bool; where(condition) returns indices; remainder.Scalar_Tensor and scatter's reduce overloads get
+// PyTorch's NotImplemented node; squeeze.dims is PyTorch 2.x's.
+const std::set<std::string>& other_overloads_in_113() {
+  static const std::set<std::string> s = {
+      "aten::eq.Scalar",   "aten::eq.Tensor", "aten::ne.Scalar",           "aten::ne.Tensor",
+      "aten::lt.Scalar",   "aten::lt.Tensor", "aten::le.Scalar",           "aten::le.Tensor",
+      "aten::gt.Scalar",   "aten::gt.Tensor", "aten::ge.Scalar",           "aten::ge.Tensor",
+      "aten::where",       "aten::remainder.Scalar_Tensor", "aten::scatter.reduce", "aten::scatter.value_reduce",
+      "aten::squeeze.dims",
+  };
+  return s;
+}
+
+// Every operator of the library (not composite, not in-place or out=: those take their functional's
+// formulas or are never differentiable) whose name has a graph node in PyTorch 1.13
+// (tests/data/autograd_nodes_1.13.txt, a view's *_copy its view's, "_forward" dropped) has a formula,
+// or is listed above; a listed operator that has a formula now, or is not one of those, is an error too.
+TEST_F(Autograd, DerivativesYamlCoverage) {
+  std::ifstream in(OPD_TEST_DATA_DIR "/autograd_nodes_1.13.txt");
+  ASSERT_TRUE(in.good()) << "cannot read autograd_nodes_1.13.txt";
+  std::set<std::string> families;
+  std::size_t nodes = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t b = line.rfind("Backward");
+    ASSERT_NE(b, std::string::npos) << line;
+    families.insert(line.substr(0, b));
+    ++nodes;
+  }
+  ASSERT_EQ(nodes, 596u);  // 1.13's graph-node classes
+  const std::vector<std::string> with = opd_test::operators_with_formulas();
+  const std::set<std::string> formulas(with.begin(), with.end());
+  auto differentiated_in_113 = [&](std::string_view base) {
+    auto has = [&](std::string_view b) { return families.count(node_family(b)) != 0; };
+    return has(base) || (base.ends_with("_forward") && has(base.substr(0, base.size() - 8))) ||
+           (base.ends_with("_copy") && has(base.substr(0, base.size() - 5)));
+  };
+  opd::Dispatcher& d = opd::Dispatcher::singleton();
+  std::set<std::string> required;
+  std::size_t covered = 0;
+  for (const std::string& name : d.operator_names()) {
+    if (!name.starts_with("aten::")) continue;
+    const opd::OperatorEntry* e = d.find_schema(name);
+    if (e == nullptr || e->registered_keys().find("CompositeImplicitAutograd") != std::string::npos) continue;
+    const std::string text(e->schema().text());
+    if (text.substr(0, text.find("->")).find('!') != std::string::npos) continue;
+    const std::string_view full = std::string_view(name).substr(6);
+    if (!differentiated_in_113(full.substr(0, full.find('.')))) continue;
+    required.insert(name);
+    if (formulas.count(name) != 0) {
+      ++covered;
+    } else {
+      EXPECT_TRUE(not_yet().count(name) != 0 || other_overloads_in_113().count(name) != 0)
+          << name << ": PyTorch 1.13 differentiates it; give it a formula (or list it in not_yet())";
+    }
+  }
+  for (const auto* list : {&not_yet(), &other_overloads_in_113()})
+    for (const std::string& name : *list)
+      EXPECT_TRUE(required.count(name) != 0 && formulas.count(name) == 0)
+          << name << " is listed but has a formula or is not a library operator 1.13 differentiates: remove it";
+  std::cout << required.size() << " operators of the library have 1.13 graph nodes: " << covered << " with formulas, "
+            << not_yet().size() << " not yet, " << other_overloads_in_113().size() << " other overloads\n";
+  EXPECT_GE(covered, 170u);
+}
+
+// _to_copy's gradient comes back in the input's dtype; an integer result gets no history (PyTorch's
+// isDifferentiableType), although the call recorded with an input that requires grad.
+TEST_F(Autograd, ToCopyGradientInTheInputsDtype) {
+  Tensor x = leaf({1, 2, 3}, {3});
+  Tensor y = opd::call<k::to_copy>(x, opd::arg<"dtype"> = opd::ScalarType::Float);
+  ASSERT_NE(y.grad_fn(), nullptr);
+  EXPECT_EQ(y.grad_fn()->name(), "ToCopyBackward0");
+  sum(mul(y, y)).backward();
+  ASSERT_TRUE(x.grad().defined());
+  EXPECT_EQ(x.grad().dtype(), opd::ScalarType::Double);
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 4, 6}));
+  Tensor i = opd::call<k::to_copy>(x, opd::arg<"dtype"> = opd::ScalarType::Long);
+  EXPECT_FALSE(i.requires_grad());
+  EXPECT_EQ(i.grad_fn(), nullptr);
+}
+
+// A view's *_copy operator records its view's node (its type and formulas), named as PyTorch 1.13 names it.
+TEST_F(Autograd, ViewCopyRecordsTheViewsNode) {
+  Tensor x = leaf({1, 2, 3}, {3, 1});
+  Tensor y = opd::call<k::expand_copy>(x, std::vector<int64_t>{3, 2});
+  ASSERT_NE(y.grad_fn(), nullptr);
+  EXPECT_EQ(y.grad_fn()->name(), "ExpandBackward0_copy");
+  EXPECT_FALSE(y.is_view());
+  sum(mul(y, y)).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{4, 8, 12}));
+  EXPECT_EQ(opd::call<k::expand>(x, std::vector<int64_t>{3, 2}).grad_fn()->name(), "ExpandBackward0");
 }
 
 TEST_F(Autograd, GradcheckDetectsAWrongFormula) {

@@ -294,6 +294,42 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::index_put"] = {{{r({4, 3}), V(OL{i3}), r({3, 3}), V(false)}}, {{r({4, 3}), V(OL{dup}), r({3}), V(true)}},
                             {{noncontig({2, 3}), V(OL{mask}), r({}), V(false)}}};
   }
+  // linear algebra and shape operators added with the coverage list (tests Autograd.DerivativesYamlCoverage)
+  m["aten::baddbmm"] = {{{r({2, 2, 2}), r({2, 2, 3}), r({2, 3, 2}), V(0.5), V(2.0)}},
+                        {{r({2}), r({2, 2, 3}), r({2, 3, 2}), V(1), V(1)}}};
+  m["aten::dot"] = {{{r({3}), r({3})}}};
+  m["aten::mv"] = {{{r({2, 3}), r({3})}}, {{noncontig({3, 2}), r({2})}}};
+  m["aten::sort.stable"] = {{{r({2, 4}), V(true), V(-1), V(false)}}, {{r({3, 2}), V(false), V(0), V(true)}}};
+  m["aten::tril"] = {{{r({3, 4}), V(0)}}, {{r({2, 3, 3}), V(-1)}}};
+  m["aten::triu"] = {{{r({3, 4}), V(1)}}, {{noncontig({3, 3}), V(0)}}};
+  {
+    // a different row per element of each column: scatter overwrites each target once
+    const Tensor unique = opd::from_vector<int64_t>({0, 2, 1, 0, 1, 0, 2, 2}, {2, 4});
+    m["aten::scatter.src"] = {{{r({3, 4}), V(0), V(unique), r({2, 4})}}};
+    m["aten::scatter.value"] = {{{r({3, 4}), V(0), V(unique), V(0.5)}}};
+  }
+  m["aten::constant_pad_nd"] = {{{r({2, 3}), V(L{1, 2}), V(0.5)}}, {{r({2, 3, 4}), V(L{1, 0, -1, 2}), V(0)}}};
+  m["aten::clamp_min"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(0.0)}}};
+  m["aten::_unsafe_view"] = {{{r({2, 3}), V(L{3, 2})}}};
+  m["aten::clamp_min.Tensor"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), vals({0.1, -1}, {2})}}};
+  {
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(opd::from_vector<double>({1, -1, 1}, {3}),
+                                                                             opd::Scalar(0));
+    m["aten::masked_scatter"] = {{{r({2, 3}), V(mask), r({5})}}, {{r({2, 3}), V(mask), r({2, 2})}}};
+    m["aten::masked_select"] = {{{r({2, 3}), V(mask)}}, {{r({3}), V(opd::call<opd::kernels::ops::gt_scalar::functional>(
+                                                                          rnd({2, 3}, g), opd::Scalar(0)))}}};
+  }
+  m["aten::native_group_norm"] = {{{r({2, 4, 3}), r({4}), r({4}), V(2), V(4), V(3), V(2), V(1e-5)}},
+                                  {{r({2, 4, 2, 2}), V(), V(), V(2), V(4), V(4), V(1), V(1e-5)}}};
+  m["aten::_to_copy"] = {{{r({2, 3})}}, {{noncontig({2, 3})}}};
+  // the views' *_copy operators: their views' samples
+  for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
+                        "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",
+                        "aten::alias", "aten::split.Tensor", "aten::split_with_sizes", "aten::unbind.int"}) {
+    const std::string view(v);
+    const std::size_t dot = view.find('.');
+    m[view.substr(0, dot) + "_copy" + (dot == std::string::npos ? "" : view.substr(dot))] = m.at(view);
+  }
   return m;
 }
 
