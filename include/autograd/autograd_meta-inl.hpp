@@ -28,7 +28,7 @@ OPD_FUNC std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
 OPD_FUNC Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = autograd_meta(t);
   if (m == nullptr) return {};
-  if (m->grad_fn) return Edge{m->grad_fn, m->output_nr};
+  if (const std::shared_ptr<Node>& fn = grad_fn(t)) return Edge{fn, m->output_nr};  // (a view's, regenerated)
   if (m->requires_grad) return Edge{grad_accumulator(t), 0};
   return {};
 }
