@@ -230,7 +230,8 @@ OPD_FUNC variable_list AsStridedBackward0::apply(variable_list&& grads) {
                                        true, std::nullopt);
   Tensor result = view_detail::base_like(base_, grad);
   call<kernels::ops::fill_>(result, Scalar(0));
-  call<kernels::ops::copy_>(view_detail::region(result, base_, view), grad, false);
+  Tensor slice = view_detail::region(result, base_, view);
+  call<kernels::ops::copy_>(slice, grad, false);
   return {std::move(result)};
 }
 
