@@ -54,7 +54,11 @@ OPD_API AutogradMeta& materialize_autograd_meta(const Tensor& t);
 
 inline bool requires_grad(const Tensor& t) noexcept {
   const AutogradMeta* m = autograd_meta(t);
-  return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
+  if (m == nullptr) return false;
+  if (m->requires_grad || m->grad_fn != nullptr) return true;
+  if (!m->is_view) return false;
+  const Tensor base = t._base();  // a view made in no_grad mode of a base that requires grad does too (PyTorch)
+  return base.defined() && requires_grad(base);
 }
 // A view's grad_fn, regenerated when its base was written in place since it
 // was made (view_history-inl.hpp).
