@@ -481,10 +481,7 @@ struct autograd_kernel<Op, D, R(A...)> {
       node->set_list_outputs(result);
       for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
     } else if constexpr (num_outputs == 1) {
-      if constexpr (is_inplace)
-        rebase_history(result, node);  // a view: its base's history, through CopySlices
-      else
-        set_history(result, node, 0);
+      set_history(result, node, 0);
     } else {
       kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
         const Tensor& t = std::get<k.value>(result);
@@ -494,6 +491,11 @@ struct autograd_kernel<Op, D, R(A...)> {
       });
     }
     std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
+    if constexpr (is_inplace && num_outputs == 1) {
+      // a view: its base's history is rebased through CopySlices (after the saved
+      // result was taken as the node's own output, which holds no reference cycle)
+      if (result.is_view()) rebase_view_history(result, node);
+    }
     if constexpr (is_view_op) {
       kernel_detail::record_views(result, std::get<0>(all), kernel_detail::returns_tensor_list_v<Op> ? CreationMeta::MULTI_OUTPUT_NODE
                                                                                                  : CreationMeta::DEFAULT);

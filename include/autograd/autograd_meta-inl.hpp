@@ -45,6 +45,7 @@ OPD_FUNC void set_history(const Tensor& t, std::shared_ptr<Node> fn, std::uint32
   m.grad_fn = std::move(fn);
   m.output_nr = output_nr;
   m.requires_grad = false;
+  m.attr_version = t.version();  // (a view's grad_fn is current at this version)
   detail::add_autograd_key(t);
 }
 

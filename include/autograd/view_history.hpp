@@ -18,7 +18,7 @@
 // The Autograd kernels call, for a view operator, record_view on its result;
 // for an in-place operator whose self is a view and that records grad,
 // check_inplace_on_view before the call (PyTorch's refusals, with its
-// wording) and rebase_history after it.
+// wording) and rebase_view_history after it.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -42,16 +42,10 @@ OPD_API void record_view(const Tensor& view, const Tensor& input, CreationMeta c
 // throws.
 OPD_API void check_inplace_on_view(const Tensor& self, std::string_view op);
 
-// After the call: self's history is `fn`; when self is a view, its base's
-// history is rebased through a CopySlices node and self's grad_fn regenerated.
+// After the call on the view `self` (whose history the kernel set to `fn`): its
+// base's history is rebased through a CopySlices node over fn, and self's grad_fn
+// regenerated from it.
 OPD_API void rebase_view_history(const Tensor& self, std::shared_ptr<Node> fn);
-inline void rebase_history(const Tensor& self, std::shared_ptr<Node> fn) {
-  if (self.is_view()) [[unlikely]] {
-    rebase_view_history(self, std::move(fn));
-  } else {
-    set_history(self, std::move(fn), 0);
-  }
-}
 
 // Sizes, strides and storage offset: how a view is replayed from its base.
 struct TensorGeometry {
