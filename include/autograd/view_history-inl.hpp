@@ -130,8 +130,6 @@ OPD_FUNC void record_view(const Tensor& view, const Tensor& input, CreationMeta 
 
 OPD_FUNC void check_inplace_on_view(const Tensor& self, std::string_view op) {
   const Tensor base = self._base();
-  if (self.key_set().has(DispatchKey::Functionalize) || self.key_set().has(DispatchKey::Lazy))
-    view_detail::throw_not_rebased(op, "of a functional or lazy tensor is not supported yet (PyTorch's CopySlices)");
   AutogradMeta* m = autograd_meta(self);
   if (m != nullptr && m->is_view && m->creation_meta != CreationMeta::DEFAULT) view_detail::throw_view_on_rebase(*m, false);
   const AutogradMeta* bm = autograd_meta(base);

@@ -37,9 +37,10 @@ OPD_API void record_view(const Tensor& view, const Tensor& input, CreationMeta c
 // Before an in-place call on the view `self` that records grad: PyTorch's
 // errors (a view from a multi-output operator, one made in no_grad mode, a
 // view of a leaf that requires grad, overlapping elements), and what this
-// library does not rebase (a dtype other than the base's, functional and
-// lazy tensors): NotImplementedError naming `op`. Nothing has changed when it
-// throws.
+// library does not rebase (a dtype other than the base's, a view reaching
+// outside its base's elements): NotImplementedError naming `op`. Nothing has
+// changed when it throws. (Functional and lazy tensors are never TensorImpl
+// views: functionalization refuses their views written in place itself.)
 OPD_API void check_inplace_on_view(const Tensor& self, std::string_view op);
 
 // After the call on the view `self` (whose history the kernel set to `fn`): its
