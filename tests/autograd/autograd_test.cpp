@@ -443,7 +443,7 @@ TEST_F(Autograd, InPlaceOnViewsRefusedWithPyTorchsMessages) {
   Tensor c = mul(a, dvec({1, 1, 1, 1}, {2, 2}));
   Tensor cv;
   {
-    opd::autograd::NoGradGuard no_grad;
+    opd::NoGradGuard no_grad;
     cv = select(c, 0, 1);
   }
   EXPECT_EQ(error_of([&] { scale_(cv, 2); }),
@@ -453,7 +453,7 @@ TEST_F(Autograd, InPlaceOnViewsRefusedWithPyTorchsMessages) {
             "outside (if you want the inplace to be tracked).");
   EXPECT_EQ(values(c), (std::vector<double>{1, 2, 3, 4}));
   {
-    opd::autograd::NoGradGuard no_grad;  // both inside: not tracked
+    opd::NoGradGuard no_grad;  // both inside: not tracked
     scale_(cv, 2);
   }
   EXPECT_EQ(values(c), (std::vector<double>{1, 2, 6, 8}));
