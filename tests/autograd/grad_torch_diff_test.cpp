@@ -182,7 +182,7 @@ variable_list opd_inplace_view_grads(int program, const Tensor& a, const Tensor&
       break;
     }
     case 1: {
-      Tensor b = opd::call<k::exp::functional>(a);
+      Tensor b = opd::call<k::sin::functional>(a);
       Tensor rows = narrow(b, 0, 1, 2);
       opd::call<k::copy_>(rows, c, false);
       loss = sum(mul(b, w));
@@ -197,7 +197,7 @@ variable_list opd_inplace_view_grads(int program, const Tensor& a, const Tensor&
       break;
     }
     case 3: {
-      Tensor b = opd::call<k::tanh::functional>(a);
+      Tensor b = opd::call<k::sin::functional>(a);
       Tensor t = narrow(opd::call<k::transpose>(b, int64_t{0}, int64_t{1}), 0, 1, 2);
       opd::call<k::add::inplace>(t, narrow(c, 1, 0, 3), opd::Scalar(0.5));
       loss = sum(mul(b, w));
