@@ -88,5 +88,5 @@ OPD_API Tensor detach(const Tensor& t);
 #ifdef OPD_HEADER_ONLY
 #include "autograd/autograd_meta-inl.hpp"
 #include "autograd/node-inl.hpp"
-#include "autograd/view_history-inl.hpp"
+#include "autograd/view_history.hpp"  // (its tail includes view_history-inl.hpp)
 #endif
