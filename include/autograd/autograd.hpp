@@ -13,7 +13,7 @@
 // engine.hpp (backward, grad), derivatives.hpp (declaring formulas),
 // autograd_kernel.hpp (the derived Autograd kernel), layers.hpp
 // (ADInplaceOrView and the fallback for operators without formulas),
-// formulas.hpp (the library's operators), gradcheck.hpp.
+// view_history.hpp (in-place writes to views: CopySlices), formulas.hpp (the library's operators), gradcheck.hpp.
 #include "autograd/autograd_meta.hpp"
 #include "autograd/engine.hpp"
 #include "autograd/formulas.hpp"
@@ -21,3 +21,4 @@
 #include "autograd/layers.hpp"
 #include "autograd/node.hpp"
 #include "autograd/tensor_api.hpp"
+#include "autograd/view_history.hpp"

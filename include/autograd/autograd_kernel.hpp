@@ -3,8 +3,8 @@
 // (derivatives.hpp), in the steps of PyTorch's generated VariableType kernel:
 //
 //   1. requires_grad: grad mode is on and a Tensor input requires grad;
-//   2. in-place: check it (a leaf that requires grad cannot be written;
-//      an in-place call that records grad on a view is not supported yet);
+//   2. in-place: check it (a leaf that requires grad cannot be written; a
+//      view that records grad: PyTorch's refusals, view_history.hpp);
 //      out=: an input that requires grad is PyTorch's out= error;
 //   3. if required: the node, its next edges (one per Tensor argument, one
 //      per element of a Tensor[] / Tensor?[] argument), and the saved values
@@ -14,7 +14,10 @@
 //      onto the node; several outputs: output k of the node, for the
 //      floating-point outputs that output_differentiability allows; a Tensor[]
 //      result: element k is output k) and save what the formulas read of the
-//      outputs.
+//      outputs. In-place on a view: the base's history is rebased through
+//      CopySlices. A view operator (a Tensor(a) return) records its result
+//      as a differentiable view (also in no_grad mode, for PyTorch's refusal
+//      of writing it in place later).
 //
 //   auto h = opd::autograd::register_derivatives<my_mul>();   // Autograd kernel of my_mul
 //   auto i = opd::autograd::register_derivatives<my_mul_, derivatives_t<my_mul>>();  // an in-place variant
@@ -37,6 +40,7 @@
 #include "autograd/derivatives.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/node.hpp"
+#include "autograd/view_history.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "dispatch/schema/alias_facts.hpp"
 #include "kernels/ops_arithmetic.hpp"
@@ -393,11 +397,6 @@ constexpr bool same_edge_layout() {
 [[gnu::cold, gnu::noinline]] inline void throw_leaf_inplace() {
   throw Error("a leaf Variable that requires grad is being used in an in-place operation.");
 }
-[[gnu::cold, gnu::noinline]] inline void throw_view_inplace(std::string_view op_name) {
-  throw NotImplementedError(std::string(op_name) +
-                            ": an in-place operation that records grad on a view is not supported yet "
-                            "(PyTorch rebases the base's history through the view: CopySlices)");
-}
 
 template <class T>
 bool any_requires_grad(const T& v) {
@@ -415,11 +414,15 @@ bool any_requires_grad(const T& v) {
   }
 }
 
-// In-place with grad on a view: its base's history would have to be rebased
-// through the view (CopySlices), which is not done yet, so every view is refused
-// (also one whose base requires no grad: the base would silently lose the
-// gradient that flows into the view).
-inline bool is_view_of_differentiable(const Tensor& t) { return t.is_view(); }
+// A view operator's result(s): differentiable views of its first argument's base.
+template <class R>
+void record_views(const R& result, const Tensor& input, CreationMeta creation) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<R>, Tensor>) {
+    record_view(result, input, creation);
+  } else if constexpr (std::is_same_v<std::remove_cvref_t<R>, std::vector<Tensor>>) {
+    for (const Tensor& t : result) record_view(t, input, creation);
+  }
+}
 
 }  // namespace kernel_detail
 
@@ -444,6 +447,17 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     return -1;
   }();
   static constexpr bool is_inplace = written >= 0 && !schema::is_out(Op::schema, Op::schema.arguments[static_cast<std::size_t>(written < 0 ? 0 : written)]);
+  // A view operator whose result is a Tensor or a Tensor[] over its first argument.
+  static constexpr bool is_view_op = [] {
+    if constexpr (sizeof...(A) == 0) {
+      return false;
+    } else {
+      using First = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>;
+      using Res = std::remove_cvref_t<R>;
+      return facts.view_return >= 0 && std::is_same_v<First, Tensor> &&
+             (std::is_same_v<Res, Tensor> || std::is_same_v<Res, std::vector<Tensor>>);
+    }
+  }();
   static constexpr std::size_t num_outputs = Op::schema.returns.size();
   static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor> || kernel_detail::returns_tensor_list_v<Op> ||
                     (num_outputs > 1 && std::is_same_v<std::remove_cvref_t<R>, kernel_detail::mp::mp_repeat_c<std::tuple<Tensor>, num_outputs>>),
@@ -459,10 +473,23 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       if (grad_mode) {
         const AutogradMeta* m = autograd_meta(self);
         if (m != nullptr && m->requires_grad && !m->grad_fn) kernel_detail::throw_leaf_inplace();
-        if (needs_grad && kernel_detail::is_view_of_differentiable(self)) kernel_detail::throw_view_inplace(Op::name);
+        if (needs_grad && self.is_view()) check_inplace_on_view(self, Op::name);
       }
     }
     if (!needs_grad) [[likely]] {
+      if constexpr (is_view_op) {
+        // a view made in no_grad mode of a tensor that requires grad: refused if written in place with grad
+        if (!grad_mode) [[unlikely]] {
+          const Tensor& input = std::get<0>(std::forward_as_tuple(args...));
+          const bool input_requires_grad = requires_grad(input);
+          R result = [&]() -> R {
+            ExcludeDispatchKeyGuard below(kAutogradKeys);
+            return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+          }();
+          if (input_requires_grad) kernel_detail::record_views(result, input, CreationMeta::NO_GRAD_MODE);
+          return result;
+        }
+      }
       ExcludeDispatchKeyGuard below(kAutogradKeys);  // the kernel's own calls skip autograd
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
     }
@@ -494,6 +521,15 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       });
     }
     std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
+    if constexpr (is_inplace && num_outputs == 1) {
+      // a view: its base's history is rebased through CopySlices (after the saved
+      // result was taken as the node's own output, which holds no reference cycle)
+      if (result.is_view()) rebase_view_history(result, node);
+    }
+    if constexpr (is_view_op) {
+      kernel_detail::record_views(result, std::get<0>(all), kernel_detail::returns_tensor_list_v<Op> ? CreationMeta::MULTI_OUTPUT_NODE
+                                                                                                 : CreationMeta::DEFAULT);
+    }
     return result;
   }
 

@@ -28,7 +28,7 @@ OPD_FUNC std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
 OPD_FUNC Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = autograd_meta(t);
   if (m == nullptr) return {};
-  if (m->grad_fn) return Edge{m->grad_fn, m->output_nr};
+  if (const std::shared_ptr<Node>& fn = grad_fn(t)) return Edge{fn, m->output_nr};  // (a view's, regenerated)
   if (m->requires_grad) return Edge{grad_accumulator(t), 0};
   return {};
 }
@@ -45,6 +45,7 @@ OPD_FUNC void set_history(const Tensor& t, std::shared_ptr<Node> fn, std::uint32
   m.grad_fn = std::move(fn);
   m.output_nr = output_nr;
   m.requires_grad = false;
+  m.attr_version = t.version();  // (a view's grad_fn is current at this version)
   detail::add_autograd_key(t);
 }
 

@@ -7,6 +7,12 @@
 // A tensor that needs_grad grad (a leaf with requires_grad, or an output with a
 // grad_fn) carries its backend's Autograd key (AutogradCPU, ...), which routes
 // its calls through the Autograd kernels.
+//
+// A differentiable view (made by a view operator's Autograd kernel, or written
+// in place with grad) also records how it was made and the version its grad_fn
+// belongs to: once its base or another view of it is written in place (the
+// version counter is shared), its grad_fn is regenerated from the base's new
+// history (view_history.hpp: PyTorch's DifferentiableViewMeta).
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -18,6 +24,13 @@
 
 namespace opd::autograd {
 
+// How a view was made, for PyTorch's refusals of in-place writes to it.
+enum class CreationMeta : std::uint8_t {
+  DEFAULT,            // rebased through its base when written in place
+  NO_GRAD_MODE,       // made in no_grad mode from a tensor that requires grad
+  MULTI_OUTPUT_NODE,  // one of several views (split, unbind, chunk)
+};
+
 struct AutogradMeta final : AutogradMetaInterface {
   bool requires_grad = false;       // a leaf's flag (a non-leaf needs_grad grad through grad_fn)
   Tensor grad;                      // .grad of a leaf
@@ -26,6 +39,10 @@ struct AutogradMeta final : AutogradMetaInterface {
   std::uint32_t output_nr = 0;
   std::vector<TensorHook> hooks;    // a leaf's hooks (a non-leaf's are its grad_fn's pre-hooks)
   std::mutex mutex;                 // .grad and the accumulator, for backward calls on several threads
+  // A differentiable view (the base is the TensorImpl's base()):
+  bool is_view = false;
+  CreationMeta creation_meta = CreationMeta::DEFAULT;
+  std::uint32_t attr_version = 0;   // the version grad_fn was made at
 };
 
 // Null when t has none.
@@ -37,12 +54,21 @@ OPD_API AutogradMeta& materialize_autograd_meta(const Tensor& t);
 
 inline bool requires_grad(const Tensor& t) noexcept {
   const AutogradMeta* m = autograd_meta(t);
-  return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
+  if (m == nullptr) return false;
+  if (m->requires_grad || m->grad_fn != nullptr) return true;
+  if (!m->is_view) return false;
+  const Tensor base = t._base();  // a view made in no_grad mode of a base that requires grad does too (PyTorch)
+  return base.defined() && requires_grad(base);
 }
-inline const std::shared_ptr<Node>& grad_fn(const Tensor& t) noexcept {
+// A view's grad_fn, regenerated when its base was written in place since it
+// was made (view_history-inl.hpp).
+OPD_API const std::shared_ptr<Node>& view_grad_fn(const Tensor& view, AutogradMeta& m);
+inline const std::shared_ptr<Node>& grad_fn(const Tensor& t) {
   static const std::shared_ptr<Node> none;
-  const AutogradMeta* m = autograd_meta(t);
-  return m != nullptr ? m->grad_fn : none;
+  AutogradMeta* m = autograd_meta(t);
+  if (m == nullptr) return none;
+  if (m->is_view) [[unlikely]] return view_grad_fn(t, *m);
+  return m->grad_fn;
 }
 
 // The leaf's AccumulateGrad node (made on first use; the leaf holds it weakly).
@@ -65,4 +91,5 @@ OPD_API Tensor detach(const Tensor& t);
 #ifdef OPD_HEADER_ONLY
 #include "autograd/autograd_meta-inl.hpp"
 #include "autograd/node-inl.hpp"
+#include "autograd/view_history.hpp"  // (its tail includes view_history-inl.hpp)
 #endif

@@ -216,6 +216,14 @@ struct restore_shape_d {  // view, expand's sum_to, squeeze, unsqueeze: back to 
     return fx::sum_to(g, s.template get<"self.sizes">());
   }
 };
+struct copy_d {  // copy_ (PyTorch's CopyBackwards): self was overwritten; src is broadcast and converted
+  using Op = k::copy_;
+  static Tensor self(const Tensor& g) { return fx::zeros_like_sizes(g.sizes(), g); }
+  static Tensor src(const Tensor& g, const saved<Op, "src.sizes", "src.dtype">& s) {
+    Tensor r = fx::sum_to(g, s.get<"src.sizes">());
+    return r.dtype() == s.get<"src.dtype">() ? r : call<k::to_dtype>(r, s.get<"src.dtype">(), false, false, std::nullopt);
+  }
+};
 struct permute_d {
   using Op = k::permute;
   static Tensor self(const Tensor& g, const saved<Op, "dims">& s) {
@@ -602,6 +610,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_view, "UnsafeViewBackward0", formula<"self
 OPD_AUTOGRAD_DERIVATIVES(kops::to_copy, "ToCopyBackward0", formula<"self", &fd::to_copy_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::copy_, "CopyBackwards", formula<"self", &fd::copy_d::self>, formula<"src", &fd::copy_d::src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::softmax, "SoftmaxBackward0", formula<"self", &fd::softmax_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::internal_softmax, "SoftmaxBackward0", formula<"self", &fd::softmax_d::self_>);
@@ -749,6 +758,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.merge(formulas_detail::pointwise_formulas());
   r.merge(formulas_detail::reduction_formulas());
   r.merge(formulas_detail::list_formulas());
+  r.set.add(register_derivatives<kops::copy_>());  // in place (no functional variant to gradcheck); boxed ADInplaceOrView
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));
   {

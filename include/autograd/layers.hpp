@@ -6,7 +6,9 @@
 //                     call, so that a saved tensor modified since it was saved is
 //                     detected. (A returned alias, Tensor(a), is already a view of
 //                     its input: the kernels make it with TensorImpl::make_view,
-//                     which records the base and shares the version counter.)
+//                     which records the base and shares the version counter; the
+//                     Autograd kernel records it as a differentiable view,
+//                     view_history.hpp.)
 //                     Typed for the operators that have formulas
 //                     (inplace_or_view_kernel<Op>), boxed for every other one.
 //   Autograd fallback at every Autograd key: an operator without a formula

@@ -46,8 +46,8 @@ struct autograd_api {
       }
     };
     autograd::AutogradMeta& m = autograd::materialize_autograd_meta(t);
-    if (m.grad_fn)
-      m.grad_fn->add_pre_hook(m.output_nr, std::move(h));
+    if (const std::shared_ptr<autograd::Node>& fn = autograd::grad_fn(t))
+      fn->add_pre_hook(m.output_nr, std::move(h));
     else
       m.hooks.push_back(std::move(h));
   }

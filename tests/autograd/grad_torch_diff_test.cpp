@@ -164,6 +164,80 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
               opd_test::operators_with_formulas().size(), first_only);
 }
 
+// In-place writes to views (CopySlices; grad_torch_side.hpp's programs), the same with opd.
+variable_list opd_inplace_view_grads(int program, const Tensor& a, const Tensor& c, const Tensor& w) {
+  namespace k = opd::kernels::ops;
+  auto mul = [](const Tensor& x, const Tensor& y) { return opd::call<k::mul::functional>(x, y); };
+  auto sum = [](const Tensor& x) { return opd::call<k::sum>(x); };
+  auto add = [](const Tensor& x, const Tensor& y) { return opd::call<k::add::functional>(x, y); };
+  auto narrow = [](const Tensor& x, int64_t d, int64_t s, int64_t l) { return opd::call<k::narrow>(x, d, s, l); };
+  auto select = [](const Tensor& x, int64_t d, int64_t i) { return opd::call<k::select>(x, d, i); };
+  Tensor loss;
+  switch (program) {
+    case 0: {
+      Tensor b = mul(a, a);
+      Tensor row = select(b, 0, 0);
+      opd::call<k::mul_scalar::inplace>(row, opd::Scalar(2));
+      loss = sum(mul(b, w));
+      break;
+    }
+    case 1: {
+      Tensor b = opd::call<k::sin::functional>(a);
+      Tensor rows = narrow(b, 0, 1, 2);
+      opd::call<k::copy_>(rows, c, false);
+      loss = sum(mul(b, w));
+      break;
+    }
+    case 2: {
+      Tensor b = mul(a, a);
+      Tensor v = narrow(b, 1, 1, 3);
+      Tensor vv = select(v, 0, 2);
+      opd::call<k::mul::inplace>(vv, narrow(select(c, 0, 0), 0, 0, 3));
+      loss = add(sum(mul(b, w)), sum(mul(v, v)));
+      break;
+    }
+    case 3: {
+      Tensor b = opd::call<k::sin::functional>(a);
+      Tensor t = narrow(opd::call<k::transpose>(b, int64_t{0}, int64_t{1}), 0, 1, 2);
+      opd::call<k::add::inplace>(t, narrow(c, 1, 0, 3), opd::Scalar(0.5));
+      loss = sum(mul(b, w));
+      break;
+    }
+    default: {
+      Tensor b = mul(a, a);
+      Tensor v = narrow(b, 0, 1, 2);
+      opd::call<k::mul::inplace>(b, w);
+      loss = sum(mul(v, c));
+      break;
+    }
+  }
+  return opd::autograd::grad({loss}, {a, c}, {}, std::nullopt, false, true);
+}
+
+TEST(AutogradAgainstLibtorch, InPlaceWritesToViews) {
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  const opd::RegistrationSet autograd = opd_test::register_all_formulas();
+  std::mt19937 gen(5);
+  for (int p = 0; p < grad_diff::kInplaceViewPrograms; ++p) {
+    Tensor a = opd_test::rnd({3, 4}, gen), c = opd_test::rnd({2, 4}, gen), w = opd_test::rnd({3, 4}, gen);
+    const std::vector<double> a_data = opd::to_vector<double>(a), c_data = opd::to_vector<double>(c),
+                              w_data = opd::to_vector<double>(w);
+    a.set_requires_grad(true);
+    c.set_requires_grad(true);
+    const variable_list mine = opd_inplace_view_grads(p, a, c, w);
+    const std::vector<std::vector<double>> theirs = grad_diff::torch_inplace_view_grads(p, a_data, c_data, w_data);
+    ASSERT_EQ(theirs.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::vector<double> m =
+          mine[i].defined() ? opd::to_vector<double>(mine[i]) : std::vector<double>(theirs[i].size(), 0.0);
+      ASSERT_EQ(m.size(), theirs[i].size()) << "program " << p;
+      for (std::size_t j = 0; j < m.size(); ++j)
+        EXPECT_LE(std::abs(m[j] - theirs[i][j]), 1e-10 * std::max(1.0, std::abs(theirs[i][j])))
+            << "program " << p << ", input " << i << ", element " << j << ": opd " << m[j] << ", libtorch " << theirs[i][j];
+    }
+  }
+}
+
 #else
 
 TEST(AutogradAgainstLibtorch, Skipped) { GTEST_SKIP() << "libtorch 1.13 not found (or a sanitizer build)"; }

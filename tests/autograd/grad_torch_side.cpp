@@ -115,4 +115,58 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
   return out;
 }
 
+std::vector<std::vector<double>> torch_inplace_view_grads(int program, const std::vector<double>& a_data,
+                                                          const std::vector<double>& c_data,
+                                                          const std::vector<double>& w_data) {
+  const auto options = at::TensorOptions().dtype(at::kDouble);
+  auto make = [&](const std::vector<double>& v, at::IntArrayRef sizes) {
+    return at::from_blob(const_cast<double*>(v.data()), sizes, options).clone();
+  };
+  at::Tensor a = make(a_data, {3, 4}).requires_grad_(true);
+  at::Tensor c = make(c_data, {2, 4}).requires_grad_(true);
+  const at::Tensor w = make(w_data, {3, 4});
+  at::Tensor loss;
+  switch (program) {
+    case 0: {  // b[0] *= 2
+      at::Tensor b = a * a;
+      b.select(0, 0).mul_(2);
+      loss = (b * w).sum();
+      break;
+    }
+    case 1: {  // b.narrow(0, 1, 2).copy_(c)
+      at::Tensor b = a.sin();  // (exp and tanh save their result, which the write would invalidate)
+      b.narrow(0, 1, 2).copy_(c);
+      loss = (b * w).sum();
+      break;
+    }
+    case 2: {  // a view of a view written in place, then the first view used
+      at::Tensor b = a * a;
+      at::Tensor v = b.narrow(1, 1, 3);
+      v.select(0, 2).mul_(c.select(0, 0).narrow(0, 0, 3));
+      loss = (b * w).sum() + (v * v).sum();
+      break;
+    }
+    case 3: {  // a transposed view
+      at::Tensor b = a.sin();
+      b.transpose(0, 1).narrow(0, 1, 2).add_(c.narrow(1, 0, 3), 0.5);
+      loss = (b * w).sum();
+      break;
+    }
+    default: {  // the base written in place after the view was taken
+      at::Tensor b = a * a;
+      at::Tensor v = b.narrow(0, 1, 2);
+      b.mul_(w);
+      loss = (v * c).sum();
+      break;
+    }
+  }
+  const auto g = torch::autograd::grad({loss}, {a, c}, {}, c10::nullopt, false, true);
+  std::vector<std::vector<double>> out;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const at::Tensor t = g[i].defined() ? g[i].contiguous() : at::zeros(i == 0 ? a.sizes() : c.sizes(), options);
+    out.emplace_back(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+  }
+  return out;
+}
+
 }  // namespace grad_diff

@@ -28,4 +28,11 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
                   const std::vector<std::pair<std::size_t, std::size_t>>& differentiated,
                   const std::vector<diff::RawTensor>& v, const std::vector<diff::RawTensor>& u);
 
+// Programs that write views in place (PyTorch's CopySlices), on a [3, 4], c [2, 4] and
+// w [3, 4] (doubles, row-major): {d loss / d a, d loss / d c} (zeros where unused).
+// grad_torch_diff_test.cpp runs the same programs with opd (kInplaceViewPrograms of them).
+inline constexpr int kInplaceViewPrograms = 5;
+std::vector<std::vector<double>> torch_inplace_view_grads(int program, const std::vector<double>& a,
+                                                          const std::vector<double>& c, const std::vector<double>& w);
+
 }  // namespace grad_diff
