@@ -165,6 +165,8 @@ void BM_lazy_mlp_train_step(benchmark::State& state, bool lazy) {
   const auto after = opd::lazy::counters();
   state.counters["uncached_compile"] = static_cast<double>(after.uncached_compile - before.uncached_compile);
   state.counters["cached_compile"] = static_cast<double>(after.cached_compile - before.cached_compile);
+  state.counters["inputs_written_per_step"] =
+      static_cast<double>(after.inputs_written - before.inputs_written) / static_cast<double>(state.iterations());
 }
 BENCHMARK_CAPTURE(BM_lazy_mlp_train_step, eager, false)->Name("BM_lazy_mlp_train_step/eager");
 BENCHMARK_CAPTURE(BM_lazy_mlp_train_step, lazy, true)->Name("BM_lazy_mlp_train_step/lazy");
