@@ -76,11 +76,13 @@ int main() {
     }
     opd::lazy::sync();  // the whole step: compiled (first step) or a cache hit
     const opd::lazy::Counters c = opd::lazy::counters();
-    std::printf("step %d: loss=%g (eager %g) nodes_traced=%llu uncached_compile=%llu cached_compile=%llu syncs=%llu\n",
+    std::printf("step %d: loss=%g (eager %g) nodes_traced=%llu uncached_compile=%llu cached_compile=%llu syncs=%llu "
+                "inputs_written=%llu\n",
                 step, static_cast<double>(opd::to_vector<float>(opd::lazy::to_cpu(loss))[0]),
                 static_cast<double>(opd::to_vector<float>(eager_loss)[0]),
                 static_cast<unsigned long long>(c.nodes_traced), static_cast<unsigned long long>(c.uncached_compile),
-                static_cast<unsigned long long>(c.cached_compile), static_cast<unsigned long long>(c.syncs));
+                static_cast<unsigned long long>(c.cached_compile), static_cast<unsigned long long>(c.syncs),
+                static_cast<unsigned long long>(c.inputs_written));
   }
   bool same = true;
   for (std::size_t i = 0; i < eager.params.size(); ++i)

@@ -6,10 +6,15 @@
 //      are grouped, greedily in post-order; a group runs where it closes
 //      (before the first operator outside it that reads one of its values);
 //   2. steps: every other operator, in post-order, with its view-copy
-//      rewritten to the view itself when no live tensor receives it (values
-//      in a plan are never written, so a view is as good as a copy);
+//      rewritten to the view itself when no live tensor receives it (a
+//      buffer a view shares is never written, so a view is as good as a copy);
 //   3. slots by liveness: a value's slot is freed after its last reader, and
-//      reused by the next value.
+//      reused by the next value;
+//   4. buffers written in place, each only when at run time nothing else
+//      holds it (no tensor, no view of its storage): an operator's dying
+//      first operand (its in-place variant), a fused group's dying
+//      intermediate input, and a graph input that an update group (`w - lr *
+//      g`, run last) replaces when nothing reads that input after the sync.
 // At run time each step is a boxed call of the CPU kernel through the
 // dispatcher; a fused group is one loop over blocks of 1024 elements in which
 // each operator is an inner loop over the block (no runtime compiler, no
@@ -94,6 +99,7 @@ struct FOutput {
   std::int32_t reg;
   std::uint32_t node, slot;
   bool is_bool;
+  std::int32_t into_input = -1;  // >= 0: written into this group input's buffer when it may be (see CpuPlan)
 };
 
 struct Group {
@@ -105,6 +111,14 @@ struct Group {
   std::int32_t registers = 0;
   std::vector<std::int64_t> sizes;  // the group's shape
   std::int64_t numel = 0;
+  // A graph input (node position, output) whose buffer this group may write:
+  // read in full here, by no later step (see CpuPlan).
+  std::int64_t target_node = -1;
+  std::uint32_t target_index = 0;
+  std::int32_t target_input = -1;  // its position among inputs
+  // Else an intermediate that dies here (read by no later step), whose
+  // buffer takes the output when at run time its slot alone holds it.
+  std::int32_t dying_input = -1;  // its position among inputs
 };
 
 struct Step {
@@ -219,7 +233,10 @@ OPD_FUNC std::int64_t broadcast_period(const Tensor& t) {
   return block;
 }
 
-OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::vector<Tensor>& results) {
+// write_input: the output marked into_input takes that input's buffer
+// (CpuPlan::run checked that nothing reads it afterwards).
+OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::vector<Tensor>& results,
+                        bool write_input) {
   const std::size_t ni = g.inputs.size();
   std::vector<Tensor> held(ni);
   std::vector<const void*> src(ni);
@@ -235,8 +252,10 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
     held[i] = std::move(t);
   }
   results.clear();
-  for (const FOutput& o : g.outputs)
-    results.push_back(empty(g.sizes, o.is_bool ? ScalarType::Bool : ScalarType::Float, Device::cpu()));
+  for (const FOutput& o : g.outputs) {
+    if (write_input && o.into_input >= 0) results.push_back(held[static_cast<std::size_t>(o.into_input)]);
+    else results.push_back(empty(g.sizes, o.is_bool ? ScalarType::Bool : ScalarType::Float, Device::cpu()));
+  }
   std::vector<float> scratch(static_cast<std::size_t>(g.registers) * kBlock);
   std::vector<float*> reg(static_cast<std::size_t>(g.registers));
   for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch.data() + r * kBlock;
@@ -268,12 +287,19 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
         }
       }
     }
-    // Float outputs are computed in place in the output tensor.
+    // Float outputs are computed in place in the output tensor; one that is an
+    // input's buffer is computed in its register and copied after the block
+    // (the block's instructions read that input: no write may alias a read).
     for (std::size_t o = 0; o < g.outputs.size(); ++o)
-      if (!g.outputs[o].is_bool)
+      if (!g.outputs[o].is_bool && !(write_input && g.outputs[o].into_input >= 0))
         reg[static_cast<std::size_t>(g.outputs[o].reg)] = static_cast<float*>(results[o].data_ptr()) + start;
     for (const FInstr& in : g.code) apply(in, reg.data(), n);
     for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+      if (write_input && g.outputs[o].into_input >= 0) {
+        const float* r = reg[static_cast<std::size_t>(g.outputs[o].reg)];
+        std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
+        continue;
+      }
       if (!g.outputs[o].is_bool) continue;
       const float* r = reg[static_cast<std::size_t>(g.outputs[o].reg)];
       bool* p = static_cast<bool*>(results[o].data_ptr()) + start;
@@ -315,7 +341,8 @@ class CpuPlan final : public Executable {
   std::vector<Tensor> run(const Graph& g) override;
   std::string describe() const override {
     return "cpu plan: " + std::to_string(steps_.size()) + " steps, " + std::to_string(groups_.size()) +
-           " fused groups, " + std::to_string(num_slots_) + " slots";
+           " fused groups (" + std::to_string(writing_groups_) + " writing an input in place), " +
+           std::to_string(num_slots_) + " slots";
   }
 
  private:
@@ -325,6 +352,19 @@ class CpuPlan final : public Executable {
   std::vector<std::uint32_t> output_slots_;              // per root output
   std::uint32_t num_slots_ = 0;
   std::uint64_t fused_nodes_ = 0;
+  // Writing graph inputs in place (groups with a target): allowed in a run
+  // only when every node of the graph that is no root, and each target
+  // input, is held by the graph's own operands alone (held_only_by_graph).
+  struct RefSite {
+    std::uint32_t node, reader, operand;  // the node, and one operand of a reader that holds it
+    long refs;                            // operands in the graph that hold it
+  };
+  std::vector<RefSite> closed_;   // the nodes the graph does not return
+  std::vector<RefSite> targets_;  // per group (node = group index): its target input
+  std::size_t writing_groups_ = 0;
+  bool held_only_by_graph(const Graph& g, const RefSite& r) const {
+    return g.nodes[r.reader]->operands[r.operand].node.use_count() == r.refs;
+  }
 };
 
 OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
@@ -406,11 +446,66 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
     groups_[static_cast<std::size_t>(join)].members.push_back(static_cast<std::uint32_t>(i));
   }
   for (std::size_t gi = 0; gi < groups_.size(); ++gi) close(static_cast<std::int32_t>(gi));
-  // A group of one runs as its operator.
+  // Groups that write a graph input in place (an SGD update `w - lr * g`
+  // where eager mode's sub_ writes w): a group whose values no other step
+  // reads (roots only) and that reads a float graph input of its own shape
+  // runs after every other step, so that it is that input's last reader and
+  // so that an operator that fails has run before any input was written
+  // (a fused loop does not fail). Among such groups an input is written by
+  // one only, and read by no other moved group. At run time the write needs
+  // the input to be held by the graph alone (CpuPlan::run).
+  {
+    std::vector<bool> claimed(n, false), moved_reads(n, false);
+    std::vector<std::int32_t> moved;
+    for (std::size_t k = 0; k < schedule.size(); ++k) {
+      if (schedule[k] >= 0) continue;
+      const std::int32_t gi = -schedule[k] - 1;
+      Group& grp = groups_[static_cast<std::size_t>(gi)];
+      bool sink = true;
+      for (const std::uint32_t m : grp.members)
+        for (const std::uint32_t r : readers[m]) sink = sink && group_of[r] == gi;
+      if (!sink) continue;
+      // A group of one transcendental function runs as its operator (the
+      // eager kernel's bits), so it writes no input.
+      if (grp.members.size() == 1) {
+        const FOp op = fusible(g.nodes[grp.members[0]]->op->name())->op;
+        if (op == FOp::exp || op == FOp::log || op == FOp::tanh || op == FOp::sigmoid) continue;
+      }
+      // The candidate is taken from the last member first (an update's
+      // `w - lr * g` reads w last).
+      std::vector<std::uint32_t> reads;
+      for (auto mi = grp.members.rbegin(); mi != grp.members.rend(); ++mi)
+        for (const Operand& o : g.nodes[*mi]->operands) {
+          const Node* src = o.node.get();
+          reads.push_back(src->order);
+          if (claimed[src->order]) sink = false;  // another moved group writes it
+          if (grp.target_node < 0 && !moved_reads[src->order] && src->is_data() &&
+              src->output(o.index).dtype == ScalarType::Float && src->output(o.index).sizes == grp.sizes) {
+            grp.target_node = src->order;
+            grp.target_index = o.index;
+          }
+        }
+      if (!sink || grp.target_node < 0) {
+        grp.target_node = -1;
+        continue;
+      }
+      claimed[static_cast<std::size_t>(grp.target_node)] = true;
+      for (const std::uint32_t r : reads) moved_reads[r] = true;
+      moved.push_back(gi);
+    }
+    if (!moved.empty()) {
+      std::vector<std::int32_t> reordered;
+      for (const std::int32_t e : schedule)
+        if (e >= 0 || std::find(moved.begin(), moved.end(), -e - 1) == moved.end()) reordered.push_back(e);
+      for (const std::int32_t gi : moved) reordered.push_back(-(gi + 1));
+      schedule = std::move(reordered);
+    }
+  }
+  // A group of one runs as its operator (unless it writes an input in place).
   for (std::size_t k = 0; k < schedule.size(); ++k) {
     if (schedule[k] >= 0) continue;
     Group& grp = groups_[static_cast<std::size_t>(-schedule[k] - 1)];
-    if (grp.members.size() == 1) {
+    if (grp.members.size() == 1 && grp.target_node < 0) {
       group_of[grp.members[0]] = -1;
       schedule[k] = static_cast<std::int32_t>(grp.members[0]);
       grp.members.clear();
@@ -533,6 +628,40 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
           grp.outputs.push_back(FOutput{reg[m], m, s, node->output(0).dtype == ScalarType::Bool});
         }
       }
+      // The target input dies here (the group runs last): its buffer takes
+      // the group's last float output.
+      bool writes = false;
+      if (grp.target_node >= 0 && last_use[static_cast<std::size_t>(grp.target_node)] == static_cast<std::int64_t>(k)) {
+        std::int32_t q = -1;
+        for (std::size_t i = 0; i < grp.inputs.size(); ++i)
+          if (grp.inputs[i].node == static_cast<std::uint32_t>(grp.target_node) && grp.inputs[i].index == grp.target_index)
+            q = static_cast<std::int32_t>(i);
+        for (std::size_t o = grp.outputs.size(); o-- > 0 && q >= 0 && !writes;)
+          if (!grp.outputs[o].is_bool) {
+            grp.outputs[o].into_input = q;
+            writes = true;
+          }
+      }
+      if (writes) {
+        ++writing_groups_;
+        for (const FOutput& o : grp.outputs)
+          if (o.into_input >= 0) grp.target_input = o.into_input;
+      } else {
+        grp.target_node = -1;
+        // An intermediate of the group's shape read last here: its (warm)
+        // buffer takes the group's last float output instead of a new one.
+        for (std::size_t i = 0; i < grp.inputs.size() && grp.dying_input < 0; ++i) {
+          const FInput& in = grp.inputs[i];
+          const Node* src = g.nodes[in.node];
+          if (!in.is_bool && !src->is_data() && !is_root[in.node] && last_use[in.node] == static_cast<std::int64_t>(k) &&
+              src->output(in.index).sizes == grp.sizes)
+            for (std::size_t o = grp.outputs.size(); o-- > 0 && grp.dying_input < 0;)
+              if (!grp.outputs[o].is_bool) {
+                grp.outputs[o].into_input = static_cast<std::int32_t>(i);
+                grp.dying_input = static_cast<std::int32_t>(i);
+              }
+        }
+      }
       for (const std::uint32_t m : grp.members)
         for (const Operand& o : g.nodes[m]->operands) {
           const std::uint32_t p = o.node->order;
@@ -546,9 +675,44 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
   }
   for (const std::uint32_t r : g.roots)
     for (const std::uint32_t s : slot[r]) output_slots_.push_back(s);
+  if (writing_groups_ > 0) {
+    // Where each node is held in the graph: after a sync only the roots stay
+    // (their operands dropped), so a node held by nothing else is unreadable then.
+    std::vector<long> refs(n, 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> site(n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < g.nodes[i]->operands.size(); ++j)
+        if (const Node* src = g.nodes[i]->operands[j].node.get(); src != nullptr && refs[src->order]++ == 0)
+          site[src->order] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)};
+    for (std::size_t i = 0; i < n; ++i)
+      if (!g.nodes[i]->is_data() && !is_root[i] && refs[i] > 0)
+        closed_.push_back(RefSite{static_cast<std::uint32_t>(i), site[i].first, site[i].second, refs[i]});
+    for (std::size_t gi = 0; gi < groups_.size(); ++gi)
+      if (const std::int64_t t = groups_[gi].target_node; t >= 0) {
+        const std::size_t i = static_cast<std::size_t>(t);
+        targets_.push_back(RefSite{static_cast<std::uint32_t>(gi), site[i].first, site[i].second, refs[i]});
+      }
+  }
 }
 
 OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
+  // Which groups may write their target input: the graph holds every node it
+  // does not return, and the input alone, and nothing else holds the
+  // input's buffer (no tensor, no view of its storage).
+  std::vector<char> write_input;
+  if (writing_groups_ > 0) {
+    bool closed = true;
+    for (const RefSite& r : closed_) closed = closed && held_only_by_graph(g, r);
+    write_input.assign(groups_.size(), 0);
+    for (const RefSite& r : targets_) {
+      if (!closed || !held_only_by_graph(g, r)) continue;
+      const Group& grp = groups_[r.node];
+      const Tensor& t = g.nodes[static_cast<std::size_t>(grp.target_node)]->data[grp.target_index];
+      const TensorImpl* impl = t.unsafe_get_impl();
+      write_input[r.node] = impl->use_count() == 1 && t.storage().use_count() == 1 && t.is_contiguous() &&
+                            impl->autograd_meta() == nullptr && !impl->is_wrapped_number();
+    }
+  }
   std::vector<Tensor> slots(num_slots_);
   for (std::size_t k = 0; k < g.inputs.size(); ++k) {
     const Node* in = g.nodes[g.inputs[k]];
@@ -556,11 +720,22 @@ OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
   }
   Stack stack;
   std::vector<Tensor> results;
-  std::uint64_t executed = 0;
+  std::uint64_t executed = 0, written = 0;
   for (const Step& step : steps_) {
     if (step.group >= 0) {
       const Group& grp = groups_[static_cast<std::size_t>(step.group)];
-      run_group(grp, slots, results);
+      bool write = false;
+      if (grp.target_input >= 0 && !write_input.empty() && write_input[static_cast<std::size_t>(step.group)] != 0) {
+        // and no step made an alias of it: held by its node and its slot alone
+        const Tensor& t = slots[static_cast<std::size_t>(grp.input_slots[static_cast<std::size_t>(grp.target_input)])];
+        write = t.unsafe_get_impl()->use_count() == 2 && t.storage().use_count() == 1;
+        written += write ? 1 : 0;
+      } else if (grp.dying_input >= 0) {  // held by its slot alone, no view of it
+        const Tensor& t = slots[static_cast<std::size_t>(grp.input_slots[static_cast<std::size_t>(grp.dying_input)])];
+        write = t.unsafe_get_impl()->use_count() == 1 && t.storage().use_count() == 1 && t.is_contiguous() &&
+                t.dtype() == ScalarType::Float;
+      }
+      run_group(grp, slots, results, write);
       for (std::size_t o = 0; o < grp.outputs.size(); ++o) slots[grp.outputs[o].slot] = std::move(results[o]);
       executed += grp.members.size();
     } else {
@@ -625,6 +800,7 @@ OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
   }
   detail::state().nodes_executed.fetch_add(executed, std::memory_order_relaxed);
   detail::state().fused_nodes.fetch_add(fused_nodes_, std::memory_order_relaxed);
+  if (written != 0) detail::state().inputs_written.fetch_add(written, std::memory_order_relaxed);
   std::vector<Tensor> out;
   out.reserve(output_slots_.size());
   for (const std::uint32_t s : output_slots_) out.push_back(slots[s]);

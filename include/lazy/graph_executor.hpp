@@ -37,6 +37,7 @@ struct Counters {
   std::uint64_t shape_cache_misses = 0; // Meta kernel calls
   std::uint64_t nodes_executed = 0;     // operator nodes run at sync
   std::uint64_t fused_nodes = 0;        // of which run inside fused loops
+  std::uint64_t inputs_written = 0;     // graph inputs whose buffer a fused update wrote in place
 };
 OPD_API Counters counters();
 OPD_API void reset_counters();

@@ -26,9 +26,12 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "dispatch/config.hpp"
 #include "dispatch/core/ivalue.hpp"
 #include "dispatch/core/scalar_type.hpp"
+#include "dispatch/core/small_vector.hpp"
 #include "dispatch/core/tensor.hpp"
 
 namespace opd {
@@ -79,12 +82,17 @@ enum class ArgKind : std::uint8_t {
   optional_tensor_list  // attributes[i] (Int) operands, null ones are None
 };
 
+// Per-argument storage kept inline in the node: most operators take at most
+// six arguments and three tensors, so tracing one allocates the node alone.
+inline constexpr std::size_t kInlineArgs = 6;
+inline constexpr std::size_t kInlineOperands = 3;
+
 class OPD_API Node {
  public:
-  const OperatorEntry* op = nullptr;  // null for a graph input created from data
-  std::vector<ArgKind> kinds;         // one per schema argument
-  std::vector<IValue> attributes;     // one per schema argument (see ArgKind)
-  std::vector<Operand> operands;
+  const OperatorEntry* op = nullptr;                                  // null for a graph input created from data
+  SmallVector<ArgKind, kInlineArgs> kinds;                            // one per schema argument
+  boost::container::small_vector<IValue, kInlineArgs> attributes;     // one per schema argument (see ArgKind)
+  boost::container::small_vector<Operand, kInlineOperands> operands;
   std::shared_ptr<const OpShape> shape;
   std::vector<Tensor> data;     // one CPU tensor per output once materialized
   std::uint64_t shape_key = 0;  // schema, attributes, operand shapes and dtypes

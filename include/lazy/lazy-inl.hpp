@@ -63,9 +63,10 @@ struct State {
   std::size_t capacity = 1024;
   Compiler compiler;
   std::uint64_t epoch = 0;
+  std::size_t last_graph_nodes = 0, last_graph_inputs = 0;  // collect's reserve hints
   // counters
   std::atomic<std::uint64_t> nodes_traced{0}, eager_ops{0}, syncs{0}, uncached_compile{0}, cached_compile{0},
-      shape_cache_misses{0}, nodes_executed{0}, fused_nodes{0};
+      shape_cache_misses{0}, nodes_executed{0}, fused_nodes{0}, inputs_written{0};
 };
 
 // Never destroyed: lazy tensors may outlive static destructors.
@@ -308,7 +309,6 @@ OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
     node->op = &op;
     node->kinds.resize(n, ArgKind::attribute);
     node->attributes.resize(n);
-    node->operands.reserve(n);
     Tracer tr{*node, info.hash};
     bool other_device = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -404,7 +404,11 @@ OPD_FUNC void collect(const std::vector<NodePtr>& roots, Graph& g) {
   State& st = state();
   const std::uint64_t epoch = ++st.epoch;
   std::uint64_t h = 0x67726170;  // "grap"
+  // Sized as the last graph: a step's graph is usually the previous one again.
+  g.nodes.reserve(st.last_graph_nodes);
+  g.inputs.reserve(st.last_graph_inputs);
   std::vector<std::pair<Node*, std::size_t>> todo;
+  todo.reserve(64);
   for (const NodePtr& root : roots) {
     if (root->mark == epoch) continue;
     root->mark = epoch;
@@ -432,23 +436,32 @@ OPD_FUNC void collect(const std::vector<NodePtr>& roots, Graph& g) {
       }
     }
   }
+  g.roots.reserve(roots.size());
   for (const NodePtr& root : roots) {
     if (root->is_data()) continue;
     g.roots.push_back(root->order);
     h = hash_combine(h, root->order);
   }
   g.hash = h;
+  st.last_graph_nodes = g.nodes.size();
+  st.last_graph_inputs = g.inputs.size();
 }
 
 // The pending nodes among these, each once, in their first order (the
 // order is part of the graph's structure hash: keep it deterministic).
+// Under sync_mu: duplicates are found with the nodes' marks, no set.
 OPD_FUNC std::vector<NodePtr> unique_pending(std::vector<NodePtr> nodes) {
-  std::unordered_set<const Node*> seen;
-  std::vector<NodePtr> out;
-  out.reserve(nodes.size());
-  for (NodePtr& n : nodes)
-    if (!n->is_data() && seen.insert(n.get()).second) out.push_back(std::move(n));
-  return out;
+  const std::uint64_t epoch = ++state().epoch;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    Node* n = nodes[i].get();
+    if (n->is_data() || n->mark == epoch) continue;
+    n->mark = epoch;
+    if (kept != i) nodes[kept] = std::move(nodes[i]);
+    ++kept;
+  }
+  nodes.resize(kept);
+  return nodes;
 }
 
 OPD_FUNC std::uint64_t data_key(const OpShape& shape) {
@@ -458,10 +471,10 @@ OPD_FUNC std::uint64_t data_key(const OpShape& shape) {
 }
 
 OPD_FUNC void sync_nodes(std::vector<NodePtr> roots) {
-  roots = unique_pending(std::move(roots));
-  if (roots.empty()) return;
   State& st = state();
   std::lock_guard<std::recursive_mutex> lk(st.sync_mu);
+  roots = unique_pending(std::move(roots));
+  if (roots.empty()) return;
   // (1)-(2) collect and hash
   Graph g;
   collect(roots, g);
@@ -534,8 +547,8 @@ OPD_FUNC std::string operand_name(const Operand& o) {
 }
 
 OPD_FUNC std::string dump_text(std::vector<NodePtr> roots) {
-  roots = unique_pending(std::move(roots));
   std::lock_guard<std::recursive_mutex> lk(state().sync_mu);
+  roots = unique_pending(std::move(roots));
   Graph g;
   collect(roots, g);
   std::ostringstream os;
@@ -564,8 +577,8 @@ OPD_FUNC std::string dump_text(std::vector<NodePtr> roots) {
 }
 
 OPD_FUNC std::string dump_dot_of(std::vector<NodePtr> roots) {
-  roots = unique_pending(std::move(roots));
   std::lock_guard<std::recursive_mutex> lk(state().sync_mu);
+  roots = unique_pending(std::move(roots));
   Graph g;
   collect(roots, g);
   std::ostringstream os;
@@ -787,13 +800,14 @@ OPD_FUNC Counters counters() {
   c.shape_cache_misses = s.shape_cache_misses.load();
   c.nodes_executed = s.nodes_executed.load();
   c.fused_nodes = s.fused_nodes.load();
+  c.inputs_written = s.inputs_written.load();
   return c;
 }
 
 OPD_FUNC void reset_counters() {
   detail::State& s = detail::state();
   for (auto* c : {&s.nodes_traced, &s.eager_ops, &s.syncs, &s.uncached_compile, &s.cached_compile,
-                  &s.shape_cache_misses, &s.nodes_executed, &s.fused_nodes})
+                  &s.shape_cache_misses, &s.nodes_executed, &s.fused_nodes, &s.inputs_written})
     c->store(0);
 }
 

@@ -329,6 +329,70 @@ TEST_F(Lazy, AKernelErrorAtSyncNamesTheOperatorAndLeavesTheTensorsUsable) {
   EXPECT_NO_THROW(lazy::sync());
 }
 
+// An update `w - a * g` of a graph input that nothing reads after the sync
+// writes the input's buffer (as eager mode's sub_ does), bitwise as eager; a
+// pending reader outside the synced graph keeps the input, and so does an
+// operator that fails in the same graph.
+TEST_F(Lazy, AnUpdateWritesItsGraphInputInPlaceOnlyWhenNothingElseReadsIt) {
+  const Tensor wc = randn({40, 70}, 21), gc = randn({40, 70}, 22);
+  const Tensor expected = opd::call<ops::sub::functional>(wc, opd::call<ops::mul::functional>(gc, gc), 0.5);
+  auto buffer = [](const Tensor& t) { return lazy::lazy_impl(t)->node()->data.at(0).data_ptr(); };
+  auto update = [](Tensor& w, const Tensor& g) {
+    opd::call<ops::sub::inplace>(w, opd::call<ops::mul::functional>(g, g), 0.5);
+  };
+  {  // an earlier reader in the same graph, and the update writes w's buffer
+    Tensor w = lazy::to_lazy(wc);
+    const Tensor g = lazy::to_lazy(gc);
+    const void* before = buffer(w);
+    const Tensor twice = opd::call<ops::mul_scalar::functional>(w, 2.0);
+    update(w, g);
+    const std::uint64_t written = lazy::counters().inputs_written;
+    lazy::sync();
+    EXPECT_EQ(buffer(w), before) << "written in place (g, which the caller holds, is not)";
+    EXPECT_EQ(lazy::counters().inputs_written - written, 1u);
+    expect_same(lazy::to_cpu(w), expected, "the update");
+    expect_same(lazy::to_cpu(twice), opd::call<ops::mul_scalar::functional>(wc, 2.0), "the earlier reader");
+  }
+  {  // a pending reader outside the graph synced: a new buffer
+    Tensor w = lazy::to_lazy(wc);
+    const Tensor g = lazy::to_lazy(gc);
+    const void* before = buffer(w);
+    const Tensor later = opd::call<ops::mul_scalar::functional>(w, 2.0);
+    update(w, g);
+    const std::uint64_t written = lazy::counters().inputs_written;
+    lazy::sync(std::vector<Tensor>{w});
+    EXPECT_NE(buffer(w), before);
+    EXPECT_EQ(lazy::counters().inputs_written, written);
+    expect_same(lazy::to_cpu(w), expected, "the update");
+    expect_same(lazy::to_cpu(later), opd::call<ops::mul_scalar::functional>(wc, 2.0), "the reader outside");
+  }
+  {  // an operator that fails: w's input is intact, the next sync computes it
+    auto def = opd::declare("t_lazy::boom2(Tensor self) -> Tensor");
+    auto meta = opd::register_boxed_kernel("t_lazy::boom2", opd::DispatchKey::Meta,
+                                           [](const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack* s) {
+                                             const Tensor self = s->back().to_tensor();
+                                             s->back() = opd::IValue(opd::empty(self.sizes(), self.dtype(), opd::Device::meta()));
+                                           });
+    auto cpu = opd::register_boxed_kernel("t_lazy::boom2", opd::DispatchKey::CPU,
+                                          [](const opd::OperatorEntry&, opd::DispatchKeySet, opd::Stack*) {
+                                            throw opd::ValueError("boom2 kernel failed");
+                                          });
+    lazy::ensure_registered();
+    Tensor w = lazy::to_lazy(wc);
+    const Tensor g = lazy::to_lazy(gc);
+    update(w, g);
+    Tensor bad;
+    {
+      opd::Stack s{opd::IValue(lazy::make_lazy(gc))};
+      opd::call_boxed(opd::Dispatcher::singleton().find_schema_or_throw("t_lazy::boom2"), s);
+      bad = s.back().to_tensor();
+    }
+    EXPECT_THROW(lazy::sync(), opd::Error);
+    bad = Tensor();
+    expect_same(lazy::to_cpu(w), expected, "the update after a failed sync");
+  }
+}
+
 // A bare lazy tensor is never written, so a view of it is traced as its value
 // (autograd's formulas call views on the lazy tensors below functionalization);
 // a write needs the functional wrapper and is refused by name.
