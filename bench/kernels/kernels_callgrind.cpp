@@ -3,7 +3,10 @@
 // reductions.cpp call them (opd only: without libtorch loaded, valgrind
 // starts it in a second).
 //
-//   opd_kernels_callgrind <exp|mul|lt|softmax> <n elements> <N calls>
+//   opd_kernels_callgrind <exp|mul|lt|softmax|argmin|max|count_nonzero|mv> <n elements> <N calls>
+//
+// The reductions take [1, n] (argmin over dim -1, max and count_nonzero over
+// everything), mv a [1, n] matrix and an n vector, as opd_kernels_all_ops does.
 //
 // Instructions per call = (Ir(2N) - Ir(N)) / N, which cancels start-up and
 // registration (bench/kernels/kernels_callgrind.sh).
@@ -15,6 +18,7 @@
 
 #include <kernels/cpu/parallel.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_linalg.hpp>
 #include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_reductions.hpp>
 
@@ -33,7 +37,7 @@ opd::Tensor input(int64_t n, float shift, bool matrix) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <exp|mul|lt|softmax> <n> <calls>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <exp|mul|lt|softmax|argmin|max|count_nonzero|mv> <n> <calls>\n", argv[0]);
     return 2;
   }
   const opd::RegistrationSet kernels = opd::kernels::register_cpu();
@@ -41,8 +45,8 @@ int main(int argc, char** argv) {
   const std::string op = argv[1];
   const int64_t n = std::atoll(argv[2]);
   const long calls = std::atol(argv[3]);
-  const bool matrix = op == "softmax";
-  const opd::Tensor a = input(n, 0.f, matrix), b = input(n, 0.001f, matrix);
+  const bool elementwise = op == "exp" || op == "mul" || op == "lt";
+  const opd::Tensor a = input(n, 0.f, !elementwise), b = input(n, 0.001f, !elementwise && op != "mv");
   long sink = 0;
   for (long i = 0; i < calls; ++i) {
     opd::Tensor r;
@@ -50,11 +54,16 @@ int main(int argc, char** argv) {
     else if (op == "mul") r = opd::call<ops::mul::functional>(a, b);
     else if (op == "lt") r = opd::call<ops::lt::functional>(a, b);
     else if (op == "softmax") r = opd::call<ops::softmax>(a, 1, std::nullopt);
+    else if (op == "argmin") r = opd::call<ops::argmin>(a, std::optional<int64_t>(-1), false);
+    else if (op == "max") r = opd::call<ops::max>(a);
+    else if (op == "count_nonzero") r = opd::call<ops::count_nonzero>(a, std::nullopt);
+    else if (op == "mv") r = opd::call<ops::mv>(a, b);
     else {
       std::fprintf(stderr, "unknown op: %s\n", argv[1]);
       return 2;
     }
     sink += r.numel();
   }
-  return sink == calls * n ? 0 : 1;
+  const int64_t per_call = elementwise || op == "softmax" ? n : 1;  // the reductions' and mv's result: 1 element
+  return sink == calls * per_call ? 0 : 1;
 }

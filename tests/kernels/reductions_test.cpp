@@ -243,6 +243,10 @@ TEST_F(Reductions, AllAnyCountNonzero) {
   EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero>(x)), (std::vector<int64_t>{3}));
   EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero>(x, 1)), (std::vector<int64_t>{1, 2}));
   EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero_dims>(x, V{0, 1})), (std::vector<int64_t>{3}));
+  // counted in the input's dtype: -0.0 is zero; a transposed input takes the Bool-copy path
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero>(floats({-0.f, 0.5f, -0.f, 0.f}, {2, 2}))),
+            (std::vector<int64_t>{1}));
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero>(opd::call<ops::transpose>(x, 0, 1), 1)), (std::vector<int64_t>{2, 1}));
 }
 
 TEST_F(Reductions, CumsumCumprod) {

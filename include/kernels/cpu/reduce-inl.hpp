@@ -43,8 +43,8 @@ inline Tensor finish(Tensor acc_result, ScalarType out_dtype) {
 // Every reduction below is also its Meta kernel: the checks and the plan
 // (the output's sizes) run on Meta tensors as on CPU ones, and a Meta input
 // returns its Meta output there, before a value is read.
-inline Tensor meta_result(const std::vector<int64_t>& sizes, ScalarType dtype) {
-  return opd::empty(IntArrayRef(sizes), dtype, Device::meta());
+inline Tensor meta_result(IntArrayRef sizes, ScalarType dtype) {
+  return opd::empty(sizes, dtype, Device::meta());
 }
 
 enum class SumKind { Sum, Prod };
@@ -562,14 +562,22 @@ OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
   reduce_detail::check_input("count_nonzero", self);
   reduce_detail::Plan p = reduce_detail::make_plan("count_nonzero", self, dim, false);
   if (self.is_meta()) return reduce_detail::meta_result(p.out_sizes, ScalarType::Long);
-  const Tensor rows = reduce_detail::contiguous_rows(p.rows, ScalarType::Bool);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Long);
-  reduce_detail::for_each_row(static_cast<const bool*>(rows.data_ptr()), p.outer, p.inner,
-                              static_cast<int64_t*>(res.data_ptr()), [](const bool* x, int64_t n) {
-                                int64_t c = 0;
-                                for (int64_t i = 0; i < n; ++i) c += x[i] ? 1 : 0;
-                                return c;
-                              });
+  int64_t* counts = static_cast<int64_t*>(res.data_ptr());
+  const auto count_rows = [&](auto tag, const Tensor& rows) {
+    using T = typename decltype(tag)::type;
+    reduce_detail::for_each_row(static_cast<const T*>(rows.data_ptr()), p.outer, p.inner, counts, [](const T* x, int64_t n) {
+      int64_t c = 0;
+      for (int64_t i = 0; i < n; ++i) c += x[i] != T(0) ? 1 : 0;  // NaN counts, -0.0 does not (as ATen)
+      return c;
+    });
+  };
+  // Rows already dense are counted in their own dtype: no Bool copy of the input.
+  if (is_kernel_dtype(self.dtype()) && p.rows.is_contiguous()) {
+    dispatch_dtype(self.dtype(), "count_nonzero", [&](auto tag) { count_rows(tag, p.rows); });
+    return res;
+  }
+  count_rows(type_tag<bool>{}, reduce_detail::contiguous_rows(p.rows, ScalarType::Bool));
   return res;
 }
 

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "dispatch/core/error.hpp"
+#include "dispatch/core/small_vector.hpp"
+#include "dispatch/core/tensor_impl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -43,9 +45,12 @@ using DimSpan = std::span<const int64_t>;
 // ------------------------------------------------------------------ geometry ---
 
 // self seen as [outer, inner]: `rows` is a view with the kept dimensions
-// first and the reduced ones last; out_sizes is the result's shape.
+// first and the reduced ones last (self itself when that is its own order);
+// out_sizes is the result's shape. Inline vectors: a plan of up to five
+// dimensions allocates nothing (a one-element reduction costs about as much
+// as its call, so the plan's bookkeeping shows).
 struct Plan {
-  std::vector<int64_t> out_sizes;
+  SizesVector out_sizes;
   Tensor rows;
   int64_t outer = 1;
   int64_t inner = 1;
@@ -57,7 +62,8 @@ struct Plan {
 // flattened input, scans).
 inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool keepdim, bool memory_order = false) {
   const int64_t nd = self.dim();
-  std::vector<char> reduced(static_cast<std::size_t>(nd), dims.empty() ? 1 : 0);
+  SmallVector<char, 8> reduced;
+  reduced.assign(static_cast<std::size_t>(nd), dims.empty() ? 1 : 0);
   for (const int64_t d : dims) {
     const int64_t w = views::wrap_dim(op, d, nd);
     if (nd == 0) continue;
@@ -65,7 +71,7 @@ inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool kee
     reduced[static_cast<std::size_t>(w)] = 1;
   }
   Plan p;
-  std::vector<int64_t> sizes, strides, red_sizes, red_strides;
+  SizesVector sizes, strides, red_sizes, red_strides;
   for (int64_t i = 0; i < nd; ++i) {
     const auto u = static_cast<std::size_t>(i);
     if (reduced[u]) {
@@ -81,20 +87,23 @@ inline Plan make_plan(const char* op, const Tensor& self, DimSpan dims, bool kee
     }
   }
   if (memory_order && red_sizes.size() > 1) {
-    std::vector<std::size_t> order(red_sizes.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    SmallVector<std::size_t, 8> order;
+    for (std::size_t i = 0; i < red_sizes.size(); ++i) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return red_strides[a] > red_strides[b]; });
-    std::vector<int64_t> rs, rt;
-    for (const std::size_t i : order) {
-      rs.push_back(red_sizes[i]);
-      rt.push_back(red_strides[i]);
+    const SizesVector rs = red_sizes, rt = red_strides;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      red_sizes[k] = rs[order[k]];
+      red_strides[k] = rt[order[k]];
     }
-    red_sizes = std::move(rs);
-    red_strides = std::move(rt);
   }
-  sizes.insert(sizes.end(), red_sizes.begin(), red_sizes.end());
-  strides.insert(strides.end(), red_strides.begin(), red_strides.end());
-  p.rows = self.as_strided(sizes, strides, self.storage_offset());
+  for (std::size_t k = 0; k < red_sizes.size(); ++k) {
+    sizes.push_back(red_sizes[k]);
+    strides.push_back(red_strides[k]);
+  }
+  const IntArrayRef same_sizes = self.sizes(), same_strides = self.strides();
+  const bool own_order = std::equal(sizes.begin(), sizes.end(), same_sizes.begin(), same_sizes.end()) &&
+                         std::equal(strides.begin(), strides.end(), same_strides.begin(), same_strides.end());
+  p.rows = own_order ? self : self.as_strided(sizes, strides, self.storage_offset());
   return p;
 }
 
