@@ -343,6 +343,24 @@ TEST(ShapeTorchDiff, LinspaceSweep) {
   check_all(cases);
 }
 
+// arange of float and double to the bit: ATen's blocks of vectors (lane j =
+// base + j * step, fused) and its scalar tail, over lengths that end inside
+// and after a pair of vectors, and one over several threads' ranges.
+TEST(ShapeTorchDiff, ArangeSweep) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    for (const auto& [a, step] : std::vector<std::pair<double, double>>{{0.1, 0.37}, {-5.5, 0.013}, {10, -0.33}, {1e-3, 1e-4}}) {
+      for (int64_t n : {1, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1001}) {
+        cases.push_back({"aten::arange", "start_step", with({D(a), D(a + step * (static_cast<double>(n) - 0.5)), D(step)},
+                                                             factory_tail(ScalarT(dt))),
+                         {.ulp = 0}});
+      }
+    }
+    cases.push_back({"aten::arange", "start_step", with({D(0.1), D(70000.1), D(0.7)}, factory_tail(ScalarT(dt))), {.ulp = 0}});
+  }
+  check_all(cases);
+}
+
 }  // namespace
 
 // Overloads no table above reaches (diff/coverage.py): scatter's

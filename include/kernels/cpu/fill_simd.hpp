@@ -1,4 +1,5 @@
-// Vectorized fill of a contiguous row with one element's bytes, through
+// Vectorized fill of a contiguous row with one element's bytes (and with an
+// arithmetic progression, arange_range), through
 // Highway's run-time dispatch (SSE4, AVX2, AVX-512; fill_simd-inl.hpp). The
 // default build targets SSE2, where std::fill_n stores 16 bytes per
 // instruction: a fill of a cache-resident tensor is bound by that store
@@ -17,6 +18,16 @@ namespace opd::kernels::simd {
 // aligned to elem_bytes). False (nothing written) for an element size other
 // than 1, 2, 4 or 8 or when the CPU has none of the instruction sets.
 OPD_API bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t n);
+
+// ATen 1.13's vectorized arange of float (`is_double` false) or double, to
+// the bit, over one thread's range [b, e) of out: from b, blocks of two
+// vectors of `lanes` elements (ATen's Vectorized<T>::size() for AVX2: 8
+// floats, 4 doubles) whose lane j is T(fma(j, step, base)) with
+// base = T(fma(step, i0, start)) at the vector's first index i0, then single
+// elements T(fma(step, i, start)); each multiply-add fused, as libtorch's
+// AVX2 kernels compute them. False (nothing written) when the CPU has no
+// FMA: the caller computes the same values with std::fma.
+OPD_API bool arange_range(void* out, bool is_double, int64_t b, int64_t e, double start, double step);
 
 }  // namespace opd::kernels::simd
 

@@ -48,6 +48,47 @@ OPD_FUNC HWY_NOINLINE bool FillBits(void* out, const void* value, int64_t elem_b
   }
 }
 
+// arange_range (fill_simd.hpp): double arithmetic, rounded to T per element.
+template <class T>
+HWY_INLINE void ArangeAs(T* out, int64_t b, int64_t e, double start, double step) {
+  const hn::CappedTag<double, 4> d;  // a block of `lanes` is 1, 2 or 4 of these
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  constexpr int64_t lanes = 32 / static_cast<int64_t>(sizeof(T));
+  const hn::CappedTag<double, 1> d1;
+  const auto vstep = hn::Set(d, step);
+  // value(i) = fma(step, i, start), one lane (i < 2^53: exact in double)
+  const auto value = [&](int64_t i) {
+    return hn::GetLane(hn::MulAdd(hn::Set(d1, step), hn::Set(d1, static_cast<double>(i)), hn::Set(d1, start)));
+  };
+  // ATen's loop takes pairs of vectors, then single elements
+  const int64_t paired_end = b + (e - b) / (2 * lanes) * (2 * lanes);
+  int64_t i = b;
+  for (; i < paired_end; i += lanes) {
+    const auto base = hn::Set(d, static_cast<double>(static_cast<T>(value(i))));
+    for (int64_t c = 0; c < lanes; c += N) {
+      const auto v = hn::MulAdd(hn::Iota(d, static_cast<double>(c)), vstep, base);
+      if constexpr (sizeof(T) == 8) {
+        hn::StoreU(v, d, out + i + c);
+      } else {
+        const hn::Rebind<float, decltype(d)> df;
+        hn::StoreU(hn::DemoteTo(df, v), df, out + i + c);
+      }
+    }
+  }
+  for (; i < e; ++i) out[i] = static_cast<T>(value(i));
+}
+
+OPD_FUNC HWY_NOINLINE bool ArangeRange(void* out, bool is_double, int64_t b, int64_t e, double start, double step) {
+#if HWY_NATIVE_FMA
+  if (is_double) ArangeAs(static_cast<double*>(out), b, e, start, step);
+  else ArangeAs(static_cast<float*>(out), b, e, start, step);
+  return true;
+#else
+  (void)out, (void)is_double, (void)b, (void)e, (void)start, (void)step;
+  return false;
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace opd::kernels::simd::fill_detail
 HWY_AFTER_NAMESPACE();

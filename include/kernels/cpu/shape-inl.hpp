@@ -20,6 +20,7 @@
 #include "kernels/cpu/copy_memory.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/fill_simd.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/shape.hpp"
@@ -1274,6 +1275,30 @@ inline void check_factory_device(std::string_view op, std::optional<Device> devi
   OPD_CHECK(!device || device->is_cpu() || device->is_meta(), op, ": the CPU kernel cannot create a tensor on device ",
             *device);
 }
+
+// The loop skeleton of linspace_fill and arange's floating-point fill (ATen's
+// cpu_serial_kernel_vec): per thread range [b, e) (at::parallel_for's split,
+// which parallel_for shares), pairs of vectors of `lanes` values
+// (lane(base, j) for lane j of a vector whose first index is i0, base =
+// value(i0)), then single values (linspace_blocks_range). The ranges run in
+// parallel.
+template <class T, class Value, class Lane>
+void linspace_blocks_range(T* o, int64_t b, int64_t e, int64_t lanes, const Value& value, const Lane& lane) {
+  int64_t i = b;
+  for (; i + 2 * lanes <= e; i += 2 * lanes) {
+    for (const int64_t i0 : {i, i + lanes}) {
+      const T base = static_cast<T>(value(i0));
+      for (int64_t j = 0; j < lanes; ++j) o[i0 + j] = lane(base, j);
+    }
+  }
+  for (; i < e; ++i) o[i] = static_cast<T>(value(i));
+}
+template <class T, class Value, class Lane>
+void linspace_blocks(T* o, int64_t steps, int64_t lanes, const Value& value, const Lane& lane) {
+  constexpr int64_t aten_grain = 32768;
+  parallel_for(0, steps, aten_grain, [&](int64_t b, int64_t e) { linspace_blocks_range(o, b, e, lanes, value, lane); });
+}
+
 }  // namespace shape_detail
 
 OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
@@ -1308,6 +1333,20 @@ OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
     if (device && device->is_meta()) return meta_like_sizes(IntArrayRef(&n, 1), dt);
     Tensor out = new_like_sizes(IntArrayRef(&n, 1), dt);
     T* o = out.data_ptr<T>();
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // As ATen's vectorized arange (Vectorized<T>::arange(base, step), in
+      // libtorch's AVX2 build, which fuses each multiply-add): ATen's values
+      // to the bit (simd::arange_range; the libtorch differential test). The
+      // same values with std::fma where the CPU has no FMA (slowly).
+      parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {  // at::parallel_for's split: ATen's blocks start at b
+        if (simd::arange_range(o, std::is_same_v<T, double>, b, e, xstart, xstep)) return;
+        linspace_blocks_range<T>(
+            o, b, e, 32 / static_cast<int64_t>(sizeof(T)),
+            [xstart, xstep](int64_t i) { return static_cast<T>(std::fma(xstep, static_cast<double>(i), xstart)); },
+            [xstep](T base, int64_t j) { return static_cast<T>(std::fma(static_cast<double>(j), xstep, static_cast<double>(base))); });
+      });
+      return out;
+    }
     // Captured by value: through references the stores to o (int64 for
     // Long) could alias start and step, which kept the loop scalar.
     parallel_for(0, n, grain_size, [o, xstart, xstep](int64_t b, int64_t e) {
@@ -1318,31 +1357,7 @@ OPD_FUNC Tensor arange(const Scalar& start, const Scalar& end, const Scalar& ste
 }
 
 
-namespace shape_detail {
 
-// The loop skeleton of linspace_fill: per thread range [b, e) (at::parallel_for's
-// split), pairs of vectors of `lanes` values (vector(base, j) for lane j of
-// a vector whose first index is i0, base = value(i0)), then single values.
-template <class T, class Value, class Lane>
-void linspace_blocks(T* o, int64_t steps, int64_t lanes, const Value& value, const Lane& lane) {
-  constexpr int64_t aten_grain = 32768;
-  int64_t threads = 1;
-  if (steps > aten_grain) threads = std::min<int64_t>(get_num_threads(), (steps + aten_grain - 1) / aten_grain);
-  const int64_t chunk = (steps + threads - 1) / threads;
-  for (int64_t b = 0; b < steps; b += chunk) {
-    const int64_t e = std::min(steps, b + chunk);
-    int64_t i = b;
-    for (; i + 2 * lanes <= e; i += 2 * lanes) {
-      for (const int64_t i0 : {i, i + lanes}) {
-        const T base = static_cast<T>(value(i0));
-        for (int64_t j = 0; j < lanes; ++j) o[i0 + j] = lane(base, j);
-      }
-    }
-    for (; i < e; ++i) o[i] = static_cast<T>(value(i));
-  }
-}
-
-}  // namespace shape_detail
 
 namespace shape_detail {
 
