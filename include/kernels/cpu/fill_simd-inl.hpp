@@ -12,6 +12,7 @@
 namespace opd::kernels::simd {
 OPD_FUNC bool fill_row(void*, const void*, int64_t, int64_t) { return false; }
 OPD_FUNC bool arange_range(void*, bool, int64_t, int64_t, double, double) { return false; }
+OPD_FUNC bool linspace_range(void*, bool, int64_t, int64_t, int64_t, double, double) { return false; }
 }  // namespace opd::kernels::simd
 
 #else  // Highway
@@ -24,6 +25,7 @@ namespace opd::kernels::simd {
 namespace fill_detail {
 HWY_EXPORT(FillBits);
 HWY_EXPORT(ArangeRange);
+HWY_EXPORT(LinspaceRange);
 }  // namespace fill_detail
 
 OPD_FUNC bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t n) {
@@ -32,6 +34,10 @@ OPD_FUNC bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t
 
 OPD_FUNC bool arange_range(void* out, bool is_double, int64_t b, int64_t e, double start, double step) {
   return HWY_DYNAMIC_DISPATCH(fill_detail::ArangeRange)(out, is_double, b, e, start, step);
+}
+
+OPD_FUNC bool linspace_range(void* out, bool is_double, int64_t b, int64_t e, int64_t steps, double start, double end) {
+  return HWY_DYNAMIC_DISPATCH(fill_detail::LinspaceRange)(out, is_double, b, e, steps, start, end);
 }
 
 }  // namespace opd::kernels::simd

@@ -29,6 +29,14 @@ OPD_API bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t 
 // FMA: the caller computes the same values with std::fma.
 OPD_API bool arange_range(void* out, bool is_double, int64_t b, int64_t e, double start, double step);
 
+// ATen 1.13's vectorized linspace of float or double, to the bit, over one
+// thread's range [b, e) of its `steps` values, in T's arithmetic: step =
+// (end - start) / (steps - 1); value(i) = fma(step, i, start) below steps / 2
+// and fma(-step, steps - 1 - i, end) from there; blocks of two vectors of 8
+// floats or 4 doubles from b, lane j = base + j * step (not fused) with
+// base = value(i0); then single values. False when the CPU has no FMA.
+OPD_API bool linspace_range(void* out, bool is_double, int64_t b, int64_t e, int64_t steps, double start, double end);
+
 }  // namespace opd::kernels::simd
 
 #ifdef OPD_HEADER_ONLY

@@ -89,6 +89,43 @@ OPD_FUNC HWY_NOINLINE bool ArangeRange(void* out, bool is_double, int64_t b, int
 #endif
 }
 
+// linspace_range (fill_simd.hpp): T's own arithmetic.
+template <class T>
+HWY_INLINE void LinspaceAs(T* out, int64_t b, int64_t e, int64_t steps, T start, T end) {
+  constexpr int64_t lanes = 32 / static_cast<int64_t>(sizeof(T));
+  const hn::CappedTag<T, lanes> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const hn::CappedTag<T, 1> d1;
+  const T step = (end - start) / static_cast<T>(steps - 1);
+  const int64_t halfway = steps / 2;
+  const auto value = [&](int64_t i) {
+    return i < halfway
+               ? hn::GetLane(hn::MulAdd(hn::Set(d1, step), hn::Set(d1, static_cast<T>(i)), hn::Set(d1, start)))
+               : hn::GetLane(hn::MulAdd(hn::Set(d1, -step), hn::Set(d1, static_cast<T>(steps - i - 1)), hn::Set(d1, end)));
+  };
+  const auto vstep = hn::Set(d, step);
+  const int64_t paired_end = b + (e - b) / (2 * lanes) * (2 * lanes);
+  int64_t i = b;
+  for (; i < paired_end; i += lanes) {
+    const auto base = hn::Set(d, value(i));
+    for (int64_t c = 0; c < lanes; c += N)
+      hn::StoreU(hn::Add(base, hn::Mul(hn::Iota(d, static_cast<T>(c)), vstep)), d, out + i + c);  // two roundings, as ATen
+  }
+  for (; i < e; ++i) out[i] = value(i);
+}
+
+OPD_FUNC HWY_NOINLINE bool LinspaceRange(void* out, bool is_double, int64_t b, int64_t e, int64_t steps, double start,
+                                         double end) {
+#if HWY_NATIVE_FMA
+  if (is_double) LinspaceAs<double>(static_cast<double*>(out), b, e, steps, start, end);
+  else LinspaceAs<float>(static_cast<float*>(out), b, e, steps, static_cast<float>(start), static_cast<float>(end));
+  return true;
+#else
+  (void)out, (void)is_double, (void)b, (void)e, (void)steps, (void)start, (void)end;
+  return false;
+#endif
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace opd::kernels::simd::fill_detail
 HWY_AFTER_NAMESPACE();

@@ -1395,7 +1395,12 @@ void linspace_fill(T* o, int64_t steps, T start, T end) {
     const auto value = [&](int64_t i) {
       return i < halfway ? std::fma(step, static_cast<T>(i), start) : std::fma(-step, static_cast<T>(steps - i - 1), end);
     };
-    linspace_blocks<T>(o, steps, lanes, value, [&](T base, int64_t j) { return base + static_cast<T>(j) * step; });
+    // Each range through simd::linspace_range (the same values, with the CPU's
+    // FMA instruction rather than std::fma's call) where the CPU has FMA.
+    parallel_for(0, steps, 32768, [&](int64_t b, int64_t e) {
+      if (simd::linspace_range(o, std::is_same_v<T, double>, b, e, steps, start, end)) return;
+      linspace_blocks_range<T>(o, b, e, lanes, value, [&](T base, int64_t j) { return base + static_cast<T>(j) * step; });
+    });
   } else {
     // Half / BFloat16: c10's operators, each computed in float and rounded to
     // T (an index is converted to T first: T * int64_t is T * T(int64_t)).
