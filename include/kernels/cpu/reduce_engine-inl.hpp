@@ -213,26 +213,16 @@ A prod_row(const A* x, int64_t n) {
     return p;
   } else {
     // Long rows: interleaved partial products (as ATen's vectorized
-    // reduction keeps one per lane), combined as a tree: one running product
-    // is a chain of dependent multiplies the compiler may not reorder, so it
-    // neither vectorizes nor pipelines. Short rows (where ATen's CPU loop
+    // reduction keeps one per lane), combined as a tree (simd::prod_row): one
+    // running product is a chain of dependent multiplies the compiler may not
+    // reorder, so it neither vectorizes nor pipelines. Short rows (where ATen's CPU loop
     // does not vectorize either): left to right, ATen's order and result.
-    constexpr int kAcc = 16;
-    if (n < 8 * kAcc) {
+    if (n < 128) {
       A p = 1;
       for (int64_t i = 0; i < n; ++i) p *= x[i];
       return p;
     }
-    A acc[kAcc];
-    for (int j = 0; j < kAcc; ++j) acc[j] = A(1);
-    int64_t i = 0;
-    for (; i + kAcc <= n; i += kAcc)
-      for (int j = 0; j < kAcc; ++j) acc[j] *= x[i + j];
-    for (int width = kAcc / 2; width > 0; width /= 2)
-      for (int j = 0; j < width; ++j) acc[j] *= acc[j + width];
-    A p = acc[0];
-    for (; i < n; ++i) p *= x[i];
-    return p;
+    return simd::prod_row(x, n);  // A: float or double (the accumulate types)
   }
 }
 

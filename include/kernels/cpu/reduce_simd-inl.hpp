@@ -28,6 +28,20 @@ T sum(const T* x, int64_t n) {
   const int64_t half = ((n / 2) + 511) / 512 * 512;
   return sum(x, half) + sum(x + half, n - half);
 }
+template <class T>
+T prod(const T* x, int64_t n) {
+  constexpr int kAcc = 32;
+  T acc[kAcc];
+  for (int j = 0; j < kAcc; ++j) acc[j] = T(1);
+  int64_t i = 0;
+  for (; i + kAcc <= n; i += kAcc)
+    for (int j = 0; j < kAcc; ++j) acc[j] *= x[i + j];
+  for (int width = kAcc / 2; width > 0; width /= 2)
+    for (int j = 0; j < width; ++j) acc[j] *= acc[j + width];
+  T p = acc[0];
+  for (; i < n; ++i) p *= x[i];
+  return p;
+}
 template <bool kMax, class T>
 T extreme(const T* x, int64_t n) {
   T best = x[0];
@@ -40,6 +54,8 @@ T extreme(const T* x, int64_t n) {
 }  // namespace scalar_detail
 OPD_FUNC float sum_row(const float* x, int64_t n) { return scalar_detail::sum(x, n); }
 OPD_FUNC double sum_row(const double* x, int64_t n) { return scalar_detail::sum(x, n); }
+OPD_FUNC float prod_row(const float* x, int64_t n) { return scalar_detail::prod(x, n); }
+OPD_FUNC double prod_row(const double* x, int64_t n) { return scalar_detail::prod(x, n); }
 OPD_FUNC float max_row(const float* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
 OPD_FUNC double max_row(const double* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
@@ -81,6 +97,8 @@ namespace opd::kernels::simd {
 namespace dispatch_detail {
 HWY_EXPORT(SumF32);
 HWY_EXPORT(SumF64);
+HWY_EXPORT(ProdF32);
+HWY_EXPORT(ProdF64);
 HWY_EXPORT(MaxF32);
 HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF32);
@@ -92,6 +110,8 @@ HWY_EXPORT(AffineF32);
 
 OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
 OPD_FUNC double sum_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF64)(x, n); }
+OPD_FUNC float prod_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdF32)(x, n); }
+OPD_FUNC double prod_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdF64)(x, n); }
 OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF32)(x, n); }
 OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }

@@ -23,6 +23,13 @@ OPD_API double max_row(const double* x, int64_t n);
 OPD_API float min_row(const float* x, int64_t n);
 OPD_API double min_row(const double* x, int64_t n);
 
+// Product of x[0..n) in 32 interleaved partial products (element i into
+// partial i % 32, the remainder after the last whole 32 left out), the
+// partials combined as a tree (p[j] *= p[j + 16], then + 8, + 4, + 2, + 1),
+// then the remainder left to right. The same order on every CPU.
+OPD_API float prod_row(const float* x, int64_t n);
+OPD_API double prod_row(const double* x, int64_t n);
+
 // Sum of (x[i] - mean)^2 over x[0..n), pairwise as sum_row.
 OPD_API float sum_sq_dev_row(const float* x, int64_t n, float mean);
 

@@ -123,7 +123,46 @@ OPD_FUNC HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float 
   }
 }
 
+// prod_row's order (reduce_simd.hpp): the 32 partial products as 32 / N
+// vectors of N lanes (at least two: independent chains of multiplies).
+template <class T>
+HWY_INLINE T Prod(const T* HWY_RESTRICT x, int64_t n) {
+  constexpr int kAcc = 32;
+  const hn::CappedTag<T, kAcc / 2> d;
+  const int N = static_cast<int>(hn::Lanes(d));
+  HWY_ALIGN T acc[kAcc];
+  for (int j = 0; j < kAcc; ++j) acc[j] = T(1);
+  int64_t i = 0;
+  if (4 * N < kAcc) {  // narrow vectors (SSE4, double on AVX2, the scalar targets): the same order, lane by lane
+    for (; i + kAcc <= n; i += kAcc)
+      for (int j = 0; j < kAcc; ++j) acc[j] *= x[i + j];
+  } else if (n >= kAcc) {
+    auto a0 = hn::Set(d, T(1)), a1 = a0, a2 = a0, a3 = a0;  // 2 or 4 vectors
+    for (; i + kAcc <= n; i += kAcc) {
+      a0 = hn::Mul(a0, hn::LoadU(d, x + i));
+      a1 = hn::Mul(a1, hn::LoadU(d, x + i + N));
+      if (2 * N < kAcc) {
+        a2 = hn::Mul(a2, hn::LoadU(d, x + i + 2 * N));
+        a3 = hn::Mul(a3, hn::LoadU(d, x + i + 3 * N));
+      }
+    }
+    hn::Store(a0, d, acc);
+    hn::Store(a1, d, acc + N);
+    if (2 * N < kAcc) {
+      hn::Store(a2, d, acc + 2 * N);
+      hn::Store(a3, d, acc + 3 * N);
+    }
+  }
+  for (int width = kAcc / 2; width > 0; width /= 2)
+    for (int j = 0; j < width; ++j) acc[j] *= acc[j + width];
+  T p = acc[0];
+  for (; i < n; ++i) p *= x[i];
+  return p;
+}
+
 OPD_FUNC HWY_NOINLINE float SumF32(const float* x, int64_t n) { return SumPairwise(x, n); }
+OPD_FUNC HWY_NOINLINE float ProdF32(const float* x, int64_t n) { return Prod(x, n); }
+OPD_FUNC HWY_NOINLINE double ProdF64(const double* x, int64_t n) { return Prod(x, n); }
 OPD_FUNC HWY_NOINLINE double SumF64(const double* x, int64_t n) { return SumPairwise(x, n); }
 OPD_FUNC HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<true>(x, n); }
 OPD_FUNC HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x, n); }
