@@ -21,7 +21,7 @@ namespace opd::kernels::detail {
 // built in (nothing written).
 OPD_API bool onednn_conv2d(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& out,
                            std::span<const int64_t> stride, std::span<const int64_t> padding,
-                           std::span<const int64_t> dilation);
+                           std::span<const int64_t> dilation, int64_t groups);
 
 }  // namespace opd::kernels::detail
 
