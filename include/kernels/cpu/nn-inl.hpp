@@ -232,10 +232,10 @@ void im2col_bytes(const Tensor& input, int64_t offset, int64_t channels, const s
 // (docs/benchmarks.md, "Operators of torchvision's CNNs"):
 //   - grouped convolutions (mobilenet's depthwise layers, resnext's groups of
 //     4 and 8 channels): the own paths run one thin GEMM per group, oneDNN a
-//     direct grouped kernel (mobilenet_v2's depthwise layers 3-30x faster);
+//     direct grouped kernel (mobilenet_v2's depthwise layers: 0.03x-1.04x the time);
 //   - the im2col cases (a stride, or too few outputs per image for the shifted
 //     GEMMs) with a kernel larger than 1x1.
-// 1x1 convolutions stay on the library's GEMM (mobilenet_v2's: oneDNN 1.0-1.4x
+// 1x1 convolutions stay on the library's GEMM (mobilenet_v2's: oneDNN 1.0x-1.8x
 // its time), and so do the shapes Winograd or the shifted GEMMs serve (`own_fast`).
 inline bool conv2d_prefers_onednn(int64_t groups, int64_t kh, int64_t kw, bool own_fast) {
   return groups > 1 || (kh * kw > 1 && !own_fast);
