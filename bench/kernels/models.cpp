@@ -10,6 +10,11 @@
 //       4  downsample  [1, 64, 56, 56]   128 x 1x1, stride 2
 //       5  layer3      [1, 256, 14, 14]  256 x 3x3, pad 1
 //       6  layer4      [1, 512, 7, 7]    512 x 3x3, pad 1
+//     and mobilenet_v2's shape classes:
+//       7  depthwise   [1, 144, 56, 56]  144 x 3x3, pad 1, groups 144
+//       8  depthwise   [1, 96, 112, 112] 96 x 3x3, stride 2, pad 1, groups 96
+//       9  1x1         [1, 96, 14, 14]   576 x 1x1
+//      10  1x1         [1, 960, 7, 7]    320 x 1x1
 //   BM_native_batch_norm_<1t|mt>/<opd|aten>/<n>        inference, [1, C, h, w] with n = C*h*w:
 //                                                    1 ([1, 1, 1, 1]) and 802816 ([1, 64, 112, 112])
 //   BM_max_pool2d_with_indices_<1t|mt>/<opd|aten>/<n>  3x3 stride 2 pad 1 over n elements:
@@ -56,7 +61,7 @@ void set_threads(bool mt) {
 
 struct ConvShape {
   V input, weight;
-  int64_t stride, padding;
+  int64_t stride, padding, groups = 1;
 };
 
 const ConvShape conv_shapes[] = {
@@ -64,6 +69,8 @@ const ConvShape conv_shapes[] = {
     {{1, 64, 56, 56}, {128, 64, 3, 3}, 2, 1},  {{1, 128, 28, 28}, {128, 128, 3, 3}, 1, 1},
     {{1, 64, 56, 56}, {128, 64, 1, 1}, 2, 0},  {{1, 256, 14, 14}, {256, 256, 3, 3}, 1, 1},
     {{1, 512, 7, 7}, {512, 512, 3, 3}, 1, 1},
+    {{1, 144, 56, 56}, {144, 1, 3, 3}, 1, 1, 144}, {{1, 96, 112, 112}, {96, 1, 3, 3}, 2, 1, 96},
+    {{1, 96, 14, 14}, {576, 96, 1, 1}, 1, 0},      {{1, 960, 7, 7}, {320, 960, 1, 1}, 1, 0},
 };
 
 V pool_shape(int64_t n) { return n == 1 ? V{1, 1, 1, 1} : V{1, 64, 112, 112}; }
@@ -85,7 +92,7 @@ void BM_convolution_opd(benchmark::State& st) {
   const V stride{s.stride, s.stride}, padding{s.padding, s.padding}, dilation{1, 1}, output_padding{0, 0};
   for (auto _ : st)
     benchmark::DoNotOptimize(
-        opd::call<k::ops::convolution>(x, w, b, stride, padding, dilation, false, output_padding, int64_t{1}));
+        opd::call<k::ops::convolution>(x, w, b, stride, padding, dilation, false, output_padding, s.groups));
 }
 
 template <bool MT>
@@ -137,7 +144,7 @@ void BM_convolution_aten(benchmark::State& st) {
   const c10::optional<at::Tensor> b;
   for (auto _ : st)
     benchmark::DoNotOptimize(
-        at::convolution(x, w, b, {s.stride, s.stride}, {s.padding, s.padding}, {1, 1}, false, {0, 0}, 1));
+        at::convolution(x, w, b, {s.stride, s.stride}, {s.padding, s.padding}, {1, 1}, false, {0, 0}, s.groups));
 }
 
 template <bool MT>
@@ -196,7 +203,7 @@ struct Entry {
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> e{
-      OPD_ROW("convolution", BM_convolution, {0, 1, 2, 3, 4, 5, 6}),
+      OPD_ROW("convolution", BM_convolution, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}),
       OPD_ROW("native_batch_norm", BM_native_batch_norm, {1, 802816}),
       OPD_ROW("max_pool2d_with_indices", BM_max_pool2d_with_indices, {1, 802816}),
       OPD_ROW("hardtanh", BM_hardtanh, {1, 1000000}),

@@ -64,6 +64,11 @@ const std::vector<Conv>& conv_cases() {
       {{2, 4, 4, 6}, {4, 2, 3, 2}, false, {1, 2}, {0, 1}, {2, 1}, true, {0, 1}, 2},
       {{1, 3, 7}, {3, 2, 4}, true, {3}, {1}, {1}, true, {2}, 1},
       {{1, 2, 3, 4, 3}, {2, 3, 2, 2, 2}, true, {2}, {0}, {1}, true, {1}, 1},
+      // Grouped 2-D (oneDNN's grouped kernels where built in): batch 2, bias, dilation, a
+      // channel multiplier of 2 (depthwise), groups of 2 channels at a stride.
+      {{2, 8, 9, 9}, {8, 2, 3, 3}, true, {1}, {2}, {2}, false, {0}, 4},
+      {{2, 4, 9, 9}, {8, 1, 3, 3}, true, {2}, {1}, {1}, false, {0}, 4},
+      {{2, 6, 16, 16}, {6, 1, 3, 3}, false, {1}, {1}, {1}, false, {0}, 6},
   };
   return cases;
 }

@@ -227,6 +227,20 @@ void im2col_bytes(const Tensor& input, int64_t offset, int64_t channels, const s
             geometry[7], geometry[8], geometry[9], geometry[10], geometry[11], static_cast<E*>(col.data_ptr()));
 }
 
+// The shape classes (Float) that conv2d gives to oneDNN when it is built in
+// (onednn_conv.hpp), measured against the library's own paths, one thread
+// (docs/benchmarks.md, "Operators of torchvision's CNNs"):
+//   - grouped convolutions (mobilenet's depthwise layers, resnext's groups of
+//     4 and 8 channels): the own paths run one thin GEMM per group, oneDNN a
+//     direct grouped kernel (mobilenet_v2's depthwise layers: 0.03x-1.04x the time);
+//   - the im2col cases (a stride, or too few outputs per image for the shifted
+//     GEMMs) with a kernel larger than 1x1.
+// 1x1 convolutions stay on the library's GEMM (mobilenet_v2's: oneDNN 1.0x-1.8x
+// its time), and so do the shapes Winograd or the shifted GEMMs serve (`own_fast`).
+inline bool conv2d_prefers_onednn(int64_t groups, int64_t kh, int64_t kw, bool own_fast) {
+  return groups > 1 || (kh * kw > 1 && !own_fast);
+}
+
 // Stride-1 convolution without an unfolded matrix: each image, zero-padded
 // once, is read by kh*kw GEMMs, one per kernel offset (ki, kj):
 //   acc (og, oh*Wp) += W[:, :, ki, kj] (og, cg) @ xp shifted by (ki*dh, kj*dw),
@@ -375,6 +389,13 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
     // The shifted GEMMs from 256 outputs per image: below, one im2col GEMM beats kh*kw thin
     // ones (resnet18's 14x14 and 7x7 layers at batch 1: 1.70x -> 1.13x and 2.54x -> 0.93x ATen's time).
     const bool shifted = stride1 && !winograd && spatial >= 256;
+    // oneDNN where it beats the library's own paths: detail::conv2d_prefers_onednn.
+    if (input.dtype() == ScalarType::Float && kdim > 0 &&
+        detail::conv2d_prefers_onednn(groups, kh, kw, winograd || shifted) &&
+        detail::onednn_conv2d(x, w, has_bias ? bias_opt : std::nullopt, out, stride, padding, dilation, groups)) {
+      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
+      return out;
+    }
     if (winograd || shifted) {
       const std::optional<Tensor> bias = has_bias ? bias_opt : std::nullopt;
       if (winograd) {
@@ -388,13 +409,6 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
       } else {
         detail::conv2d_shifted<double>(x, w, bias, out, groups, padding[0], padding[1], dilation[0], dilation[1]);
       }
-      if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
-      return out;
-    }
-    // The im2col cases below (a stride, or few outputs per image) with a kernel larger
-    // than 1x1: oneDNN when it is built in (onednn_conv.hpp; benchmarks.md section 28).
-    if (input.dtype() == ScalarType::Float && groups == 1 && kh * kw > 1 &&
-        detail::onednn_conv2d(x, w, has_bias ? bias_opt : std::nullopt, out, stride, padding, dilation)) {
       if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
       return out;
     }

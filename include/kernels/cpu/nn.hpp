@@ -10,7 +10,7 @@
 //   conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0,
 //          int[2] dilation=1, int groups=1)
 //       im2col + the batched GEMM of linalg (BLAS for float/double; oneDNN for
-//       some Float shapes when built in, onednn_conv.hpp); 3-D
+//       grouped and some other Float shapes when built in, onednn_conv.hpp); 3-D
 //       (unbatched) or 4-D input; every dtype the GEMM computes but Bool.
 //   max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1,
 //              bool ceil_mode=False)                                     float, double; NaN propagates

@@ -1,9 +1,9 @@
-// The oneDNN adapter for 2-D convolution (Float, one group): oneDNN 2.6
+// The oneDNN adapter for 2-D convolution (Float, any groups): oneDNN 2.6
 // (Debian's libdnnl-dev, the library libtorch 1.13 itself runs its CPU
-// convolutions through), used by kernels::conv2d where its own paths are
-// slower on resnet18's shapes: the im2col cases (stride > 1, or fewer than
-// 256 outputs per image) with a kernel larger than 1x1 (docs/benchmarks.md
-// "Operators of torchvision's CNNs"). Built in when CMake finds oneDNN (OPD_ONEDNN, default ON);
+// convolutions through), used by kernels::conv2d for the shape classes where
+// its own paths are slower (detail::conv2d_prefers_onednn, nn-inl.hpp:
+// grouped convolutions, and the im2col cases with a kernel larger than 1x1;
+// docs/kernels.md). Built in when CMake finds oneDNN (OPD_ONEDNN, default ON);
 // otherwise onednn_conv2d returns false and conv2d keeps its own path.
 #pragma once
 
@@ -16,12 +16,12 @@
 
 namespace opd::kernels::detail {
 
-// out (contiguous N x O x oh x ow, allocated) = conv2d(x, w, bias) for contiguous
-// Float x (N x C x H x W) and w (O x C x kh x kw); false when oneDNN is not
-// built in (nothing written).
+// out (contiguous N x O x oh x ow, allocated) = conv2d(x, w, bias, groups) for
+// contiguous Float x (N x C x H x W) and w (O x C/groups x kh x kw); false when
+// oneDNN is not built in (nothing written).
 OPD_API bool onednn_conv2d(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& out,
                            std::span<const int64_t> stride, std::span<const int64_t> padding,
-                           std::span<const int64_t> dilation);
+                           std::span<const int64_t> dilation, int64_t groups);
 
 }  // namespace opd::kernels::detail
 
