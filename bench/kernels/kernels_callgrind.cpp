@@ -3,10 +3,11 @@
 // reductions.cpp call them (opd only: without libtorch loaded, valgrind
 // starts it in a second).
 //
-//   opd_kernels_callgrind <exp|mul|lt|softmax|argmin|max|count_nonzero|mv> <n elements> <N calls>
+//   opd_kernels_callgrind <exp|mul|lt|softmax|argmin|max|count_nonzero|mv|roll> <n elements> <N calls>
 //
 // The reductions take [1, n] (argmin over dim -1, max and count_nonzero over
-// everything), mv a [1, n] matrix and an n vector, as opd_kernels_all_ops does.
+// everything), mv a [1, n] matrix and an n vector, roll [1000, n / 1000] by
+// one along the last dim, as opd_kernels_all_ops does.
 //
 // Instructions per call = (Ir(2N) - Ir(N)) / N, which cancels start-up and
 // registration (bench/kernels/kernels_callgrind.sh).
@@ -21,6 +22,7 @@
 #include <kernels/ops_linalg.hpp>
 #include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_reductions.hpp>
+#include <kernels/ops_shape.hpp>
 
 namespace {
 
@@ -37,7 +39,7 @@ opd::Tensor input(int64_t n, float shift, bool matrix) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <exp|mul|lt|softmax|argmin|max|count_nonzero|mv> <n> <calls>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <exp|mul|lt|softmax|argmin|max|count_nonzero|mv|roll> <n> <calls>\n", argv[0]);
     return 2;
   }
   const opd::RegistrationSet kernels = opd::kernels::register_cpu();
@@ -58,12 +60,13 @@ int main(int argc, char** argv) {
     else if (op == "max") r = opd::call<ops::max>(a);
     else if (op == "count_nonzero") r = opd::call<ops::count_nonzero>(a, std::nullopt);
     else if (op == "mv") r = opd::call<ops::mv>(a, b);
+    else if (op == "roll") r = opd::call<ops::roll>(opd::call<ops::view>(a, std::vector<int64_t>{1000, n / 1000}), std::vector<int64_t>{1}, std::vector<int64_t>{-1});
     else {
       std::fprintf(stderr, "unknown op: %s\n", argv[1]);
       return 2;
     }
     sink += r.numel();
   }
-  const int64_t per_call = elementwise || op == "softmax" ? n : 1;  // the reductions' and mv's result: 1 element
+  const int64_t per_call = elementwise || op == "softmax" || op == "roll" ? n : 1;  // the reductions' and mv's result: 1 element
   return sink == calls * per_call ? 0 : 1;
 }

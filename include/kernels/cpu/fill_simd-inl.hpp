@@ -11,6 +11,7 @@
 // (HWY_EXPORT): there the scalar loop serves.
 namespace opd::kernels::simd {
 OPD_FUNC bool fill_row(void*, const void*, int64_t, int64_t) { return false; }
+OPD_FUNC bool copy_bytes(void*, const void*, int64_t) { return false; }
 OPD_FUNC bool arange_range(void*, bool, int64_t, int64_t, double, double) { return false; }
 OPD_FUNC bool linspace_range(void*, bool, int64_t, int64_t, int64_t, double, double) { return false; }
 }  // namespace opd::kernels::simd
@@ -24,12 +25,17 @@ namespace opd::kernels::simd {
 
 namespace fill_detail {
 HWY_EXPORT(FillBits);
+HWY_EXPORT(CopyBytes);
 HWY_EXPORT(ArangeRange);
 HWY_EXPORT(LinspaceRange);
 }  // namespace fill_detail
 
 OPD_FUNC bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t n) {
   return HWY_DYNAMIC_DISPATCH(fill_detail::FillBits)(out, value, elem_bytes, n);
+}
+
+OPD_FUNC bool copy_bytes(void* dst, const void* src, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(fill_detail::CopyBytes)(dst, src, n);
 }
 
 OPD_FUNC bool arange_range(void* out, bool is_double, int64_t b, int64_t e, double start, double step) {

@@ -19,6 +19,12 @@ namespace opd::kernels::simd {
 // than 1, 2, 4 or 8 or when the CPU has none of the instruction sets.
 OPD_API bool fill_row(void* out, const void* value, int64_t elem_bytes, int64_t n);
 
+// Copies n bytes from src to dst (not overlapping) with the widest unaligned
+// vector loads and stores the CPU has. copy_memory's path for blocks whose
+// source and destination differ in alignment. False (nothing copied) when
+// the CPU has none of the instruction sets.
+OPD_API bool copy_bytes(void* dst, const void* src, int64_t n);
+
 // ATen 1.13's vectorized arange of float (`is_double` false) or double, to
 // the bit, over one thread's range [b, e) of out: from b, blocks of two
 // vectors of `lanes` elements (ATen's Vectorized<T>::size() for AVX2: 8

@@ -48,6 +48,26 @@ OPD_FUNC HWY_NOINLINE bool FillBits(void* out, const void* value, int64_t elem_b
   }
 }
 
+// copy_bytes (fill_simd.hpp): four vectors per step, then one, then bytes.
+OPD_FUNC HWY_NOINLINE bool CopyBytes(void* dst, const void* src, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  auto* HWY_RESTRICT o = static_cast<uint8_t*>(dst);
+  const auto* HWY_RESTRICT s = static_cast<const uint8_t*>(src);
+  int64_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    const auto a = hn::LoadU(d, s + i), b = hn::LoadU(d, s + i + N), c = hn::LoadU(d, s + i + 2 * N),
+               e = hn::LoadU(d, s + i + 3 * N);
+    hn::StoreU(a, d, o + i);
+    hn::StoreU(b, d, o + i + N);
+    hn::StoreU(c, d, o + i + 2 * N);
+    hn::StoreU(e, d, o + i + 3 * N);
+  }
+  for (; i + N <= n; i += N) hn::StoreU(hn::LoadU(d, s + i), d, o + i);
+  if (i < n) std::memcpy(o + i, s + i, static_cast<std::size_t>(n - i));
+  return true;
+}
+
 // arange_range (fill_simd.hpp): double arithmetic, rounded to T per element.
 template <class T>
 HWY_INLINE void ArangeAs(T* out, int64_t b, int64_t e, double start, double step) {
