@@ -89,17 +89,30 @@ inline void check_floating(const char* frame, ScalarType dt) {
 }
 
 // The first `count` targets as Long (nll_loss also takes Byte; anything else is
-// read as Long by ATen, whose data_ptr refuses it), each checked.
-inline std::vector<int64_t> read_targets(const Tensor& target, int64_t count, bool byte_ok, int64_t classes,
-                                         int64_t ignore_index) {
+// read as Long by ATen, whose data_ptr refuses it), each checked. A contiguous
+// Long target is read in place; others are converted once.
+struct Targets {
+  Tensor storage;               // keeps a contiguous copy alive
+  std::vector<int64_t> widened;  // Byte targets as Long
+  const int64_t* data = nullptr;
+  int64_t operator[](int64_t i) const { return data[i]; }
+};
+inline Targets read_targets(const Tensor& target, int64_t count, bool byte_ok, int64_t classes, int64_t ignore_index) {
   const bool byte = byte_ok && target.dtype() == ScalarType::Byte;
   if (!byte) check_dtype(target, ScalarType::Long);
-  const Tensor t = contiguous_of(target);
-  std::vector<int64_t> out(static_cast<std::size_t>(count));
+  Targets out;
+  out.storage = contiguous_of(target);
+  if (byte) {
+    const uint8_t* b = out.storage.data_ptr<uint8_t>();
+    out.widened.assign(b, b + count);
+    out.data = out.widened.data();
+  } else {
+    out.data = count > 0 ? out.storage.data_ptr<int64_t>() : nullptr;
+  }
   for (int64_t i = 0; i < count; ++i) {
-    const int64_t v = byte ? int64_t{t.data_ptr<uint8_t>()[i]} : t.data_ptr<int64_t>()[i];
-    OPD_CHECK_INDEX(v == ignore_index || (v >= 0 && v < classes), "Target ", v, " is out of bounds.");
-    out[static_cast<std::size_t>(i)] = v;
+    const int64_t v = out.data[i];
+    if (v != ignore_index && (v < 0 || v >= classes)) [[unlikely]]
+      OPD_CHECK_INDEX(false, "Target ", v, " is out of bounds.");
   }
   return out;
 }
@@ -114,19 +127,17 @@ T from_count(int64_t c) {
 // sum (partial sums folded up a level every 2^level_power samples), so that
 // the rounding is ATen's; each step rounded to T as ATen's arithmetic in T.
 template <class T>
-void forward_frame(const Layout& l, const T* x, const std::vector<int64_t>& tgt, const T* w, int64_t reduction,
+void forward_frame(const Layout& l, const T* x, const Targets& tgt, const T* w, int64_t reduction,
                    int64_t ignore_index, bool unreduced, T* out, T* total) {
   const int64_t n = l.samples();
   *total = T(0);
   if (unreduced) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t t = tgt[static_cast<std::size_t>(i)];
-      if (t == ignore_index) {
-        out[i] = T(0);
-        continue;
+    for (int64_t b = 0, i = 0; b < l.batch; ++b) {
+      const T* xb = x + b * l.classes * l.map;
+      for (int64_t e = 0; e < l.map; ++e, ++i) {
+        const int64_t t = tgt[i];
+        out[i] = t == ignore_index ? T(0) : T(T(-xb[t * l.map + e]) * (w != nullptr ? w[t] : T(1)));
       }
-      const T v = x[((i / l.map) * l.classes + t) * l.map + i % l.map];
-      out[i] = T(T(-v) * (w != nullptr ? w[t] : T(1)));
     }
     return;
   }
@@ -138,25 +149,28 @@ void forward_frame(const Layout& l, const T* x, const std::vector<int64_t>& tgt,
   std::fill(wsum, wsum + levels, T(0));
   std::fill(lsum, lsum + levels, T(0));
   int64_t ignored = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t t = tgt[static_cast<std::size_t>(i)];
-    if (t == ignore_index) {
-      ++ignored;
-      continue;
-    }
-    const T v = x[((i / l.map) * l.classes + t) * l.map + i % l.map];
-    if (w != nullptr) {
-      lsum[0] = T(lsum[0] - T(v * w[t]));
-      wsum[0] = T(wsum[0] + w[t]);
-    } else {
-      lsum[0] = T(lsum[0] - v);
-    }
-    for (int64_t j = 0; j + 1 < levels; ++j) {
-      if ((i & (level_mask << (j * level_power))) != 0) break;
-      wsum[j + 1] = T(wsum[j + 1] + wsum[j]);
-      lsum[j + 1] = T(lsum[j + 1] + lsum[j]);
-      wsum[j] = T(0);
-      lsum[j] = T(0);
+  for (int64_t b = 0, i = 0; b < l.batch; ++b) {
+    const T* xb = x + b * l.classes * l.map;
+    for (int64_t e = 0; e < l.map; ++e, ++i) {
+      const int64_t t = tgt[i];
+      if (t == ignore_index) {
+        ++ignored;
+        continue;
+      }
+      const T v = xb[t * l.map + e];
+      if (w != nullptr) {
+        lsum[0] = T(lsum[0] - T(v * w[t]));
+        wsum[0] = T(wsum[0] + w[t]);
+      } else {
+        lsum[0] = T(lsum[0] - v);
+      }
+      for (int64_t j = 0; j + 1 < levels; ++j) {
+        if ((i & (level_mask << (j * level_power))) != 0) break;
+        wsum[j + 1] = T(wsum[j + 1] + wsum[j]);
+        lsum[j + 1] = T(lsum[j + 1] + lsum[j]);
+        wsum[j] = T(0);
+        lsum[j] = T(0);
+      }
     }
   }
   T weight_total = T(0), loss = T(0);
@@ -171,17 +185,19 @@ void forward_frame(const Layout& l, const T* x, const std::vector<int64_t>& tgt,
 // The backward loop into zeros: -w[t] * grad_output at each target (divided
 // by total_weight for mean).
 template <class T>
-void backward_frame(const Layout& l, T* gi, const T* go, const std::vector<int64_t>& tgt, const T* w,
+void backward_frame(const Layout& l, T* gi, const T* go, const Targets& tgt, const T* w,
                     int64_t reduction, int64_t ignore_index, bool unreduced, const T* total) {
-  const int64_t n = l.samples();
   T grad = T(0);
   if (!unreduced) grad = T(-(reduction == Mean ? T(*go / *total) : *go));
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t t = tgt[static_cast<std::size_t>(i)];
-    if (t == ignore_index) continue;
-    T& dst = gi[((i / l.map) * l.classes + t) * l.map + i % l.map];
-    if (unreduced) dst = T(T(-(w != nullptr ? w[t] : T(1))) * go[i]);
-    else dst = w != nullptr ? T(w[t] * grad) : grad;
+  for (int64_t b = 0, i = 0; b < l.batch; ++b) {
+    T* gb = gi + b * l.classes * l.map;
+    for (int64_t e = 0; e < l.map; ++e, ++i) {
+      const int64_t t = tgt[i];
+      if (t == ignore_index) continue;
+      T& dst = gb[t * l.map + e];
+      if (unreduced) dst = T(T(-(w != nullptr ? w[t] : T(1))) * go[i]);
+      else dst = w != nullptr ? T(w[t] * grad) : grad;
+    }
   }
 }
 
@@ -215,7 +231,7 @@ inline std::tuple<Tensor, Tensor> forward(const char* frame, bool spatial, const
   check_floating(frame, dt);
   if (weight != nullptr) check_dtype(*weight, dt);
   const bool empty_target = !unreduced && target.numel() == 0;
-  const std::vector<int64_t> tgt = read_targets(target, empty_target ? 0 : l.samples(), !spatial, l.classes, ignore_index);
+  const Targets tgt = read_targets(target, empty_target ? 0 : l.samples(), !spatial, l.classes, ignore_index);
   const Tensor x = contiguous_of(self);
   const Tensor w = weight != nullptr ? contiguous_of(*weight) : Tensor();
   dispatch_floating(dt, [&](auto zero) {
@@ -261,7 +277,7 @@ inline Tensor backward(const char* frame, bool spatial, const Tensor& grad_outpu
   check_dtype(grad_output, dt);
   if (weight != nullptr) check_dtype(*weight, dt);
   if (!unreduced) check_dtype(total_weight, dt);
-  const std::vector<int64_t> tgt = read_targets(target, l.samples(), !spatial, l.classes, ignore_index);
+  const Targets tgt = read_targets(target, l.samples(), !spatial, l.classes, ignore_index);
   Tensor grad_input = kernels::zeros(self.sizes(), dt, Device::cpu());
   const Tensor go = contiguous_of(grad_output);
   const Tensor w = weight != nullptr ? contiguous_of(*weight) : Tensor();
