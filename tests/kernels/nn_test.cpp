@@ -246,7 +246,8 @@ TEST(Nn, NllLoss) {
   const Tensor x = ramp({3, 4}, ScalarType::Float);  // x[i][c] = 4 i + c
   const Tensor t = opd::from_vector<int64_t>({1, -100, 3});
   const Tensor w = opd::from_vector<float>({1, 2, 3, 4});
-  auto [sum, total] = opd::call<ops::nll_loss_forward>(x, t, w, int64_t{2}, int64_t{-100});
+  const auto [sum, total_weight] = opd::call<ops::nll_loss_forward>(x, t, w, int64_t{2}, int64_t{-100});
+  const Tensor total = total_weight;  // a variable, not a binding: lambdas below capture it
   EXPECT_EQ(values(sum), (std::vector<double>{-(1 * 2 + 11 * 4)}));
   EXPECT_EQ(values(total), (std::vector<double>{6}));
   EXPECT_EQ(values(opd::call<ops::nll_loss>(x, t, w)), (std::vector<double>{static_cast<float>(-46.0 / 6)}));
