@@ -289,6 +289,15 @@ TEST(Nn, NllLoss) {
   EXPECT_EQ(opd::call<ops::nll_loss2d_backward>(mo, m, mt, std::nullopt, int64_t{0}, int64_t{-100}, mw).sizes(),
             (V{5, 3, 2, 2}));
 
+  // a 1-D input of no classes and an empty target: nothing read
+  const Tensor none = opd::empty(V{0}, ScalarType::Float, opd::Device::cpu());
+  const Tensor no_target = opd::empty(V{0}, ScalarType::Long, opd::Device::cpu());
+  EXPECT_EQ(opd::call<ops::nll_loss_backward>(opd::from_vector<float>({1}), none, no_target, std::nullopt, int64_t{2},
+                                              int64_t{-100}, total).numel(),
+            0);
+  EXPECT_EQ(values(std::get<0>(opd::call<ops::nll_loss_forward>(none, no_target, std::nullopt, int64_t{2}, int64_t{-100}))),
+            (std::vector<double>{0}));
+
   // cross_entropy_loss: class indices only
   EXPECT_THROW((void)opd::call<ops::cross_entropy_loss>(x, t, std::nullopt, int64_t{1}, int64_t{-100}, 0.1),
                opd::NotImplementedError);

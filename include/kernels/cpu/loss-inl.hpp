@@ -277,8 +277,9 @@ inline Tensor backward(const char* frame, bool spatial, const Tensor& grad_outpu
   check_dtype(grad_output, dt);
   if (weight != nullptr) check_dtype(*weight, dt);
   if (!unreduced) check_dtype(total_weight, dt);
-  const Targets tgt = read_targets(target, l.samples(), !spatial, l.classes, ignore_index);
   Tensor grad_input = kernels::zeros(self.sizes(), dt, Device::cpu());
+  if (target.numel() == 0) return grad_input;  // (a 1-D input of 0 classes counts one sample, with no target)
+  const Targets tgt = read_targets(target, l.samples(), !spatial, l.classes, ignore_index);
   const Tensor go = contiguous_of(grad_output);
   const Tensor w = weight != nullptr ? contiguous_of(*weight) : Tensor();
   dispatch_floating(dt, [&](auto zero) {
