@@ -1,5 +1,7 @@
 #pragma once
 // Out-of-line part of ops_loss.hpp (compiled in src/kernels/loss.cpp).
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -7,8 +9,11 @@
 #include <vector>
 
 #include "kernels/cpu/fill_copy.hpp"
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_loss.hpp"
+#include "kernels/ops_pointwise.hpp"
 #include "kernels/ops_reductions.hpp"
+#include "kernels/ops_shape.hpp"
 #include "kernels/ops_views.hpp"
 #include "structured/derive.hpp"
 #include "structured/out_semantics.hpp"
@@ -78,14 +83,86 @@ inline Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const opt_te
   const Tensor out = nll_loss2d(input4, target3, weight, reduction, ignore_index);
   return reduction == 0 ? view(out, out_size) : out;
 }
+// cross_entropy_loss's other two paths (Loss.cpp), written with the library's
+// operators in ATen's order: class probabilities as targets, and class
+// indices with label smoothing.
+inline Tensor mul(const Tensor& a, const Tensor& b) { return call<ops::mul::functional>(a, b); }
+inline Tensor mul(const Tensor& a, double b) { return call<ops::mul_scalar::functional>(a, Scalar(b)); }
+inline Tensor neg(const Tensor& a) { return call<ops::neg::functional>(a); }
+inline Tensor sum(const Tensor& a) { return call<ops::sum>(a, std::nullopt); }
+inline Tensor sum_dim(const Tensor& a, int64_t d) {
+  return call<ops::sum_dim>(a, std::optional<std::span<const int64_t>>(std::span<const int64_t>(&d, 1)), false);
+}
+// weight viewed to broadcast over the class dim of an input of `dim` dimensions
+inline Tensor class_weight(const Tensor& w, int64_t dim, int64_t class_dim) {
+  if (dim <= 1) return w;
+  std::vector<int64_t> shape(static_cast<std::size_t>(dim), 1);
+  shape[static_cast<std::size_t>(class_dim)] = w.size(0);
+  return view(w, shape);
+}
+inline void check_reduction(int64_t reduction) {
+  OPD_CHECK(reduction >= 0 && reduction <= 2, "Invalid reduction type encountered in cross_entropy: ", reduction);
+}
+inline Tensor cross_entropy_probabilities(const Tensor& self, const Tensor& target_, const opt_tensor& weight,
+                                          int64_t reduction, double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t classes = self.size(class_dim);
+  const Tensor* w = weight && weight->defined() ? &*weight : nullptr;
+  OPD_CHECK(w == nullptr || (w->dim() == 1 && w->numel() == classes), "cross_entropy: weight tensor should be defined either for all ",
+            classes, " classes or no classes but got weight tensor of shape: ", w->sizes());
+  const Tensor input = call<ops::log_softmax>(self, class_dim, std::optional<ScalarType>(self.dtype()));
+  Tensor target = target_;
+  if (label_smoothing > 0.0) {
+    OPD_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+    target = call<ops::add_scalar::functional>(mul(target_, 1 - label_smoothing), Scalar(label_smoothing / static_cast<double>(classes)),
+                                               Scalar(1));
+  }
+  Tensor terms = mul(input, target);
+  if (w != nullptr) terms = mul(terms, class_weight(*w, input.dim(), class_dim));
+  check_reduction(reduction);
+  if (reduction == 0) return neg(sum_dim(terms, class_dim));
+  const Tensor total = neg(sum(terms));
+  if (reduction == 2) return total;
+  if (input.numel() == 0) return mul(total, std::numeric_limits<double>::quiet_NaN());
+  return call<ops::div_scalar::functional>(total, Scalar(input.numel() / classes));
+}
+inline Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, const opt_tensor& weight,
+                                            int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const Tensor input = call<ops::log_softmax>(self, class_dim, std::optional<ScalarType>(self.dtype()));
+  const Tensor nll = nll_loss_nd(input, target, weight, reduction, ignore_index);
+  const int64_t classes = input.size(class_dim);
+  const Tensor ignore_mask = call<ops::eq_scalar::functional>(target, Scalar(ignore_index));
+  const Tensor* w = weight && weight->defined() ? &*weight : nullptr;
+  Tensor smooth = w != nullptr ? neg(sum_dim(mul(input, class_weight(*w, input.dim(), class_dim)), class_dim))
+                               : neg(sum_dim(input, class_dim));
+  smooth = call<ops::masked_fill_scalar>(smooth, ignore_mask, Scalar(0.0));
+  check_reduction(reduction);
+  Tensor ret = smooth;
+  if (reduction == 1) {
+    const Tensor kept = call<ops::logical_not::functional>(ignore_mask);
+    const Tensor denominator = w != nullptr ? sum(call<ops::gather>(*w, int64_t{0}, call<ops::masked_select>(target, kept), false))
+                                            : sum(kept);
+    ret = call<ops::div::functional>(sum(smooth), denominator);
+  } else if (reduction == 2) {
+    ret = sum(smooth);
+  }
+  return call<ops::add::functional>(mul(nll, 1 - label_smoothing), mul(ret, label_smoothing / static_cast<double>(classes)),
+                                    Scalar(1));
+}
 inline Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const opt_tensor& weight,
                                  int64_t reduction, int64_t ignore_index, double label_smoothing) {
   OPD_CHECK(self.defined() && target.defined(), "cross_entropy_loss: undefined tensor argument");
-  if (self.sizes() == target.sizes() && is_floating_type(target.dtype()))
-    OPD_CHECK_WITH(NotImplementedError, false,
-                   "cross_entropy_loss: class probabilities as targets are not implemented in this library");
-  OPD_CHECK_WITH(NotImplementedError, label_smoothing <= 0.0,
-                 "cross_entropy_loss: label_smoothing > 0 is not implemented in this library");
+  if (self.sizes() == target.sizes()) {  // class probabilities
+    OPD_CHECK(is_floating_type(target.dtype()), "Expected floating point type for target with class probabilities, got ",
+              target.dtype());
+    OPD_CHECK(ignore_index < 0, "ignore_index is not supported for floating point target");
+    return cross_entropy_probabilities(self, target, weight, reduction, label_smoothing);
+  }
+  if (label_smoothing > 0.0) {
+    OPD_CHECK(label_smoothing <= 1.0, "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+    return cross_entropy_label_smoothing(self, target, weight, reduction, ignore_index, label_smoothing);
+  }
   const int64_t class_dim = self.dim() == 1 ? 0 : 1;
   const Tensor log_probs = call<ops::log_softmax>(self, class_dim, std::optional<ScalarType>(self.dtype()));
   return nll_loss_nd(log_probs, target, weight, reduction, ignore_index);

@@ -7,7 +7,7 @@
 // nll_loss2d, nll_loss_nd (1-D / 2-D inputs to nll_loss, 4-D to nll_loss2d,
 // 3-D and 5-D and more viewed as (N, C, 1, -1) for nll_loss2d) and
 // cross_entropy_loss (log_softmax over the class dim, then nll_loss_nd; class
-// probabilities as targets and label_smoothing are NotImplementedError).
+// probabilities as targets and label smoothing as ATen writes them).
 //
 //   auto kernels = opd::kernels::register_loss();   // also part of register_cpu()
 //   opd::Tensor l = opd::call<opd::kernels::ops::nll_loss>(log_probs, target);   // mean, ignore_index -100

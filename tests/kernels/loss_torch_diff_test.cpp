@@ -4,7 +4,8 @@
 // Double and BFloat16, the three reductions, with and without class weights,
 // ignore_index (the default -100 and a class), Byte targets, 1-D inputs,
 // empty batches, non-contiguous inputs; the composites nll_loss, nll_loss2d,
-// nll_loss_nd (1-D to 5-D) and cross_entropy_loss; and inputs both sides
+// nll_loss_nd (1-D to 5-D) and cross_entropy_loss (class indices, class
+// probabilities, label smoothing); and inputs both sides
 // refuse (targets out of range, wrong dtypes and shapes). Not compared: the
 // backward of reduction none with a target out of range, which ATen 1.13
 // does not check (it writes out of bounds); loss_test in kernels_nn_test
@@ -103,6 +104,26 @@ TEST(LossTorchDiff, Composites) {
     cases.push_back({"aten::cross_entropy_loss", "", {T(f32, {6, 4}), T(targets({6}, 4, 3)), w, I(reduction), I(-100), D(0.0)}, tol});
     cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {4}), T(long_tensor({}, {3})), None(), I(reduction), I(-100), D(0.0)}, tol});
     cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {2, 4, 3, 5}), T(targets({2, 3, 5}, 4, 4)), None(), I(reduction), I(-100), D(0.0)}, tol});
+  }
+  // cross_entropy_loss's other paths: class probabilities (with weights, smoothing, 0 samples) and
+  // label smoothing over class indices (weights, ignore_index)
+  for (int64_t reduction : {0, 1, 2}) {
+    const Value w = T(f64, {4}, Layout::contiguous, Fill::positive, 5);
+    for (double ls : {0.0, 0.2}) {
+      cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(f64, {6, 4}, Layout::contiguous, Fill::positive, 2), None(), I(reduction), I(-100), D(ls)}, tol});
+      cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {2, 4, 3}), T(f64, {2, 4, 3}, Layout::transposed, Fill::positive, 2), w, I(reduction), I(-100), D(ls)}, tol});
+      cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {4}), T(f64, {4}, Layout::contiguous, Fill::positive, 2), w, I(reduction), I(-100), D(ls)}, tol});
+      cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {0, 4}), T(f64, {0, 4}), None(), I(reduction), I(-100), D(ls)}, tol});
+    }
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(targets({6}, 4, 3)), None(), I(reduction), I(-100), D(0.3)}, tol});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f32, {6, 4}), T(targets({6}, 4, 3)), T(f32, {4}, Layout::contiguous, Fill::positive, 5), I(reduction), I(-100), D(0.1)}, tol});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {2, 4, 3, 5}), T(targets({2, 3, 5}, 4, 4, 1)), w, I(reduction), I(1), D(0.5)}, tol});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {4}), T(long_tensor({}, {3})), w, I(reduction), I(-100), D(1.0)}, tol});
+    // both refuse: smoothing over 1, ignore_index with probabilities, integer probabilities
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(targets({6}, 4, 3)), None(), I(reduction), I(-100), D(1.5)}});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(f64, {6, 4}), None(), I(reduction), I(2), D(0.0)}});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(i64, {6, 4}), None(), I(reduction), I(-100), D(0.0)}});
+    cases.push_back({"aten::cross_entropy_loss", "", {T(f64, {6, 4}), T(f64, {6, 4}), T(f64, {3}), I(reduction), I(-100), D(0.0)}});
   }
   // Both refuse: a 0-dim input; batch sizes that differ; a 3-D target of the wrong size.
   cases.push_back({"aten::nll_loss_nd", "", {T(f32, {}), T(long_tensor({}, {0})), None(), I(1), I(-100)}});

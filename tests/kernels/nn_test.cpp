@@ -240,7 +240,7 @@ TEST(Nn, ThroughTheDispatcher) {
 // nll_loss by hand (its values against libtorch: loss_torch_diff_test.cpp),
 // and what the differential test cannot compare: a target out of range in the
 // backward of reduction none, where ATen 1.13 writes out of bounds; Meta
-// shapes; refused cross_entropy_loss variants; a failed out= call.
+// shapes; a failed out= call.
 TEST(Nn, NllLoss) {
   auto registered = opd_test::register_all_kernels();
   const Tensor x = ramp({3, 4}, ScalarType::Float);  // x[i][c] = 4 i + c
@@ -298,11 +298,6 @@ TEST(Nn, NllLoss) {
   EXPECT_EQ(values(std::get<0>(opd::call<ops::nll_loss_forward>(none, no_target, std::nullopt, int64_t{2}, int64_t{-100}))),
             (std::vector<double>{0}));
 
-  // cross_entropy_loss: class indices only
-  EXPECT_THROW((void)opd::call<ops::cross_entropy_loss>(x, t, std::nullopt, int64_t{1}, int64_t{-100}, 0.1),
-               opd::NotImplementedError);
-  EXPECT_THROW((void)opd::call<ops::cross_entropy_loss>(x, x, std::nullopt, int64_t{1}, int64_t{-100}, 0.0),
-               opd::NotImplementedError);
 }
 
 }  // namespace
