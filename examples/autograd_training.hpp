@@ -7,6 +7,7 @@
 #include <autograd/grad_mode.hpp>
 #include <autograd/tensor_api.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_loss.hpp>
 
 #include <array>
 #include <optional>
@@ -33,11 +34,9 @@ inline Tensor input(const Problem& p, const Batch& b) {
 }
 inline Tensor target(const Batch& b) { return opd::from_vector<std::int64_t>(b.target); }
 
-// The negative log-likelihood of the targets, averaged over the batch.
-inline Tensor nll_loss(const Tensor& log_probs, const Tensor& target) {
-  const Tensor picked = opd::call<k::gather>(log_probs, std::int64_t{1}, opd::call<k::unsqueeze>(target, std::int64_t{1}));
-  return opd::call<k::neg::functional>(opd::call<k::mean>(picked));
-}
+// The negative log-likelihood of the targets, averaged over the batch
+// (aten::nll_loss's defaults: reduction mean, no class weights, ignore_index -100).
+inline Tensor nll_loss(const Tensor& log_probs, const Tensor& target) { return opd::call<k::nll_loss>(log_probs, target); }
 inline Tensor log_softmax(const Tensor& t) { return opd::call<k::log_softmax>(t, std::int64_t{1}, std::nullopt); }
 
 inline Tensor mlp(const std::vector<Tensor>& w, const Tensor& x) {

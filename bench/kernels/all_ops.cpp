@@ -125,6 +125,9 @@ Value F32() { return I(diff::f32); }  // a ScalarType argument
 std::vector<int64_t> rc(int64_t n) { return n < 1000 ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n / 1000, 1000}; }
 int64_t cols(int64_t n) { return rc(n)[1]; }
 int64_t rows(int64_t n) { return rc(n)[0]; }
+// [N, C, H, W] holding n elements (1 or 1e6) and its targets' [N, H, W].
+std::vector<int64_t> nchw(int64_t n) { return n < 1000 ? std::vector<int64_t>{1, 1, 1, n} : std::vector<int64_t>{4, 10, 100, n / 4000}; }
+std::vector<int64_t> nhw(int64_t n) { const auto s = nchw(n); return {s[0], s[2], s[3]}; }
 
 // ---- the cases ------------------------------------------------------------
 
@@ -367,6 +370,16 @@ std::vector<Case> make_cases() {
       {"hardtanh", "", EW, "[n], 0, 6", [](int64_t n) { return std::vector<Value>{X, D(0), D(6)}; }},
       {"_reshape_alias", "", EW, "[r, c] as [n]", [](int64_t n) { return std::vector<Value>{MAT, L({n}), L({1})}; }},
       {"lift_fresh", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      // the nll losses (issue 27): [r, c] log-probabilities, r Long targets in [0, c), mean;
+      // the 2-D ones over [1, 1, 1, 1] and [4, 10, 100, 250]
+      {"nll_loss_forward", "", EW, "[r, c], r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100)}; }},
+      {"nll_loss_backward", "", EW, "grad [], [r, c], r targets, mean", [](int64_t n) { return std::vector<Value>{F({}, 2), MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100), F({}, 3)}; }},
+      {"nll_loss2d_forward", "", EW, "[N, C, H, W], [N, H, W] targets, mean", [](int64_t n) { return std::vector<Value>{F(nchw(n)), Idx(nhw(n), nchw(n)[1]), None(), I(1), I(-100)}; }},
+      {"nll_loss2d_backward", "", EW, "grad [], [N, C, H, W], [N, H, W] targets, mean", [](int64_t n) { return std::vector<Value>{F({}, 2), F(nchw(n)), Idx(nhw(n), nchw(n)[1]), None(), I(1), I(-100), F({}, 3)}; }},
+      {"nll_loss", "", EW, "[r, c], r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100)}; }},
+      {"nll_loss_nd", "", EW, "[r, c], r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100)}; }},
+      {"nll_loss2d", "", EW, "[N, C, H, W], [N, H, W] targets, mean", [](int64_t n) { return std::vector<Value>{F(nchw(n)), Idx(nhw(n), nchw(n)[1]), None(), I(1), I(-100)}; }},
+      {"cross_entropy_loss", "", EW, "[r, c] logits, r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100), D(0.0)}; }},
       // the FFTs (1-D, no normalization; 1e6 = 2^6 5^6)
       {"_fft_r2c", "", EW, "[n] float32, onesided", [](int64_t n) { return std::vector<Value>{X, L({0}), I(0), B(true)}; }},
       {"_fft_c2c", "", EW, "[n] complex64, forward", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), B(true)}; }},

@@ -1,16 +1,19 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
 // norm, cumsum, cumprod) and of shape operators (flip, roll, repeat, select,
-// index_select, masked_fill, embedding, native_dropout), with PyTorch 1.13's semantics
+// index_select, masked_fill, embedding, native_dropout) and of the nll losses, with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
+#include "kernels/ops_loss.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
 
@@ -441,6 +444,31 @@ struct clamp_min_d {  // grad where self >= min
   }
 };
 
+// nll_loss_forward / nll_loss2d_forward (Forward) and their backward operators
+// (Backward), as derivatives.yaml: self gets Backward (the library's kernel),
+// itself differentiable: its grad_output gets the loss of the gradient
+// (Backward is linear in grad_output), its self zeros. PyTorch 1.13 has no
+// formula for `weight` (its forward refuses a weight that requires grad):
+// here the backward pass says so rather than leaving it without a gradient.
+template <class Forward, class Backward>
+struct nll_loss_d {
+  static Tensor self(const Tensor& g,
+                     const saved<Forward, "self", "target", "weight", "reduction", "ignore_index", "result1">& s) {
+    return call<Backward>(g, s.template get<"self">(), s.template get<"target">(), fx::opt(s.template get<"weight">()), s.template get<"reduction">(),
+                          s.template get<"ignore_index">(), s.template get<"result1">());
+  }
+  static Tensor grad_output(const Tensor& g, const saved<Backward, "target", "weight", "reduction", "ignore_index">& s) {
+    return std::get<0>(call<Forward>(g, s.template get<"target">(), fx::opt(s.template get<"weight">()), s.template get<"reduction">(),
+                                     s.template get<"ignore_index">()));
+  }
+  static Tensor zeros(const Tensor& g) { return fx::zeros_like_sizes(g.sizes(), g); }
+  static Tensor weight(const Tensor&) {
+    throw NotImplementedError(std::string(Forward::name) + ": the derivative for 'weight' is not implemented");
+  }
+};
+using nll_d = nll_loss_d<k::nll_loss_forward, k::nll_loss_backward>;
+using nll2d_d = nll_loss_d<k::nll_loss2d_forward, k::nll_loss2d_backward>;
+
 }  // namespace formulas_detail
 
 
@@ -495,6 +523,19 @@ OPD_AUTOGRAD_DERIVATIVES(kops::masked_select, "MaskedSelectBackward0", formula<"
 OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min_tensor::functional, "ClampMinBackward1", formula<"self, min", &fd::clamp_min_tensor_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min::functional, "ClampMinBackward0", formula<"self", &fd::clamp_min_d::self>);
 
+OPD_AUTOGRAD_DERIVATIVES(kops::nll_loss_forward, "NllLossBackward0", formula<"self", &fd::nll_d::self>,
+                         formula<"weight", &fd::nll_d::weight>, non_differentiable<"target">,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::nll_loss2d_forward, "NllLoss2DBackward0", formula<"self", &fd::nll2d_d::self>,
+                         formula<"weight", &fd::nll2d_d::weight>, non_differentiable<"target">,
+                         output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::nll_loss_backward, "NllLossBackwardBackward0",
+                         formula<"grad_output", &fd::nll_d::grad_output>, formula<"self", &fd::nll_d::zeros>,
+                         formula<"weight", &fd::nll_d::weight>, non_differentiable<"target", "total_weight">);
+OPD_AUTOGRAD_DERIVATIVES(kops::nll_loss2d_backward, "NllLoss2DBackwardBackward0",
+                         formula<"grad_output", &fd::nll2d_d::grad_output>, formula<"self", &fd::nll2d_d::zeros>,
+                         formula<"weight", &fd::nll2d_d::weight>, non_differentiable<"target", "total_weight">);
+
 OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   formulas_detail::registrar r;
   r.functional<kops::amax>();
@@ -536,6 +577,10 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.family<kops::clamp_min_tensor>();
   r.functional<kops::masked_scatter>();
   r.functional<kops::masked_select>();
+  r.functional<kops::nll_loss_forward>();
+  r.functional<kops::nll_loss2d_forward>();
+  r.functional<kops::nll_loss_backward>();
+  r.functional<kops::nll_loss2d_backward>();
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/ops_embedding_bag.hpp"
 #include "kernels/ops_fft.hpp"
 #include "kernels/ops_grid_sampler.hpp"
+#include "kernels/ops_loss.hpp"
 #include "kernels/ops_pooling3d.hpp"
 
 namespace opd::kernels {
@@ -43,6 +44,7 @@ OPD_FUNC RegistrationSet register_cpu() {
   set.add(register_complex());
   set.add(register_composites());
   set.add(register_transformer());
+  set.add(register_loss());
   return set;
 }
 

@@ -512,6 +512,48 @@ TEST_F(Autograd, GradcheckOfAFunctionThatWritesIntoAView) {
   EXPECT_TRUE(r.ok) << r.message;
 }
 
+// The loss composites are differentiated through their parts (nll_loss_forward's
+// formula, log_softmax, masked_fill, gather, ...): cross_entropy_loss's three
+// paths and nll_loss_nd over a 3-D input pass gradcheck and gradgradcheck; a
+// class weight that requires grad is refused at backward, naming it.
+TEST_F(Autograd, LossCompositesThroughTheirParts) {
+  namespace ko = opd::kernels::ops;
+  std::mt19937 g(11);
+  const Tensor target = opd::from_vector<int64_t>({1, -100, 3, 0}, {4});
+  const Tensor target3 = opd::from_vector<int64_t>({1, 2, 0, 3, 3, 1}, {2, 3});
+  const Tensor probs = opd_test::rnd({4, 4}, g, 0.1, 1.0);
+  const Tensor w = opd_test::rnd({4}, g, 0.5, 1.5);
+  const std::vector<std::pair<std::string, opd::autograd::DifferentiableFn>> cases = {
+      {"cross_entropy_loss, indices", [&](const variable_list& in) {
+         return variable_list{opd::call<ko::cross_entropy_loss>(in[0], target, w, int64_t{1}, int64_t{-100}, 0.0)};
+       }},
+      {"cross_entropy_loss, label smoothing", [&](const variable_list& in) {
+         return variable_list{opd::call<ko::cross_entropy_loss>(in[0], target, w, int64_t{1}, int64_t{-100}, 0.2)};
+       }},
+      {"cross_entropy_loss, probabilities", [&](const variable_list& in) {
+         return variable_list{opd::call<ko::cross_entropy_loss>(in[0], in[1], std::nullopt, int64_t{0}, int64_t{-100}, 0.1)};
+       }},
+      {"nll_loss_nd, 3-D", [&](const variable_list& in) {
+         return variable_list{opd::call<ko::nll_loss_nd>(in[2], target3, std::nullopt, int64_t{2}, int64_t{-100})};
+       }},
+  };
+  for (const auto& [name, fn] : cases) {
+    variable_list inputs{opd_test::rnd({4, 4}, g), probs, opd_test::rnd({2, 4, 3}, g)};
+    for (Tensor& t : inputs) t.set_requires_grad(true);
+    const auto first = opd::autograd::gradcheck(fn, inputs);
+    EXPECT_TRUE(first.ok) << name << ": " << first.message;
+    const auto second = opd::autograd::gradgradcheck(fn, inputs);
+    EXPECT_TRUE(second.ok) << name << ": " << second.message;
+  }
+  Tensor x = opd_test::rnd({4, 4}, g), wg = opd_test::rnd({4}, g, 0.5, 1.5);
+  x.set_requires_grad(true);
+  wg.set_requires_grad(true);
+  const Tensor loss = opd::call<ko::nll_loss>(x, target, wg, int64_t{1}, int64_t{-100});
+  EXPECT_EQ(loss.grad_fn()->name(), "NllLossBackward0");
+  const std::string e = error_of([&] { (void)opd::autograd::grad({loss}, {x, wg}); });
+  EXPECT_NE(e.find("the derivative for 'weight' is not implemented"), std::string::npos) << e;
+}
+
 TEST_F(Autograd, OperatorWithoutFormulaIsAnErrorAtTheForwardCall) {
   Tensor x = leaf({1, 2}, {2});
   Tensor m = leaf({1, 2, 3, 4}, {2, 2});

@@ -16,6 +16,7 @@
 #include <autograd/tensor_api.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_loss.hpp>
 
 namespace opd_test {
 
@@ -245,6 +246,36 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   // dropout: deterministic samples only (p = 0 in training, or evaluation), gradcheck calls it many times
   m["aten::native_dropout"] = {{{r({2, 3}), V(0.0), V(true)}}, {{r({3}), V(0.5), V(false)}}, {{r({2, 2}), V(0.0), V()}}};
   m["aten::linear"] = {{{r({2, 3}), r({4, 3}), r({4})}}, {{r({2, 2, 3}), r({4, 3}), V()}}, {{r({3}), r({4, 3}), r({4})}}};
+  // nll losses: ignore_index, class weights (constant: PyTorch has no formula for them), every reduction;
+  // the backward operators get the forward's own total_weight (constant), as autograd passes them
+  {
+    namespace ko = opd::kernels::ops;
+    const Tensor t = opd::from_vector<int64_t>({1, -100, 3}, {3}), t2 = opd::from_vector<int64_t>({0, 2, 2}, {3});
+    const Tensor t0 = opd::from_vector<int64_t>({2}, {});
+    const Tensor tt = opd::from_vector<int64_t>({2, 0, 1, 2, -100, 1, 0, 0}, {2, 2, 2});
+    const Tensor tt1 = opd::from_vector<int64_t>({2, 0, 1, 2, 1, 1, 0, 2}, {2, 2, 2});  // class 1 ignored
+    const Tensor w = rnd({4}, g, 0.5, 1.5), w3 = rnd({3}, g, 0.5, 1.5);
+    auto total = [](const Tensor& x, const Tensor& tg, const V& wt, int64_t red, int64_t ign) {
+      const std::optional<Tensor> o = wt.is_none() ? std::nullopt : std::optional<Tensor>(wt.to_tensor());
+      if (x.dim() == 4) return V(std::get<1>(opd::call<ko::nll_loss2d_forward>(x, tg, o, red, ign)));
+      return V(std::get<1>(opd::call<ko::nll_loss_forward>(x, tg, o, red, ign)));
+    };
+    const Tensor x34 = rnd({3, 4}, g), x4 = rnd({4}, g), x2 = rnd({2, 3, 2, 2}, g);
+    m["aten::nll_loss_forward"] = {{{r({3, 4}), V(t), V(), V(1), V(-100)}},
+                                   {{r({3, 4}), V(t2), V(w), V(0), V(2)}, {2}},
+                                   {{r({4}), V(t0), V(w), V(1), V(-100)}, {2}},
+                                   {{noncontig({3, 4}), V(t), V(w), V(2), V(-100)}, {2}}};
+    m["aten::nll_loss2d_forward"] = {{{r({2, 3, 2, 2}), V(tt), V(), V(1), V(-100)}},
+                                     {{r({2, 3, 2, 2}), V(tt1), V(w3), V(0), V(1)}, {2}},
+                                     {{r({2, 3, 2, 2}), V(tt), V(w3), V(2), V(-100)}, {2}}};
+    m["aten::nll_loss_backward"] = {{{r({}), V(x34), V(t), V(), V(1), V(-100), total(x34, t, V(), 1, -100)}, {6}},
+                                    {{r({3}), V(x34), V(t2), V(w), V(0), V(2), total(x34, t2, V(w), 0, 2)}, {3, 6}},
+                                    {{r({}), V(x4), V(t0), V(w), V(1), V(-100), total(x4, t0, V(w), 1, -100)}, {3, 6}},
+                                    {{r({}), V(x34), V(t), V(w), V(2), V(-100), total(x34, t, V(w), 2, -100)}, {3, 6}}};
+    m["aten::nll_loss2d_backward"] = {{{r({}), V(x2), V(tt), V(), V(1), V(-100), total(x2, tt, V(), 1, -100)}, {6}},
+                                      {{r({2, 2, 2}), V(x2), V(tt1), V(w3), V(0), V(1), total(x2, tt1, V(w3), 0, 1)}, {3, 6}},
+                                      {{r({}), V(x2), V(tt), V(w3), V(1), V(-100), total(x2, tt, V(w3), 1, -100)}, {3, 6}}};
+  }
   // prod.dim_int and cumprod with zeros (one, several, first in the slice): PyTorch's zero-safe formulas
   {
     auto d = [](std::vector<double> v, std::vector<int64_t> sizes) {

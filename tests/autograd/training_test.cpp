@@ -5,7 +5,9 @@
 // within 1e-5 relative (float32), and they fall.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <vector>
 
 #include "../../examples/autograd_training.hpp"
@@ -40,10 +42,15 @@ float mean(const std::vector<float>& v, std::size_t from, std::size_t n) {
 #ifdef OPD_HAVE_LIBTORCH
 void expect_same_losses(const std::vector<float>& opd_losses, const std::vector<float>& torch_losses) {
   ASSERT_EQ(opd_losses.size(), torch_losses.size());
+  double worst = 0, exact = 0;
   for (std::size_t i = 0; i < opd_losses.size(); ++i) {
     const double rel = std::abs(static_cast<double>(opd_losses[i]) - torch_losses[i]) / std::abs(torch_losses[i]);
     EXPECT_LE(rel, 1e-5) << "step " << i << ": opd " << opd_losses[i] << ", libtorch " << torch_losses[i];
+    worst = std::max(worst, rel);
+    exact += rel == 0 ? 1 : 0;
   }
+  std::cout << "losses against libtorch: largest relative difference " << worst << ", " << exact << " of "
+            << opd_losses.size() << " steps equal\n";
 }
 #endif
 

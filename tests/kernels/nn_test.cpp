@@ -1,4 +1,4 @@
-// embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d
+// embedding, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, nll_loss
 // (kernels/cpu/nn.hpp, kernels/ops_nn.hpp): hand-computed pools, conv2d
 // against a direct (seven-loop) convolution over the same values, ATen's
 // error messages, and the operators through the dispatcher.
@@ -12,6 +12,7 @@
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
 #include "error_of.hpp"
+#include <kernels/ops_loss.hpp>
 #include <kernels/ops_nn.hpp>
 
 namespace {
@@ -234,6 +235,69 @@ TEST(Nn, ThroughTheDispatcher) {
   EXPECT_EQ(opd::call<ops::embedding>(ramp({4, 3}), opd::from_vector<int64_t>({1, 2})).sizes(), (V{2, 3}));
   const Tensor d = ramp({3});
   EXPECT_TRUE(opd::call<ops::dropout>(d, 0.5, false).is_same(d));
+}
+
+// nll_loss by hand (its values against libtorch: loss_torch_diff_test.cpp),
+// and what the differential test cannot compare: a target out of range in the
+// backward of reduction none, where ATen 1.13 writes out of bounds; Meta
+// shapes; a failed out= call.
+TEST(Nn, NllLoss) {
+  auto registered = opd_test::register_all_kernels();
+  const Tensor x = ramp({3, 4}, ScalarType::Float);  // x[i][c] = 4 i + c
+  const Tensor t = opd::from_vector<int64_t>({1, -100, 3});
+  const Tensor w = opd::from_vector<float>({1, 2, 3, 4});
+  const auto [sum, total_weight] = opd::call<ops::nll_loss_forward>(x, t, w, int64_t{2}, int64_t{-100});
+  const Tensor total = total_weight;  // a variable, not a binding: lambdas below capture it
+  EXPECT_EQ(values(sum), (std::vector<double>{-(1 * 2 + 11 * 4)}));
+  EXPECT_EQ(values(total), (std::vector<double>{6}));
+  EXPECT_EQ(values(opd::call<ops::nll_loss>(x, t, w)), (std::vector<double>{static_cast<float>(-46.0 / 6)}));
+  const Tensor g = opd::call<ops::nll_loss_backward>(opd::from_vector<float>({1, 1, 2}), x, t, w, int64_t{0},
+                                                      int64_t{-100}, total);
+  EXPECT_EQ(values(g), (std::vector<double>{0, -2, 0, 0, 0, 0, 0, 0, 0, 0, 0, -8}));
+
+  const Tensor bad = opd::from_vector<int64_t>({1, 4, 0});
+  for (int64_t reduction : {0, 1, 2}) {
+    const Tensor go = reduction == 0 ? opd::from_vector<float>({1, 1, 1}) : opd::from_vector<float>({1});
+    EXPECT_NE(opd_test::error_of([&] {
+                (void)opd::call<ops::nll_loss_backward>(go, x, bad, w, reduction, int64_t{-100}, total);
+              }).find("Target 4 is out of bounds."),
+              std::string::npos);
+  }
+  EXPECT_THROW((void)opd::call<ops::nll_loss_forward>(x, bad, std::nullopt, int64_t{0}, int64_t{-100}),
+               opd::IndexError);
+  const Tensor bad2d = opd::from_vector<int64_t>({-1, 0}, V{1, 1, 2});
+  EXPECT_THROW((void)opd::call<ops::nll_loss2d_backward>(opd::from_vector<float>({1, 1}, V{1, 1, 2}),
+                                                         ramp({1, 4, 1, 2}, ScalarType::Float), bad2d, std::nullopt,
+                                                         int64_t{0}, int64_t{-100}, total),
+               opd::IndexError);
+
+  // a failed out= call leaves its outs as they were
+  Tensor out = opd::from_vector<float>({7, 7}), out_total = opd::from_vector<float>({7});
+  EXPECT_THROW((void)opd::call<ops::nll_loss_forward_output>(x, bad, std::nullopt, int64_t{0}, int64_t{-100}, out,
+                                                              out_total),
+               opd::IndexError);
+  EXPECT_EQ(values(out), (std::vector<double>{7, 7}));
+  EXPECT_EQ(values(out_total), (std::vector<double>{7}));
+
+  // Meta: shapes only
+  const Tensor m = opd::empty(V{5, 3, 2, 2}, ScalarType::Float, opd::Device::meta());
+  const Tensor mt = opd::empty(V{5, 2, 2}, ScalarType::Long, opd::Device::meta());
+  auto [mo, mw] = opd::call<ops::nll_loss2d_forward>(m, mt, std::nullopt, int64_t{0}, int64_t{-100});
+  EXPECT_TRUE(mo.is_meta());
+  EXPECT_EQ(mo.sizes(), (V{5, 2, 2}));
+  EXPECT_EQ(mw.dim(), 0);
+  EXPECT_EQ(opd::call<ops::nll_loss2d_backward>(mo, m, mt, std::nullopt, int64_t{0}, int64_t{-100}, mw).sizes(),
+            (V{5, 3, 2, 2}));
+
+  // a 1-D input of no classes and an empty target: nothing read
+  const Tensor none = opd::empty(V{0}, ScalarType::Float, opd::Device::cpu());
+  const Tensor no_target = opd::empty(V{0}, ScalarType::Long, opd::Device::cpu());
+  EXPECT_EQ(opd::call<ops::nll_loss_backward>(opd::from_vector<float>({1}), none, no_target, std::nullopt, int64_t{2},
+                                              int64_t{-100}, total).numel(),
+            0);
+  EXPECT_EQ(values(std::get<0>(opd::call<ops::nll_loss_forward>(none, no_target, std::nullopt, int64_t{2}, int64_t{-100}))),
+            (std::vector<double>{0}));
+
 }
 
 }  // namespace
