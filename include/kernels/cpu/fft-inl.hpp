@@ -94,6 +94,31 @@ const kissfft<T>& plan_for(int64_t n, bool inverse) {
   return cache.front()->plan;
 }
 
+// e^(+2 pi i k / n) for k in [0, n / 2): the twiddles that split an inverse
+// real transform of even n into a complex one of n / 2 points (fft_c2r),
+// computed once per n and thread (in double), as plan_for keeps plans.
+template <class T>
+const std::vector<std::complex<T>>& half_twiddles_for(int64_t n) {
+  constexpr std::size_t kTables = 8;
+  thread_local std::vector<std::pair<int64_t, std::vector<std::complex<T>>>> cache;
+  for (std::size_t i = 0; i < cache.size(); ++i) {
+    if (cache[i].first == n) {
+      std::rotate(cache.begin(), cache.begin() + static_cast<std::ptrdiff_t>(i),
+                  cache.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return cache.front().second;
+    }
+  }
+  if (cache.size() == kTables) cache.pop_back();
+  std::vector<std::complex<T>> w(static_cast<std::size_t>(n / 2));
+  const double pi = 3.14159265358979323846;
+  for (int64_t k = 0; k < n / 2; ++k) {
+    const double a = 2.0 * pi * static_cast<double>(k) / static_cast<double>(n);
+    w[static_cast<std::size_t>(k)] = std::complex<T>(static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a)));
+  }
+  cache.insert(cache.begin(), {n, std::move(w)});
+  return cache.front().second;
+}
+
 // 1-D transforms of every row along dim d of the contiguous buffer `data` of
 // shape `sizes`, in place.
 template <class T>
@@ -224,7 +249,38 @@ OPD_FUNC Tensor fft_c2r(const Tensor& self, IntArrayRef dim, int64_t normalizati
     for (std::size_t i = ulast + 1; i < out_sizes.size(); ++i) inner *= out_sizes[i];
     const int64_t rows = out.numel() / n;
     T* o = out.data_ptr<T>();
+    // An even length: the inverse of kissfft's transform_real packing, a
+    // complex inverse transform of m = n / 2 points whose value j holds
+    // samples 2j (real part) and 2j + 1 (imaginary part): Z[k] = E[k] + i O[k],
+    // E and O the spectra of the even and odd samples,
+    //   E[k] = (X[k] + conj(X[m - k])) / 2, O[k] = (X[k] - conj(X[m - k])) / 2 e^(2 pi i k / n);
+    // the imaginary parts of X[0] and X[m] are ignored (as pocketfft's c2r).
+    const bool packed = n % 2 == 0;
     parallel_for(0, rows, std::max<int64_t>(1, grain_size / (8 * n)), [&](int64_t begin, int64_t end) {
+      if (packed) {
+        const int64_t m = n / 2;
+        const kissfft<T>& plan = plan_for<T>(m, true);
+        const std::vector<C>& tw = half_twiddles_for<T>(n);
+        std::vector<C> z(static_cast<std::size_t>(m)), res(static_cast<std::size_t>(m));
+        const T twice = T(2) * fct;  // E and O hold halves; fct normalizes as for n points
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t outer_i = r / inner, inner_i = r % inner;
+          const C* hrow = h + outer_i * half * inner + inner_i;
+          T* orow = o + outer_i * n * inner + inner_i;
+          for (int64_t k = 0; k < m; ++k) {
+            const C a = k == 0 ? C(hrow[0].real(), T(0)) : hrow[k * inner];
+            const C b = k == 0 ? C(hrow[m * inner].real(), T(0)) : std::conj(hrow[(m - k) * inner]);
+            const C e = (a + b) * T(0.5), od = (a - b) * T(0.5) * tw[static_cast<std::size_t>(k)];
+            z[static_cast<std::size_t>(k)] = C(e.real() - od.imag(), e.imag() + od.real());  // e + i od
+          }
+          plan.transform(z.data(), res.data());
+          for (int64_t j = 0; j < m; ++j) {
+            orow[2 * j * inner] = res[static_cast<std::size_t>(j)].real() * twice;
+            orow[(2 * j + 1) * inner] = res[static_cast<std::size_t>(j)].imag() * twice;
+          }
+        }
+        return;
+      }
       const kissfft<T>& plan = plan_for<T>(n, true);
       std::vector<C> full(static_cast<std::size_t>(n)), res(static_cast<std::size_t>(n));
       for (int64_t r = begin; r < end; ++r) {
