@@ -9,7 +9,6 @@
 // T(var_sum) / N, and the normalization is x * alpha + beta in T.
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -106,24 +105,6 @@ void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Te
   });
 }
 
-// The dtype of the parameters, running statistics and saved statistics:
-// the input's, or Float for a BFloat16 input with Float parameters (ATen
-// 1.13's mixed type, decided by the first parameter present).
-inline ScalarType param_dtype(const Tensor& input, std::initializer_list<const Tensor*> params) {
-  if (input.dtype() != ScalarType::BFloat16) return input.dtype();
-  for (const Tensor* t : params)
-    if (t != nullptr) return t->dtype() == ScalarType::Float ? ScalarType::Float : input.dtype();
-  return input.dtype();
-}
-
-// A float copy of t (null stays null), for the BFloat16 path.
-inline std::optional<Tensor> widened(const Tensor* t) {
-  if (t == nullptr) return std::nullopt;
-  Tensor f = opd::empty(t->sizes(), ScalarType::Float, Device::cpu());
-  copy_elements(OperandRef::of(f), OperandRef::of(*t));
-  return f;
-}
-
 }  // namespace batch_norm_detail
 
 OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Tensor>& weight_opt,
@@ -140,47 +121,27 @@ OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Ten
   OPD_CHECK(input.dim() >= 2, "native_batch_norm: expected an input with at least 2 dimensions (N, C, ...), but got "
             "input of size ", input.sizes());
   const ScalarType dt = input.dtype();
-  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16)
-    throw_not_implemented_for("batch_norm", dt);
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for("batch_norm", dt);
   const int64_t channels = input.size(1);
   const Tensor *weight = present(weight_opt), *bias = present(bias_opt);
   const Tensor *running_mean = present(running_mean_opt), *running_var = present(running_var_opt);
-  const ScalarType pt = param_dtype(input, {weight, bias, running_mean, running_var});
-  check_arg(weight, "weight", channels, pt);
-  check_arg(bias, "bias", channels, pt);
-  check_arg(running_mean, "running_mean", channels, pt);
-  check_arg(running_var, "running_var", channels, pt);
+  check_arg(weight, "weight", channels, dt);
+  check_arg(bias, "bias", channels, dt);
+  check_arg(running_mean, "running_mean", channels, dt);
+  check_arg(running_var, "running_var", channels, dt);
   OPD_CHECK(training || (running_mean != nullptr && running_var != nullptr),
             "running_mean and running_var must be defined in evaluation mode");
   // One value per channel in training is computed, as ATen's kernel does (the unbiased
   // variance is 0/0: running_var becomes NaN); torch.nn.functional.batch_norm refuses it above.
   for (const Tensor* t : {&out, &save_mean, &save_invstd}) {
     structured_detail::check_out_device(op, input.device(), *t);
-    const ScalarType want = t == &out ? dt : pt;
-    OPD_CHECK(t->dtype() == want, "native_batch_norm: expected out= tensors of dtype ", want, ", but got ", t->dtype());
+    OPD_CHECK(t->dtype() == dt, "native_batch_norm: expected out= tensors of dtype ", dt, ", but got ", t->dtype());
   }
   const int64_t stats = training ? channels : 0;
   structured_detail::resize_out(op, out, input.sizes(), MemoryFormat::Contiguous);
   structured_detail::resize_out(op, save_mean, IntArrayRef(&stats, 1), MemoryFormat::Contiguous);
   structured_detail::resize_out(op, save_invstd, IntArrayRef(&stats, 1), MemoryFormat::Contiguous);
   if (out.is_meta() || input.numel() == 0) return;
-  if (dt == ScalarType::BFloat16) {
-    // ATen computes BFloat16 in float (opmath): here on float copies, each
-    // result rounded once as it is stored back.
-    const Tensor x = *widened(&input);
-    const std::optional<Tensor> w = widened(weight), b = widened(bias), rm = widened(running_mean),
-                                rv = widened(running_var);
-    const Tensor dst = opd::empty(input.sizes(), ScalarType::Float, Device::cpu());
-    const Tensor sm = opd::empty(IntArrayRef(&stats, 1), ScalarType::Float, Device::cpu());
-    const Tensor si = opd::empty(IntArrayRef(&stats, 1), ScalarType::Float, Device::cpu());
-    compute<float>(x, present(w), present(b), present(rm), present(rv), training, momentum, eps, dst, sm, si);
-    copy_elements(OperandRef::of(out), OperandRef::of(dst));
-    copy_elements(OperandRef::of(save_mean), OperandRef::of(sm));
-    copy_elements(OperandRef::of(save_invstd), OperandRef::of(si));
-    if (training && running_mean != nullptr) copy_elements(OperandRef::of(*running_mean), OperandRef::of(*rm));
-    if (training && running_var != nullptr) copy_elements(OperandRef::of(*running_var), OperandRef::of(*rv));
-    return;
-  }
   const Tensor x = input.is_contiguous() ? input : contiguous_clone(input);
   // out is written last: a result computed into scratch when out is not contiguous.
   const Tensor dst = out.is_contiguous() ? out : opd::empty(input.sizes(), dt, Device::cpu());
@@ -204,12 +165,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& inpu
   OPD_CHECK(input.defined(), "native_batch_norm: argument 'input' is an undefined tensor");
   const Device device = input.is_meta() ? Device::meta() : Device::cpu();
   const int64_t zero = 0;
-  using batch_norm_detail::present;
-  const ScalarType pt =
-      batch_norm_detail::param_dtype(input, {present(weight), present(bias), present(running_mean), present(running_var)});
   Tensor out = opd::empty(input.sizes(), input.dtype(), device);
-  Tensor save_mean = opd::empty(IntArrayRef(&zero, 1), pt, device);
-  Tensor save_invstd = opd::empty(IntArrayRef(&zero, 1), pt, device);
+  Tensor save_mean = opd::empty(IntArrayRef(&zero, 1), input.dtype(), device);
+  Tensor save_invstd = opd::empty(IntArrayRef(&zero, 1), input.dtype(), device);
   native_batch_norm_out(input, weight, bias, running_mean, running_var, training, momentum, eps, out, save_mean,
                         save_invstd);
   return {out, save_mean, save_invstd};

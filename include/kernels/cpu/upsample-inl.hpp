@@ -91,27 +91,15 @@ OPD_FUNC Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t>
                                     std::optional<double> scales_h, std::optional<double> scales_w) {
   constexpr const char* op = "upsample_bilinear2d";
   const std::vector<int64_t> sizes = upsample_detail::output_sizes(op, self, output_size);
-  // ATen 1.13: Float, Double and BFloat16 (computed in float with weights
-  // stored as BFloat16: lambda1 rounded, lambda0 = 1 - lambda1 rounded).
-  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double && self.dtype() != ScalarType::BFloat16)
-    throw_not_implemented_for(op, self.dtype());
+  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double) throw_not_implemented_for(op, self.dtype());
   Tensor out = opd::empty(sizes, self.dtype(), self.device());
   if (self.is_meta() || out.numel() == 0) return out;
   dispatch_floating_dtype(self.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, BFloat16>) {
-      using M = opmath_t<T>;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       const int64_t ih = self.size(2), iw = self.size(3), oh = sizes[2], ow = sizes[3];
-      auto th = upsample_detail::linear_taps<M>(ih, oh, align_corners, scales_h);
-      auto tw = upsample_detail::linear_taps<M>(iw, ow, align_corners, scales_w);
-      if constexpr (!std::is_same_v<T, M>) {
-        for (auto* t : {&th, &tw}) {
-          for (std::size_t j = 0; j < t->w1.size(); ++j) {
-            t->w1[j] = static_cast<M>(static_cast<T>(t->w1[j]));
-            t->w0[j] = static_cast<M>(static_cast<T>(M(1) - t->w1[j]));
-          }
-        }
-      }
+      const auto th = upsample_detail::linear_taps<T>(ih, oh, align_corners, scales_h);
+      const auto tw = upsample_detail::linear_taps<T>(iw, ow, align_corners, scales_w);
       const int64_t s0 = self.stride(0), s1 = self.stride(1), sh = self.stride(2), sw = self.stride(3);
       const int64_t C = self.size(1);
       const T* in = self.data_ptr<T>();
@@ -127,9 +115,9 @@ OPD_FUNC Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t>
             for (int64_t x = 0; x < ow; ++x) {
               const auto xu = static_cast<std::size_t>(x);
               const int64_t c0 = tw.i0[xu] * sw, c1 = tw.i1[xu] * sw;
-              const M t0 = static_cast<M>(r0[c0]) * tw.w0[xu] + static_cast<M>(r0[c1]) * tw.w1[xu];
-              const M t1 = static_cast<M>(r1[c0]) * tw.w0[xu] + static_cast<M>(r1[c1]) * tw.w1[xu];
-              dst[y * ow + x] = static_cast<T>(t0 * th.w0[yu] + t1 * th.w1[yu]);
+              const T t0 = r0[c0] * tw.w0[xu] + r0[c1] * tw.w1[xu];
+              const T t1 = r1[c0] * tw.w0[xu] + r1[c1] * tw.w1[xu];
+              dst[y * ow + x] = t0 * th.w0[yu] + t1 * th.w1[yu];
             }
           }
         }
