@@ -372,7 +372,7 @@ TEST(ComplexTorchDiff, Where) {
 // (eye, linspace), the truth of a complex value (nonzero, count_nonzero and
 // the logical ops: either part; any/all: the real part, as 1.13 casts),
 // the reductions through |z| (norm) and through the parts (var/std), the
-// paddings (a copy), pow and lerp/addcmul/addcdiv.
+// paddings (a copy), pow and lerp/addcmul/addcdiv, scatter/index_put/masked_fill.
 TEST(ComplexTorchDiff, OpInfoSweepOperators) {
   std::vector<Case> cases;
   const Tolerance tol{.ulp = 8, .atol = 1e-5, .rtol = 1e-5};
@@ -423,6 +423,18 @@ TEST(ComplexTorchDiff, OpInfoSweepOperators) {
     cases.push_back({"aten::pow", "Scalar", {C(2.0, 1.0), T(c, {5})}, tol});
     cases.push_back({"aten::pow", "Tensor_Tensor", {T(f32, {4}, Layout::contiguous, Fill::positive), T(c, {4})}, tol});
     cases.push_back({"aten::addcmul", "", {T(c, {67}), T(c, {67}, Layout::contiguous, Fill::standard, 2), T(f32, {67}), I(3)}, tol});
+  }
+  // The indexing writes: scatter (add, multiply: the textbook product), scatter_add, index_put with
+  // accumulate, masked_fill with a complex Scalar or 0-dim tensor.
+  for (int c : kComplex) {
+    const RawTensor idx = long_tensor({2, 3}, {0, 2, 1, 2, 0, 2});
+    cases.push_back({"aten::scatter_add", "", {T(c, {3, 3}), I(0), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2)}, tol});
+    cases.push_back({"aten::scatter", "reduce", {T(c, {3, 3}), I(1), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2), S("multiply")}, tol});
+    cases.push_back({"aten::scatter", "reduce", {T(c, {3, 3}), I(0), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2), S("add")}, tol});
+    cases.push_back({"aten::scatter", "value", {T(c, {3, 3}, Layout::transposed), I(1), T(long_tensor({3, 1}, {2, 0, 1})), C(1.5, -2.0)}});
+    cases.push_back({"aten::index_put", "", {T(c, {4, 3}), OTL({long_tensor({3}, {1, 3, 1})}), T(c, {3, 3}, Layout::contiguous, Fill::standard, 2), B(true)}, tol});
+    cases.push_back({"aten::masked_fill", "Scalar", {T(c, {3, 4}, Layout::sliced), T(b8, {4}), C(-1.0, 0.5)}});
+    cases.push_back({"aten::masked_fill", "Tensor", {T(c, {3, 4}), T(b8, {3, 4}, Layout::contiguous, Fill::standard, 2), T(c, {}, Layout::contiguous, Fill::standard, 3)}});
   }
   // A real dtype= with complex end points: both throw.
   cases.push_back({"aten::linspace", "", {C(1.0, 2.0), D(3.0), I(5), ScalarT(f32), None(), None(), None()}});

@@ -361,11 +361,12 @@ inline void check_clamp_bounds_given(bool min, bool max) {
 
 // The value read from a 0-dim tensor, as a Scalar of its kind.
 inline Scalar item_of(const Tensor& t) {
-  return dispatch_dtype(t.dtype(), "item", [&](auto tag) -> Scalar {
+  return dispatch_dtype_with_complex(t.dtype(), "item", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T v{};
     copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}, true}, OperandRef::of(t));
-    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
+    if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
+    else if constexpr (std::is_same_v<T, bool>) return Scalar(v);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
     else return Scalar(static_cast<double>(convert<double>(v)));
   });
@@ -577,7 +578,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   OPD_CHECK(is_expandable_to(mask.sizes(), self.sizes()), "masked_fill_: the mask of shape ", mask.sizes(),
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
-  if (!is_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
+  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
   if (mask.dtype() == ScalarType::Byte && !mask.is_meta()) {  // a value check: not on Meta
     bool binary = true;
     ElementwiseIter<0> iter(OperandRef::of(mask), {});

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/complex_arith-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/copy_memory.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -647,7 +648,7 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
     });
     return;
   }
-  dispatch_dtype(out.dtype(), "scatter", [&](auto tag) {
+  dispatch_dtype_with_complex(out.dtype(), "scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
@@ -656,6 +657,8 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
       const M b = static_cast<M>(value_at(tag, si));
       if constexpr (std::is_same_v<T, bool>) {
         o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
+      } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
+        o[oi] = reduce == ScatterReduce::Add ? a + b : complex_mul(a, b);
       } else {
         o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
       }
@@ -690,7 +693,7 @@ OPD_FUNC Tensor scatter_value(std::string_view op, const Tensor& self, int64_t d
   dim = check_scatter_gather(op, "scatter", self, dim, index, nullptr);
   // the value in self's dtype, as bytes (checked as c10's Scalar::to)
   Bytes16 bytes{0, 0};
-  dispatch_dtype(self.dtype(), "scatter", [&](auto tag) {
+  dispatch_dtype_with_complex(self.dtype(), "scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = checked_scalar_to<T>(value);
     std::memcpy(&bytes, static_cast<const void*>(&v), sizeof(T));
@@ -1249,7 +1252,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
       });
     });
   } else {
-    dispatch_dtype(self.dtype(), "index_put", [&](auto tag) {
+    dispatch_dtype_with_complex(self.dtype(), "index_put", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using M = opmath_t<T>;
       for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
