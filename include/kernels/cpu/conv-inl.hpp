@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -108,7 +109,11 @@ void col2im3_add(const T* col, int64_t channels, const Geometry3& g, T* out) {
             T* dst = plane + (od * g.out[1] + oh) * g.out[2];
             for (int64_t iw = 0; iw < g.in[2]; ++iw) {
               const int64_t ow = iw * g.s[2] - g.p[2] + kw * g.d[2];
-              if (ow >= 0 && ow < g.out[2]) dst[ow] += row[iw];
+              if (ow < 0 || ow >= g.out[2]) continue;
+              if constexpr (std::is_integral_v<T>)  // wraps as ATen's int64 (no UB)
+                dst[ow] = static_cast<T>(static_cast<uint64_t>(dst[ow]) + static_cast<uint64_t>(row[iw]));
+              else
+                dst[ow] += row[iw];
             }
           }
         }
