@@ -43,10 +43,15 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
   if (out.is_meta() || out.numel() == 0) return;
   GeneratorEngine& g = gen.engine();
   std::lock_guard lock(g.mutex);
-  dispatch_floating_dtype(out.dtype(), dist == Dist::Uniform ? "rand" : "randn", [&](auto tag) {
+  // A complex tensor is filled as its parts (ATen's uniform_ / normal_ on
+  // view_as_real), a normal part with standard deviation 1/sqrt(2), so that
+  // E|z|^2 is 1.
+  const bool complex = is_complex_kernel_dtype(out.dtype());
+  dispatch_floating_dtype(real_part_dtype(out.dtype()), dist == Dist::Uniform ? "rand" : "randn", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(out.data_ptr());
-    const int64_t n = out.numel();
+    const int64_t n = out.numel() * (complex ? 2 : 1);
+    const double scale = complex ? std::numbers::sqrt2 / 2 : 1.0;
     if (dist == Dist::Uniform) {
       for (int64_t i = 0; i < n; ++i) {
         T v;
@@ -59,14 +64,15 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
     for (int64_t i = 0; i < n; i += 2) {
       const double u1 = 1.0 - uniform01(g.engine), u2 = uniform01(g.engine);  // u1 in (0, 1]
       const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
-      p[i] = convert<T>(r * std::cos(a));
-      if (i + 1 < n) p[i + 1] = convert<T>(r * std::sin(a));
+      p[i] = convert<T>(scale * r * std::cos(a));
+      if (i + 1 < n) p[i + 1] = convert<T>(scale * r * std::sin(a));
     }
   });
 }
 
+// rand/randn: the floating and the complex dtypes.
 inline void check_floating(const char* op, ScalarType t) {
-  if (!is_floating_type(t)) throw_not_implemented_for(op, t);
+  if (!is_floating_type(t) && !is_complex_kernel_dtype(t)) throw_not_implemented_for(op, t);
 }
 inline void check_sizes(const char* op, ints size) {
   for (int64_t s : size) OPD_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ", IntArrayRef(size.data(), size.size()));
@@ -194,7 +200,7 @@ inline std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, 
   OPD_CHECK(input.device().is_cpu() || input.is_meta(), op, ": the CPU kernel got a tensor on ", input.device());
   OPD_CHECK_VALUE(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   const bool training = !train || *train;
-  if (training) check_floating(op, input.dtype());
+  if (training && !is_floating_type(input.dtype())) throw_not_implemented_for(op, input.dtype());
   Tensor out = kernels::empty(input.sizes(), input.dtype(), input.device());
   Tensor mask = kernels::empty(input.sizes(), ScalarType::Bool, input.device());
   if (input.is_meta() || input.numel() == 0) return {out, mask};

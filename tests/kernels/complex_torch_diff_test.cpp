@@ -5,6 +5,7 @@
 // Scalars, and the operators PyTorch refuses on complex (both sides must
 // throw). Complex results are compared part by part (real, imaginary) as
 // floats of the part's dtype.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -364,5 +365,78 @@ TEST(ComplexTorchDiff, Where) {
     cases.push_back({"aten::where", "self_out", {T(b8, {2, 3}), T(c, {2, 3}), T(c, {3}), T(c, {0})}});
     cases.push_back({"aten::where", "self_out", {T(b8, {3}), T(c, {3}), T(c, {3}), T(f32, {0})}});  // both throw
   }
+  check_all(cases);
+}
+
+// The operators of the OpInfo sweep's complex errors (issue 25): factories
+// (eye, linspace), the truth of a complex value (nonzero, count_nonzero and
+// the logical ops: either part; any/all: the real part, as 1.13 casts),
+// the reductions through |z| (norm) and through the parts (var/std), the
+// paddings (a copy), pow and lerp/addcmul/addcdiv, scatter/index_put/masked_fill.
+TEST(ComplexTorchDiff, OpInfoSweepOperators) {
+  std::vector<Case> cases;
+  const Tolerance tol{.ulp = 8, .atol = 1e-5, .rtol = 1e-5};
+  for (int c : kComplex) {
+    cases.push_back({"aten::eye", "m", {I(3), I(4), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::eye", "", {I(2), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::linspace", "", {C(1.0, 2.0), C(-3.0, 0.5), I(50), ScalarT(c), None(), None(), None()}});
+    cases.push_back({"aten::linspace", "", {D(-2.0), C(7.0, -1.0), I(7), ScalarT(c), None(), None(), None()}});
+    for (Layout layout : all_layouts) {
+      const Value x = T(c, {3, 4}, layout, Fill::special);
+      cases.push_back({"aten::nonzero", "", {x}});
+      cases.push_back({"aten::count_nonzero", "dim_IntList", {x, L({1})}});
+      cases.push_back({"aten::any", "dim", {x, I(0), B(false)}});
+      cases.push_back({"aten::all", "dim", {x, I(1), B(true)}});
+      cases.push_back({"aten::logical_not", "", {x}});
+      for (const char* op : {"logical_and", "logical_or", "logical_xor"}) {
+        cases.push_back({std::string("aten::") + op, "", {x, T(c, {4}, Layout::contiguous, Fill::special, 2)}});
+      }
+      const Value y = T(c, {3, 4}, layout);
+      for (const char* op : {"aten::var", "aten::std"}) {
+        cases.push_back({op, "correction", {y, L({1}), I(1), B(false)}, tol});
+        cases.push_back({op, "correction", {y, None(), I(0), B(true)}, tol});
+      }
+      cases.push_back({"aten::norm", "ScalarOpt_dim", {y, I(2), L({1}), B(false)}, tol});
+      cases.push_back({"aten::norm", "ScalarOpt_dim", {y, D(INFINITY), L({0}), B(true)}, tol});
+      cases.push_back({"aten::pow", "Tensor_Tensor", {y, T(c, {3, 4}, Layout::contiguous, Fill::small, 2)}, tol});
+      cases.push_back({"aten::lerp", "Scalar", {y, T(c, {4}, Layout::contiguous, Fill::standard, 3), C(0.25, 0.125)}, tol});
+      cases.push_back({"aten::lerp", "Tensor", {y, T(c, {4}, Layout::contiguous, Fill::standard, 3), T(c, {3, 4}, Layout::contiguous, Fill::standard, 4)}, tol});
+      cases.push_back({"aten::addcmul", "", {y, T(c, {4}, Layout::contiguous, Fill::standard, 2), T(c, {3, 1}), C(0.5, -2.0)}, tol});
+      cases.push_back({"aten::addcdiv", "", {y, T(c, {4}, Layout::contiguous, Fill::standard, 2), T(c, {3, 4}, Layout::contiguous, Fill::positive, 5), D(1.5)}, tol});
+    }
+    cases.push_back({"aten::count_nonzero", "", {T(c, {70}, Layout::contiguous, Fill::special), None()}});
+    cases.push_back({"aten::any", "", {T(c, {5}, Layout::contiguous, Fill::special)}});
+    cases.push_back({"aten::norm", "ScalarOpt_dim", {T(c, {2, 5}), I(0), L({1}), B(false)}, tol});
+    cases.push_back({"aten::norm", "ScalarOpt_dim", {T(c, {2, 5}), D(3.0), L({-1}), B(false)}, tol});
+    cases.push_back({"aten::norm", "ScalarOpt_dim", {T(c, {2, 5}), I(1), L({0, 1}), B(false)}, tol});
+    cases.push_back({"aten::norm", "ScalarOpt_dim_dtype", {T(c, {2, 5}), I(2), L({1}), B(false), ScalarT(c128)}, tol});
+    cases.push_back({"aten::norm", "ScalarOpt_dim_dtype", {T(c, {2, 5}), I(2), L({1}), B(false), ScalarT(f64)}, tol});
+    cases.push_back({"aten::var", "correction", {T(c, {70}), None(), I(1), B(false)}, tol});
+    cases.push_back({"aten::reflection_pad1d", "", {T(c, {2, 3, 5}, Layout::transposed), L({2, 3})}});
+    cases.push_back({"aten::reflection_pad2d", "", {T(c, {1, 2, 3, 4}), L({1, 2, 2, 1})}});
+    cases.push_back({"aten::replication_pad1d", "", {T(c, {2, 4}), L({3, 1})}});
+    // pow with a Scalar exponent: the special exponents (products, fill, copy,
+    // sqrt/rsqrt/reciprocal) and the general one, real and complex.
+    for (Value e : {D(2.0), D(3.0), D(-2.0), D(0.0), D(1.0), D(0.5), D(-0.5), D(-1.0), D(2.5), C(1.5, -0.5)}) {
+      cases.push_back({"aten::pow", "Tensor_Scalar", {T(c, {67}, Layout::contiguous, Fill::standard, 7), e}, tol});
+    }
+    cases.push_back({"aten::pow", "Scalar", {C(2.0, 1.0), T(c, {5})}, tol});
+    cases.push_back({"aten::pow", "Tensor_Tensor", {T(f32, {4}, Layout::contiguous, Fill::positive), T(c, {4})}, tol});
+    cases.push_back({"aten::addcmul", "", {T(c, {67}), T(c, {67}, Layout::contiguous, Fill::standard, 2), T(f32, {67}), I(3)}, tol});
+  }
+  // The indexing writes: scatter (add, multiply: the textbook product), scatter_add, index_put with
+  // accumulate, masked_fill with a complex Scalar or 0-dim tensor.
+  for (int c : kComplex) {
+    const RawTensor idx = long_tensor({2, 3}, {0, 2, 1, 2, 0, 2});
+    cases.push_back({"aten::scatter_add", "", {T(c, {3, 3}), I(0), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2)}, tol});
+    cases.push_back({"aten::scatter", "reduce", {T(c, {3, 3}), I(1), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2), S("multiply")}, tol});
+    cases.push_back({"aten::scatter", "reduce", {T(c, {3, 3}), I(0), T(idx), T(c, {2, 3}, Layout::contiguous, Fill::standard, 2), S("add")}, tol});
+    cases.push_back({"aten::scatter", "value", {T(c, {3, 3}, Layout::transposed), I(1), T(long_tensor({3, 1}, {2, 0, 1})), C(1.5, -2.0)}});
+    cases.push_back({"aten::index_put", "", {T(c, {4, 3}), OTL({long_tensor({3}, {1, 3, 1})}), T(c, {3, 3}, Layout::contiguous, Fill::standard, 2), B(true)}, tol});
+    cases.push_back({"aten::masked_fill", "Scalar", {T(c, {3, 4}, Layout::sliced), T(b8, {4}), C(-1.0, 0.5)}});
+    cases.push_back({"aten::masked_fill", "Tensor", {T(c, {3, 4}), T(b8, {3, 4}, Layout::contiguous, Fill::standard, 2), T(c, {}, Layout::contiguous, Fill::standard, 3)}});
+  }
+  // A real dtype= with complex end points: both throw.
+  cases.push_back({"aten::linspace", "", {C(1.0, 2.0), D(3.0), I(5), ScalarT(f32), None(), None(), None()}});
   check_all(cases);
 }

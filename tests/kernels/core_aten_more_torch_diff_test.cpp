@@ -136,6 +136,10 @@ TEST(CoreAtenMoreTorchDiff, Pools3d) {
     cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(dt, {2, 3, 4, 5}), L({1, 1, 1})}, t});
   }
   cases.push_back({"aten::avg_pool3d", "", {T(i64, {1, 2, 4, 5, 6}), L({2}), L({2}), L({1}), B(false), B(true), None()}});
+  // Half: ATen 1.13 sums and divides in c10::Half, each step rounded (exact here too)
+  const Tolerance exact{.ulp = 0};
+  for (Layout layout : all_layouts) cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(f16, {2, 3, 5, 6, 7}, layout), L({2, 4, 3})}, exact});
+  cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(f16, {2, 4, 9, 9}), L({1, 1, 1})}, exact});
   const std::size_t valid = cases.size();
   // both throw: 3-D input, a pad above half the kernel, a kernel above the input,
   // zero stride, integral max pool, a wrong kernel list, a zero divisor, an empty dimension

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -302,6 +303,23 @@ TEST_F(ModelsOps, RandomOperatorsAreSeededAndDistributed) {
   const Tensor n2 = opd::call<ops::randn_generator>(size, g, opd::ScalarType::Double, std::nullopt, std::nullopt,
                                                     std::nullopt);
   EXPECT_EQ(opd::to_vector<double>(n2), opd::to_vector<double>(n));
+  // complex: each part drawn, normal parts of variance 1/2 (E|z|^2 = 1), uniform parts in [0, 1)
+  const Tensor nc = opd::call<ops::randn_generator>(size, opd::Generator(5), opd::ScalarType::ComplexDouble, std::nullopt,
+                                                    std::nullopt, std::nullopt);
+  ASSERT_EQ(nc.dtype(), opd::ScalarType::ComplexDouble);
+  double re2 = 0, im2 = 0;
+  for (const std::complex<double>& z : opd::to_vector<std::complex<double>>(nc)) re2 += z.real() * z.real(), im2 += z.imag() * z.imag();
+  EXPECT_NEAR(re2 / 1e4, 0.5, 0.03);
+  EXPECT_NEAR(im2 / 1e4, 0.5, 0.03);
+  const Tensor uc = opd::call<ops::rand_generator>(V{100}, opd::Generator(5), opd::ScalarType::ComplexFloat, std::nullopt,
+                                                   std::nullopt, std::nullopt);
+  bool parts_in_range = true, imag_drawn = false;
+  for (const std::complex<float>& z : opd::to_vector<std::complex<float>>(uc)) {
+    parts_in_range = parts_in_range && z.real() >= 0.f && z.real() < 1.f && z.imag() >= 0.f && z.imag() < 1.f;
+    imag_drawn = imag_drawn || z.imag() != 0.f;
+  }
+  EXPECT_TRUE(parts_in_range);
+  EXPECT_TRUE(imag_drawn);
   // randperm: every value once, Long by default, seeded
   const Tensor p = opd::call<ops::randperm_generator>(int64_t{50}, opd::Generator(1), std::nullopt, std::nullopt,
                                                       std::nullopt, std::nullopt);

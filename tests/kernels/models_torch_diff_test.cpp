@@ -78,6 +78,11 @@ TEST(ModelsTorchDiff, Convolution) {
   for (int dt : {f32, f64}) {
     for (const Conv& c : conv_cases()) cases.push_back(convolution(c, dt));
   }
+  // Transposed convolutions of int64 (ATen's slow_conv_transpose: exact in any order).
+  for (std::size_t k = 16; k < conv_cases().size(); ++k) {
+    cases.push_back(convolution(conv_cases()[k], i64));
+    cases.back().tol = Tolerance{.ulp = 0};
+  }
   // Non-contiguous inputs.
   for (Layout layout : {Layout::transposed, Layout::sliced}) {
     cases.push_back(convolution(conv_cases()[1], f32, layout));

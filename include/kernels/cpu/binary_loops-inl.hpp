@@ -11,6 +11,7 @@
 
 #include "dispatch/core/scalar.hpp"
 #include "dispatch/core/scalar_type.hpp"
+#include "kernels/cpu/complex_arith-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/loops-inl.hpp"
@@ -26,20 +27,6 @@ namespace detail {
 template <class T>
 using wrap_t = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 }  // namespace detail
-
-// Complex products and quotients by the textbook formulas, as ATen 1.13's
-// vectorized CPU loops compute them (not std::complex's C99 Annex G
-// recovery of infinities, a library call per element): so 0 / 0 and
-// (1 + 1j) / 0 are nan + nanj there and here.
-template <class R>
-std::complex<R> complex_mul(std::complex<R> a, std::complex<R> b) noexcept {
-  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
-}
-template <class R>
-std::complex<R> complex_div(std::complex<R> a, std::complex<R> b) noexcept {
-  const R norm = b.real() * b.real() + b.imag() * b.imag();
-  return {(a.real() * b.real() + a.imag() * b.imag()) / norm, (a.imag() * b.real() - a.real() * b.imag()) / norm};
-}
 
 template <class T>
 struct AddOp {

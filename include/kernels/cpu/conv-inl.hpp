@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -108,7 +109,11 @@ void col2im3_add(const T* col, int64_t channels, const Geometry3& g, T* out) {
             T* dst = plane + (od * g.out[1] + oh) * g.out[2];
             for (int64_t iw = 0; iw < g.in[2]; ++iw) {
               const int64_t ow = iw * g.s[2] - g.p[2] + kw * g.d[2];
-              if (ow >= 0 && ow < g.out[2]) dst[ow] += row[iw];
+              if (ow < 0 || ow >= g.out[2]) continue;
+              if constexpr (std::is_integral_v<T>)  // wraps as ATen's int64 (no UB)
+                dst[ow] = static_cast<T>(static_cast<uint64_t>(dst[ow]) + static_cast<uint64_t>(row[iw]));
+              else
+                dst[ow] += row[iw];
             }
           }
         }
@@ -276,7 +281,9 @@ OPD_FUNC Tensor convolution(const Tensor& input, const Tensor& weight, const std
   }
   OPD_CHECK(dims <= 3, "convolution: ", dims, "-D convolutions are not supported (1-D, 2-D and 3-D are)");
   const ScalarType dt = input.dtype();
-  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for("convolution", dt);
+  // ATen 1.13's slow_conv_transpose{2,3}d also take Long (exact in any summation order).
+  if (dt != ScalarType::Float && dt != ScalarType::Double && !(transposed && dt == ScalarType::Long))
+    throw_not_implemented_for("convolution", dt);
   const bool meta = input.is_meta() || weight.is_meta() || (has_bias && bias_opt->is_meta());
   Tensor out = opd::empty(out_sizes, dt, meta ? Device::meta() : Device::cpu());
   if (meta || out.numel() == 0) return out;
@@ -286,6 +293,7 @@ OPD_FUNC Tensor convolution(const Tensor& input, const Tensor& weight, const std
   if (transposed) {
     Geometry3 tg = g;  // col2im's "in" is the input, its "out" the output
     if (dt == ScalarType::Float) conv_transposed<float>(x, w, bias, out, tg, groups);
+    else if (dt == ScalarType::Long) conv_transposed<int64_t>(x, w, bias, out, tg, groups);
     else conv_transposed<double>(x, w, bias, out, tg, groups);
   } else if (dt == ScalarType::Float) {
     conv_direct<float>(x, w, bias, out, g, groups);

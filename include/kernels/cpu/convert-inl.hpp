@@ -103,6 +103,16 @@ inline To convert(From f) noexcept {
   }
 }
 
+// An element's truth as the logical operators, nonzero and count_nonzero
+// see it (c10::complex's operator bool: either part non-zero), unlike
+// convert<bool>, which looks at a complex value's real part only (any, all
+// and copy_ to Bool do that in 1.13).
+template <class T>
+inline bool truth(T v) noexcept {
+  if constexpr (is_complex_v<T>) return v.real() != 0 || v.imag() != 0;
+  else return convert<bool>(v);
+}
+
 // The C++ spelling c10 uses for T in "value cannot be converted to type
 // uint8_t without overflow".
 template <class T>
@@ -292,6 +302,12 @@ decltype(auto) dispatch_complex_dtype(ScalarType t, const char* name, F&& f) {
 // The complex dtypes the kernels have loops for (not ComplexHalf).
 constexpr bool is_complex_kernel_dtype(ScalarType t) noexcept {
   return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
+}
+
+// The dtype of a complex kernel dtype's parts (c10::toRealValueType); any
+// other dtype itself.
+constexpr ScalarType real_part_dtype(ScalarType t) noexcept {
+  return t == ScalarType::ComplexFloat ? ScalarType::Float : t == ScalarType::ComplexDouble ? ScalarType::Double : t;
 }
 
 // Same, for the floating dtypes only (Half, Float, Double, BFloat16).

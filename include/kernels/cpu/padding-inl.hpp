@@ -41,9 +41,10 @@ OPD_FUNC Tensor pad(std::string_view op, PadMode mode, int k, const Tensor& self
   OPD_CHECK(dims_ok, op, ": Expected ", k + 1, "D or ", k + 2,
                   "D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: ",
                   self.sizes());
-  // ATen 1.13 pads floating tensors only (reflection_pad3d: also Half and
-  // BFloat16, which the others take here too).
-  if (!is_floating_type(self.dtype())) throw_not_implemented_for(std::string(op).c_str(), self.dtype());
+  // ATen 1.13 pads floating and complex tensors only (reflection_pad3d: also
+  // Half and BFloat16, which the others take here too).
+  if (!is_floating_type(self.dtype()) && !is_complex_kernel_dtype(self.dtype()))
+    throw_not_implemented_for(std::string(op).c_str(), self.dtype());
   static constexpr const char* names[3] = {"D", "H", "W"};
   std::vector<int64_t> out_sizes(self.sizes().begin(), self.sizes().end());
   std::vector<int64_t> src[3] = {{0}, {0}, {0}};

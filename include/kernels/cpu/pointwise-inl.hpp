@@ -3,10 +3,12 @@
 // the checks, meta and impl of the pointwise families. Their loops are in
 // unary_float_loops-inl.hpp, unary_other_loops-inl.hpp,
 // unary_bool_loops-inl.hpp, unary_complex_loops-inl.hpp, equality_loops-inl.hpp, compare_loops-inl.hpp,
+// complex_math_loops-inl.hpp,
 // logical_loops-inl.hpp, arith_loops-inl.hpp, bitwise_loops-inl.hpp,
 // ternary_loops-inl.hpp and ternary_math_loops-inl.hpp, each compiled in its
 // own source.
 #include <array>
+#include <complex>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -29,6 +31,7 @@
 #include "kernels/cpu/arith_loops-inl.hpp"
 #include "kernels/cpu/bitwise_loops-inl.hpp"
 #include "kernels/cpu/compare_loops-inl.hpp"
+#include "kernels/cpu/complex_math_loops-inl.hpp"
 #include "kernels/cpu/equality_loops-inl.hpp"
 #include "kernels/cpu/logical_loops-inl.hpp"
 #include "kernels/cpu/ternary_loops-inl.hpp"
@@ -251,8 +254,10 @@ inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOr
                           ? self.tensor->dtype()
                           : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
-  if (is_complex_kernel_dtype(common)) {  // complex: eq and ne only (ordering is not defined)
-    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne) throw_not_implemented_for(name, common);
+  if (is_complex_kernel_dtype(common)) {  // complex: no ordering, no rounding, no bits
+    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne && op != PointwiseOp::Pow && op != PointwiseOp::LogicalAnd &&
+        op != PointwiseOp::LogicalOr && op != PointwiseOp::LogicalXor)
+      throw_not_implemented_for(name, common);
     return common;
   }
   if (!is_kernel_dtype(common)) throw_not_implemented_for(name, common);
@@ -327,6 +332,18 @@ inline void pointwise_compute(PointwiseOp op, TensorOrScalar self, TensorOrScala
       return;
     }
   }
+  if (op == PointwiseOp::Pow && self.tensor && other.scalar && is_complex_kernel_dtype(compute)) {
+    const Tensor in = readable_input(*self.tensor, out);
+    const Scalar& e = *other.scalar;
+    const std::complex<double> ez = e.to_complex_double();
+    const std::optional<UnaryOp> as = ez == 0.5    ? std::optional(UnaryOp::Sqrt)
+                                      : ez == -0.5 ? std::optional(UnaryOp::Rsqrt)
+                                      : ez == -1.0 ? std::optional(UnaryOp::Reciprocal)
+                                                   : std::nullopt;
+    if (as) unary_complex_loops(*as, compute, OperandRef::of(out), OperandRef::of(in));
+    else pow_complex_scalar_loops(compute, OperandRef::of(out), OperandRef::of(in), ez);
+    return;
+  }
   const HeldOperand a(self, out, compute);
   const HeldOperand b(other, out, compute);
   if (divides(op) && is_integral_type(compute, false)) {
@@ -344,11 +361,12 @@ inline void check_clamp_bounds_given(bool min, bool max) {
 
 // The value read from a 0-dim tensor, as a Scalar of its kind.
 inline Scalar item_of(const Tensor& t) {
-  return dispatch_dtype(t.dtype(), "item", [&](auto tag) -> Scalar {
+  return dispatch_dtype_with_complex(t.dtype(), "item", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T v{};
     copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}, true}, OperandRef::of(t));
-    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
+    if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
+    else if constexpr (std::is_same_v<T, bool>) return Scalar(v);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
     else return Scalar(static_cast<double>(convert<double>(v)));
   });
@@ -560,7 +578,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   OPD_CHECK(is_expandable_to(mask.sizes(), self.sizes()), "masked_fill_: the mask of shape ", mask.sizes(),
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
-  if (!is_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
+  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
   if (mask.dtype() == ScalarType::Byte && !mask.is_meta()) {  // a value check: not on Meta
     bool binary = true;
     ElementwiseIter<0> iter(OperandRef::of(mask), {});
@@ -670,7 +688,8 @@ inline ScalarType lerp_checks(const Tensor& self, const Tensor& end, const Tenso
     OPD_CHECK(self.dtype() == weight->dtype(), "expected dtype ", self.dtype(), " for `weight` but got dtype ",
               weight->dtype());
   }
-  if (!is_floating_type(self.dtype())) throw_not_implemented_for("lerp_kernel_scalar", self.dtype());
+  if (!is_floating_type(self.dtype()) && !is_complex_kernel_dtype(self.dtype()))
+    throw_not_implemented_for("lerp_kernel_scalar", self.dtype());
   return self.dtype();
 }
 }  // namespace detail
@@ -733,9 +752,9 @@ inline ScalarType addc_checks(bool div, const Tensor& self, const Tensor& t1, co
   state = update_result_type_state(t1, state);
   state = update_result_type_state(t2, state);
   const ScalarType common = result_type(state);
-  if (!is_kernel_dtype(common) || common == ScalarType::Bool)
+  if (!(is_kernel_dtype(common) || is_complex_kernel_dtype(common)) || common == ScalarType::Bool)
     throw_not_implemented_for(div ? "addcdiv_cpu_out" : "addcmul_cpu_out", common);
-  dispatch_dtype(common, name, [&](auto tag) { (void)checked_scalar_to<typename decltype(tag)::type>(value); });
+  dispatch_dtype_with_complex(common, name, [&](auto tag) { (void)checked_scalar_to<typename decltype(tag)::type>(value); });
   return common;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <numbers>
@@ -517,9 +518,18 @@ void bitwise_loops_of(PointwiseOp op, ScalarType compute, const OperandRef& out,
 inline void bitwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out, const std::array<OperandRef, 2>& inputs) {
   route_by_dtype_group<&bitwise_loops_of<DtypeGroup::Integral>, &bitwise_loops_of<DtypeGroup::Floating>>(compute, op, compute, out, inputs);
 }
+// pow and the logical ops on complex64/complex128
+// (src/kernels/pointwise_complex_math.cpp); pow with a Scalar exponent
+// there too, for its special exponents.
+OPD_API void binary_complex_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
+                                  const std::array<OperandRef, 2>& inputs);
+OPD_API void pow_complex_scalar_loops(ScalarType compute, const OperandRef& out, const OperandRef& in,
+                                      std::complex<double> exponent);
 inline void binary_pointwise_loops(PointwiseOp op, ScalarType compute, const OperandRef& out,
                                    const std::array<OperandRef, 2>& inputs) {
-  if (op <= PointwiseOp::Ne) {
+  if (op > PointwiseOp::Ne && is_complex_kernel_dtype(compute)) {
+    binary_complex_loops(op, compute, out, inputs);
+  } else if (op <= PointwiseOp::Ne) {
     equality_loops(op, compute, out, inputs);
   } else if (op <= PointwiseOp::Ge) {
     compare_loops(op, compute, out, inputs);
@@ -547,10 +557,15 @@ inline void where_clamp_loops(TernaryOp op, ScalarType compute, const OperandRef
 }
 OPD_API void ternary_math_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
                                 const std::array<OperandRef, 3>& inputs, const Scalar* value);
+// lerp, addcmul and addcdiv on complex64/complex128 (pointwise_complex_math.cpp).
+OPD_API void ternary_complex_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
+                                   const std::array<OperandRef, 3>& inputs, const Scalar* value);
 inline void ternary_pointwise_loops(TernaryOp op, ScalarType compute, const OperandRef& out,
                                     const std::array<OperandRef, 3>& inputs, const Scalar* value = nullptr) {
   if (op <= TernaryOp::ClampMaxScalar) {
     where_clamp_loops(op, compute, out, inputs);
+  } else if (is_complex_kernel_dtype(compute)) {
+    ternary_complex_loops(op, compute, out, inputs, value);
   } else {
     ternary_math_loops(op, compute, out, inputs, value);
   }

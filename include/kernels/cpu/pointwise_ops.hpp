@@ -61,7 +61,8 @@ constexpr bool has_complex_loop(UnaryOp op) noexcept {
     case UnaryOp::ConjPhysical:
     case UnaryOp::IsNan:
     case UnaryOp::IsInf:
-    case UnaryOp::IsFinite: return true;
+    case UnaryOp::IsFinite:
+    case UnaryOp::LogicalNot: return true;
     default: return false;
   }
 }

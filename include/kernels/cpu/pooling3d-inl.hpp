@@ -277,7 +277,8 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
   OPD_CHECK(output_size[0] >= 0 && output_size[1] >= 0 && output_size[2] >= 0,
             "adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but received {",
             output_size[0], ", ", output_size[1], ", ", output_size[2], "}");
-  check_floating("adaptive_avg_pool3d_cpu", self.dtype());
+  // ATen 1.13: Float, Double and Half (not BFloat16).
+  if (self.dtype() != ScalarType::Half) check_floating("adaptive_avg_pool3d_cpu", self.dtype());
   Pool3dShape s{};
   s.hw.batch = nd == 5 ? self.size(0) : 1;
   s.hw.planes = self.size(nd - 4);
@@ -293,6 +294,8 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
   const detail::Pool2dShape& q = s.hw;
   const auto run = [&](auto* o, const auto* in) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
+    using C = opmath_t<T>;  // each step rounded to T, as ATen's scalar_t arithmetic (Half: c10::Half's)
+    const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
     using detail::adaptive_start, detail::adaptive_end;
     detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
       const T* vol = in + p * s.in_volume();
@@ -303,18 +306,19 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
           const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
           for (int64_t xo = 0; xo < q.ow; ++xo) {
             const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
-            T sum = 0;
+            T sum = static_cast<T>(C(0));
             for (int64_t t = t0; t < t1; ++t)
               for (int64_t h = h0; h < h1; ++h)
-                for (int64_t w = w0; w < w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
-            dst[(z * q.oh + y) * q.ow + xo] =
-                sum / static_cast<T>(t1 - t0) / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
+                for (int64_t w = w0; w < w1; ++w)
+                  sum = static_cast<T>(static_cast<C>(sum) + static_cast<C>(vol[(t * q.ih + h) * q.iw + w]));
+            dst[(z * q.oh + y) * q.ow + xo] = div(div(div(sum, t1 - t0), h1 - h0), w1 - w0);
           }
         }
       }
     });
   };
   if (self.dtype() == ScalarType::Float) run(out.data_ptr<float>(), x.data_ptr<float>());
+  else if (self.dtype() == ScalarType::Half) run(out.data_ptr<Half>(), x.data_ptr<Half>());
   else run(out.data_ptr<double>(), x.data_ptr<double>());
   return out;
 }

@@ -196,8 +196,43 @@ std::tuple<Tensor, Tensor> max_dim_like(const char* op, const Tensor& self, std:
 // --------------------------------------------------------------- moments ---
 
 inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::optional<int64_t> correction,
+                       bool keepdim, bool take_sqrt);
+
+// Complex: as ATen's std_var_out, the variances of the real and of the
+// imaginary parts, each rounded to the real dtype, added there (the mean of
+// |x - mean|^2), then the root for std.
+inline Tensor complex_var_like(const char* op, const Tensor& self, OptDimList dim, std::optional<int64_t> correction,
+                               bool keepdim, bool take_sqrt) {
+  const ScalarType rt = real_part_dtype(self.dtype());
+  if (self.is_meta()) return meta_result(make_plan(op, self, dim.value_or(DimList()), keepdim).out_sizes, rt);
+  const Tensor z = contiguous_rows(self, self.dtype());
+  Tensor re = kernels::empty(self.sizes(), rt), im = kernels::empty(self.sizes(), rt);
+  dispatch_complex_dtype(self.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using R = typename T::value_type;
+    const T* x = static_cast<const T*>(z.data_ptr());
+    R* r = static_cast<R*>(re.data_ptr());
+    R* i = static_cast<R*>(im.data_ptr());
+    for (int64_t k = 0; k < self.numel(); ++k) {
+      r[k] = x[k].real();
+      i[k] = x[k].imag();
+    }
+  });
+  Tensor v = var_like(op, re, dim, correction, keepdim, false);
+  const Tensor vi = var_like(op, im, dim, correction, keepdim, false);
+  dispatch_floating_dtype(rt, op, [&](auto tag) {
+    using R = typename decltype(tag)::type;
+    R* a = static_cast<R*>(v.data_ptr());
+    const R* b = static_cast<const R*>(vi.data_ptr());
+    for (int64_t k = 0; k < v.numel(); ++k) a[k] = take_sqrt ? std::sqrt(a[k] + b[k]) : a[k] + b[k];
+  });
+  return v;
+}
+
+inline Tensor var_like(const char* op, const Tensor& self, OptDimList dim, std::optional<int64_t> correction,
                        bool keepdim, bool take_sqrt) {
-  check_input(op, self);
+  check_input(op, self, /*complex_ok=*/true);
+  if (is_complex_kernel_dtype(self.dtype())) return complex_var_like(op, self, dim, correction, keepdim, take_sqrt);
   OPD_CHECK_TYPE(is_floating_type(self.dtype()), op,
                  ": std and var only support floating point and complex dtypes, got ", self.dtype());
   Plan p = make_plan(op, self, dim.value_or(DimList()), keepdim, /*memory_order=*/true);
@@ -355,8 +390,9 @@ inline Tensor scan(const char* op, bool is_prod, const Tensor& self, int64_t dim
 
 // ------------------------------------------------------------ all / any ---
 
+// (complex: the real part's truth, as 1.13's any/all cast to Bool)
 inline Tensor all_any(const char* op, bool is_all, const Tensor& self, DimList dims, bool keepdim) {
-  check_input(op, self);
+  check_input(op, self, /*complex_ok=*/true);
   Plan p = make_plan(op, self, dims, keepdim);
   if (self.is_meta()) return meta_result(p.out_sizes, self.dtype() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool);
   const Tensor rows = contiguous_rows(p.rows, ScalarType::Bool);
@@ -463,12 +499,17 @@ OPD_FUNC Tensor std_dev(const Tensor& self, OptDimList dim, std::optional<int64_
 
 OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList dim, bool keepdim,
                      std::optional<ScalarType> dtype) {
-  reduce_detail::check_input("norm", self);
-  const ScalarType t = dtype.value_or(self.dtype());
-  OPD_CHECK_TYPE(dtype || is_floating_type(self.dtype()),
+  reduce_detail::check_input("norm", self, /*complex_ok=*/true);
+  // The input is cast to dtype= first (complex -> real keeps the real part);
+  // a complex one is reduced through |z| (std::abs, as ATen's norm ops) into
+  // the real dtype, which is also the result's unless dtype= says complex.
+  const ScalarType in_t = dtype.value_or(self.dtype());
+  const ScalarType t = dtype.value_or(real_part_dtype(self.dtype()));
+  const auto floating_or_complex = [](ScalarType d) { return is_floating_type(d) || is_complex_kernel_dtype(d); };
+  OPD_CHECK_TYPE(dtype || floating_or_complex(self.dtype()),
                  "norm(): input dtype should be either floating point or complex. Got ", self.dtype(), " instead.");
-  OPD_CHECK_TYPE(is_floating_type(t), "norm(): the desired output dtype should be either floating point or complex. Got ",
-                 t, " instead.");
+  OPD_CHECK_TYPE(floating_or_complex(t),
+                 "norm(): the desired output dtype should be either floating point or complex. Got ", t, " instead.");
   const double pv = p ? p->to_double() : 2.0;
   reduce_detail::Plan plan = reduce_detail::make_plan("norm", self, dim, keepdim, /*memory_order=*/true);
   // Like max, a negative or infinite order has no identity on an empty row.
@@ -476,8 +517,19 @@ OPD_FUNC Tensor norm(const Tensor& self, const std::optional<Scalar>& p, DimList
             " norm on an empty tensor because the operation does not have an identity");
   if (self.is_meta()) return reduce_detail::meta_result(plan.out_sizes, t);
   Tensor rows = plan.rows;
-  if (t != self.dtype()) rows = reduce_detail::contiguous_rows(rows, t);  // cast to dtype first
-  const ScalarType acc = t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  if (in_t != self.dtype()) rows = reduce_detail::contiguous_rows(rows, in_t);  // cast to dtype first
+  const ScalarType acc = real_part_dtype(in_t) == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  if (is_complex_kernel_dtype(in_t)) {
+    const Tensor z = reduce_detail::contiguous_rows(rows, in_t);
+    rows = kernels::empty(z.sizes(), acc);  // acc is in_t's real dtype
+    dispatch_complex_dtype(in_t, "norm", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using R = typename T::value_type;
+      const T* x = static_cast<const T*>(z.data_ptr());
+      R* a = static_cast<R*>(rows.data_ptr());
+      for (int64_t i = 0; i < z.numel(); ++i) a[i] = std::abs(x[i]);
+    });
+  }
   rows = reduce_detail::contiguous_rows(rows, acc);
   Tensor res = kernels::empty(plan.out_sizes, acc);
   auto run = [&](auto tag) {
@@ -559,7 +611,7 @@ OPD_FUNC Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
 }
 
 OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
-  reduce_detail::check_input("count_nonzero", self);
+  reduce_detail::check_input("count_nonzero", self, /*complex_ok=*/true);
   reduce_detail::Plan p = reduce_detail::make_plan("count_nonzero", self, dim, false);
   if (self.is_meta()) return reduce_detail::meta_result(p.out_sizes, ScalarType::Long);
   Tensor res = kernels::empty(p.out_sizes, ScalarType::Long);
@@ -568,16 +620,20 @@ OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
     using T = typename decltype(tag)::type;
     reduce_detail::for_each_row(static_cast<const T*>(rows.data_ptr()), p.outer, p.inner, counts, [](const T* x, int64_t n) {
       int64_t c = 0;
-      for (int64_t i = 0; i < n; ++i) c += x[i] != T(0) ? 1 : 0;  // NaN counts, -0.0 does not (as ATen)
+      for (int64_t i = 0; i < n; ++i) c += truth(x[i]) ? 1 : 0;  // NaN counts, -0.0 does not; complex: either part
       return c;
     });
   };
   // Rows already dense are counted in their own dtype: no Bool copy of the input.
   if (is_kernel_dtype(self.dtype()) && p.rows.is_contiguous()) {
     dispatch_dtype(self.dtype(), "count_nonzero", [&](auto tag) { count_rows(tag, p.rows); });
-    return res;
+  } else if (is_complex_kernel_dtype(self.dtype())) {  // z != 0, not the real part's truth that a cast to Bool gives
+    dispatch_complex_dtype(self.dtype(), "count_nonzero", [&](auto tag) {
+      count_rows(tag, reduce_detail::contiguous_rows(p.rows, scalar_type_of_v<typename decltype(tag)::type>));
+    });
+  } else {
+    count_rows(type_tag<bool>{}, reduce_detail::contiguous_rows(p.rows, ScalarType::Bool));
   }
-  count_rows(type_tag<bool>{}, reduce_detail::contiguous_rows(p.rows, ScalarType::Bool));
   return res;
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/complex_arith-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/copy_memory.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -652,7 +653,7 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
     });
     return;
   }
-  dispatch_dtype(out.dtype(), "scatter", [&](auto tag) {
+  dispatch_dtype_with_complex(out.dtype(), "scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
@@ -661,6 +662,8 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
       const M b = static_cast<M>(value_at(tag, si));
       if constexpr (std::is_same_v<T, bool>) {
         o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
+      } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
+        o[oi] = reduce == ScatterReduce::Add ? a + b : complex_mul(a, b);
       } else {
         o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
       }
@@ -695,7 +698,7 @@ OPD_FUNC Tensor scatter_value(std::string_view op, const Tensor& self, int64_t d
   dim = check_scatter_gather(op, "scatter", self, dim, index, nullptr);
   // the value in self's dtype, as bytes (checked as c10's Scalar::to)
   Bytes16 bytes{0, 0};
-  dispatch_dtype(self.dtype(), "scatter", [&](auto tag) {
+  dispatch_dtype_with_complex(self.dtype(), "scatter", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = checked_scalar_to<T>(value);
     std::memcpy(&bytes, static_cast<const void*>(&v), sizeof(T));
@@ -944,17 +947,17 @@ OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tenso
     // Contiguous: count first (a loop the compiler vectorizes), then write
     // every position and advance by the element's truth, without a branch
     // or a table of offsets.
-    dispatch_dtype(t.dtype(), "nonzero_cpu", [&](auto tag) {
+    dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = static_cast<const T*>(t.data_ptr());
       const int64_t n = t.numel();
       int64_t count = 0;
-      for (int64_t i = 0; i < n; ++i) count += convert<bool>(p[i]) ? 1 : 0;
+      for (int64_t i = 0; i < n; ++i) count += truth(p[i]) ? 1 : 0;
       pos.resize(static_cast<std::size_t>(count) + 1);
       int64_t k = 0;
       for (int64_t i = 0; i < n; ++i) {
         pos[static_cast<std::size_t>(k)] = i;
-        k += convert<bool>(p[i]) ? 1 : 0;
+        k += truth(p[i]) ? 1 : 0;
       }
       pos.resize(static_cast<std::size_t>(count));
     });
@@ -962,11 +965,11 @@ OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tenso
     return pos;
   }
   const Table offs = strided_offsets(t.sizes(), t.strides());
-  dispatch_dtype(t.dtype(), "nonzero_cpu", [&](auto tag) {
+  dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = static_cast<const T*>(t.data_ptr());
     for (std::size_t i = 0; i < offs.size(); ++i) {
-      if (convert<bool>(p[offs[i]])) pos.push_back(static_cast<int64_t>(i));
+      if (truth(p[offs[i]])) pos.push_back(static_cast<int64_t>(i));
     }
   });
   (void)op;
@@ -1254,7 +1257,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
       });
     });
   } else {
-    dispatch_dtype(self.dtype(), "index_put", [&](auto tag) {
+    dispatch_dtype_with_complex(self.dtype(), "index_put", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using M = opmath_t<T>;
       for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
@@ -1405,6 +1408,21 @@ void linspace_fill(T* o, int64_t steps, T start, T end) {
       if (simd::linspace_range(o, std::is_same_v<T, double>, b, e, steps, start, end)) return;
       linspace_blocks_range<T>(o, b, e, lanes, value, [&](T base, int64_t j) { return base + static_cast<T>(j) * step; });
     });
+  } else if constexpr (is_complex_v<T>) {
+    // Complex: c10::complex's operators with a real step count and index,
+    // which act on each part alone: the float formulas above, per part.
+    using R = typename T::value_type;
+    const T step((end.real() - start.real()) / static_cast<R>(steps - 1),
+                 (end.imag() - start.imag()) / static_cast<R>(steps - 1));
+    const auto fma_parts = [](T a, R x, T b) {
+      return T(std::fma(a.real(), x, b.real()), std::fma(a.imag(), x, b.imag()));
+    };
+    const auto value = [&](int64_t i) {
+      return i < halfway ? fma_parts(step, static_cast<R>(i), start) : fma_parts(-step, static_cast<R>(steps - i - 1), end);
+    };
+    linspace_blocks<T>(o, steps, lanes, value, [&](T base, int64_t j) {
+      return T(base.real() + static_cast<R>(j) * step.real(), base.imag() + static_cast<R>(j) * step.imag());
+    });
   } else {
     // Half / BFloat16: c10's operators, each computed in float and rounded to
     // T (an index is converted to T first: T * int64_t is T * T(int64_t)).
@@ -1429,17 +1447,23 @@ OPD_FUNC Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, 
   constexpr std::string_view op = "aten::linspace";
   check_factory_device(op, device);
   OPD_CHECK(steps >= 0, op, ": number of steps must be non-negative");
-  const ScalarType dt = dtype.value_or(default_dtype());
+  // ATen's linspace_logspace_infer_options: a complex end point makes the
+  // default dtype complex, and a real dtype= an error.
+  const bool complex_ends = start.is_complex() || end.is_complex();
+  OPD_CHECK(!complex_ends || !dtype || is_complex_type(*dtype),
+            "torch.linspace(): inferred dtype c10::complex<float> can't be safely cast to passed dtype ",
+            dtype.value_or(default_dtype()));
+  const ScalarType dt = dtype.value_or(complex_ends ? default_complex_dtype() : default_dtype());
   if (device && device->is_meta()) {  // the dtype checks of the CPU path, then the shape
     OPD_CHECK_TYPE(steps <= 1 || dt != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
-    if (steps > 1) dispatch_dtype(dt, "linspace_cpu", [](auto) {});
+    if (steps > 1 && !is_kernel_dtype(dt) && !is_complex_kernel_dtype(dt)) throw_not_implemented_for("linspace_cpu", dt);
     return meta_like_sizes(IntArrayRef(&steps, 1), dt);
   }
   Tensor out = new_like_sizes(IntArrayRef(&steps, 1), dt);
   if (steps == 0) return out;
   if (steps == 1) return kernels::full(IntArrayRef(&steps, 1), start, dt);
   OPD_CHECK_TYPE(dt != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
-  dispatch_dtype(dt, "linspace_cpu", [&](auto tag) {
+  dispatch_dtype_with_complex(dt, "linspace_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) {
       shape_detail::linspace_fill<T>(out.data_ptr<T>(), steps, checked_scalar_to<T>(start), checked_scalar_to<T>(end));
@@ -1457,12 +1481,10 @@ OPD_FUNC Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::
   const int64_t sizes[2] = {n, m};
   const ScalarType dt = dtype.value_or(default_dtype());
   OPD_CHECK_TYPE(dt != ScalarType::BFloat16, "\"eye\" not implemented for 'BFloat16'");  // as ATen 1.13's CPU kernel
-  if (device && device->is_meta()) {
-    dispatch_dtype(dt, "eye", [](auto) {});
-    return meta_like_sizes(IntArrayRef(sizes, 2), dt);
-  }
+  if (!is_kernel_dtype(dt) && !is_complex_kernel_dtype(dt)) throw_not_implemented_for("eye", dt);
+  if (device && device->is_meta()) return meta_like_sizes(IntArrayRef(sizes, 2), dt);
   Tensor out = kernels::zeros(IntArrayRef(sizes, 2), dt);
-  dispatch_dtype(out.dtype(), "eye", [&](auto tag) {
+  dispatch_dtype_with_complex(out.dtype(), "eye", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_ptr<T>();
     for (int64_t i = 0; i < std::min(n, m); ++i) o[i * m + i] = convert<T>(1);

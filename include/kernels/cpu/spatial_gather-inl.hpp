@@ -5,6 +5,7 @@
 // (upsample.hpp). Inline only: included by the translation units that compile
 // those kernels.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,7 @@ namespace opd::kernels::detail {
 
 // out[p, z, y, x] = in[p, zi[z], yi[y], xi[x]] with p over the leading
 // dimensions (batch and channel) and missing spatial dimensions of size 1;
-// E is an unsigned type of the element's size.
+// E is a trivially copied type of the element's size.
 template <class E>
 void gather_spatial_as(const Tensor& self, const Tensor& out, int k, const std::vector<int64_t> (&src)[3]) {
   const int64_t nd = self.dim();
@@ -60,6 +61,7 @@ inline void gather_spatial(std::string_view op, const Tensor& self, const Tensor
     case 2: gather_spatial_as<uint16_t>(self, out, k, src); break;
     case 4: gather_spatial_as<uint32_t>(self, out, k, src); break;
     case 8: gather_spatial_as<uint64_t>(self, out, k, src); break;
+    case 16: gather_spatial_as<std::complex<double>>(self, out, k, src); break;  // any 16-byte element
     default: OPD_CHECK(false, op, ": elements of ", self.element_size(), " bytes are not supported");
   }
 }

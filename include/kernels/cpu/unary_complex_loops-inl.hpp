@@ -89,6 +89,7 @@ void complex_unary_of(UnaryOp op, const OperandRef& out, const std::array<Operan
     case UnaryOp::IsInf: return run([](T z) { return complex_flag<T>(std::isinf(z.real()) || std::isinf(z.imag())); });
     case UnaryOp::IsFinite:
       return run([](T z) { return complex_flag<T>(std::isfinite(z.real()) && std::isfinite(z.imag())); });
+    case UnaryOp::LogicalNot: return run([](T z) { return complex_flag<T>(!truth(z)); });
     case UnaryOp::Silu: return run([](T z) { return z / (T(R(1), R(0)) + complex_exp(-z)); });
     default: break;
   }
