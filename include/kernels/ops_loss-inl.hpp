@@ -88,7 +88,13 @@ inline Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const opt_te
 // indices with label smoothing.
 inline Tensor mul(const Tensor& a, const Tensor& b) { return call<ops::mul::functional>(a, b); }
 inline Tensor mul(const Tensor& a, double b) { return call<ops::mul_scalar::functional>(a, Scalar(b)); }
-inline Tensor neg(const Tensor& a) { return call<ops::neg::functional>(a); }
+// neg, eq.Scalar and logical_not by their functional schemas: their families take
+// the schema through another template (unary_family, ...), whose derived operator
+// types nvcc's host code cannot name (structured.hpp); the operators are the same.
+struct neg_op : op<"aten::neg(Tensor self) -> Tensor"> {};
+struct eq_scalar_op : op<"aten::eq.Scalar(Tensor self, Scalar other) -> Tensor"> {};
+struct logical_not_op : op<"aten::logical_not(Tensor self) -> Tensor"> {};
+inline Tensor neg(const Tensor& a) { return call<neg_op>(a); }
 inline Tensor sum(const Tensor& a) { return call<ops::sum>(a, std::nullopt); }
 inline Tensor sum_dim(const Tensor& a, int64_t d) {
   return call<ops::sum_dim>(a, std::optional<std::span<const int64_t>>(std::span<const int64_t>(&d, 1)), false);
@@ -132,7 +138,7 @@ inline Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& ta
   const Tensor input = call<ops::log_softmax>(self, class_dim, std::optional<ScalarType>(self.dtype()));
   const Tensor nll = nll_loss_nd(input, target, weight, reduction, ignore_index);
   const int64_t classes = input.size(class_dim);
-  const Tensor ignore_mask = call<ops::eq_scalar::functional>(target, Scalar(ignore_index));
+  const Tensor ignore_mask = call<eq_scalar_op>(target, Scalar(ignore_index));
   const Tensor* w = weight && weight->defined() ? &*weight : nullptr;
   Tensor smooth = w != nullptr ? neg(sum_dim(mul(input, class_weight(*w, input.dim(), class_dim)), class_dim))
                                : neg(sum_dim(input, class_dim));
@@ -140,7 +146,7 @@ inline Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& ta
   check_reduction(reduction);
   Tensor ret = smooth;
   if (reduction == 1) {
-    const Tensor kept = call<ops::logical_not::functional>(ignore_mask);
+    const Tensor kept = call<logical_not_op>(ignore_mask);
     const Tensor denominator = w != nullptr ? sum(call<ops::gather>(*w, int64_t{0}, call<ops::masked_select>(target, kept), false))
                                             : sum(kept);
     ret = call<ops::div::functional>(sum(smooth), denominator);
