@@ -414,6 +414,13 @@ bool any_requires_grad(const T& v) {
   }
 }
 
+// Whether an alias operator's result is its input tensor itself.
+template <class R>
+bool is_input_itself(const R& result, const Tensor& input) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<R>, Tensor>) return result.is_same(input);
+  else return false;
+}
+
 // A view operator's result(s): differentiable views of its first argument's base.
 template <class R>
 void record_views(const R& result, const Tensor& input, CreationMeta creation) {
@@ -486,7 +493,8 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
             ExcludeDispatchKeyGuard below(kAutogradKeys);
             return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
           }();
-          if (input_requires_grad) kernel_detail::record_views(result, input, CreationMeta::NO_GRAD_MODE);
+          if (input_requires_grad && !kernel_detail::is_input_itself(result, input))
+            kernel_detail::record_views(result, input, CreationMeta::NO_GRAD_MODE);
           return result;
         }
       }
@@ -505,6 +513,13 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       ExcludeDispatchKeyGuard below(kAutogradKeys);
       return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
     }();
+    if constexpr (is_view_op) {
+      // An alias operator that returned its input itself (contiguous of a
+      // contiguous tensor, to() that changes nothing): no history, as PyTorch's
+      // composites return self. (A node here would make a leaf a non-leaf, and
+      // a view of itself a reference cycle.)
+      if (kernel_detail::is_input_itself(result, std::get<0>(all))) return result;
+    }
     // 5. history (rebased for in-place: result is self) and saved outputs
     if constexpr (kernel_detail::returns_tensor_list_v<Op>) {
       node->set_list_outputs(result);

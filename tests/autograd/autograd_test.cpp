@@ -835,6 +835,23 @@ TEST_F(Autograd, ToCopyGradientInTheInputsDtype) {
   EXPECT_EQ(i.grad_fn(), nullptr);
 }
 
+// contiguous of a contiguous leaf returns the leaf itself, which stays a leaf
+// (no node on it, no view of itself: ASan found the cycle that made); of a
+// transposed one, a copy with CloneBackward0.
+TEST_F(Autograd, AliasOperatorReturningItsInputAddsNoHistory) {
+  Tensor x = leaf({1, 2, 3, 4}, {2, 2});
+  Tensor y = opd::call<k::contiguous>(x, opd::MemoryFormat::Contiguous);
+  EXPECT_TRUE(y.is_same(x));
+  EXPECT_TRUE(x.is_leaf());
+  EXPECT_EQ(x.grad_fn(), nullptr);
+  EXPECT_FALSE(x.is_view());
+  sum(mul(y, y)).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 4, 6, 8}));
+  Tensor t = opd::call<k::contiguous>(opd::call<k::transpose>(x, 0, 1), opd::MemoryFormat::Contiguous);
+  ASSERT_NE(t.grad_fn(), nullptr);
+  EXPECT_EQ(t.grad_fn()->name(), "CloneBackward0");
+}
+
 // A view's *_copy operator records its view's node (its type and formulas), named as PyTorch 1.13 names it.
 TEST_F(Autograd, ViewCopyRecordsTheViewsNode) {
   Tensor x = leaf({1, 2, 3}, {3, 1});
