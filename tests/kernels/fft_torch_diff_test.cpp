@@ -29,10 +29,12 @@ struct Shape {
 };
 
 // 1-D, 2-D and 3-D; lengths 1, 7, 12, 30, 64 and 13 (prime); dims in and out of order.
+// 40000 and 20000 take the four-step split of long rows (r2c and c2r of an even
+// 40000 through a complex 20000; c2r's odd 40001 = 181 x 221), dense and strided.
 const std::vector<Shape> kShapes = {
     {{7}, {0}},          {{12}, {0}},         {{30}, {0}},    {{64}, {0}},         {{1}, {0}},
     {{5, 12}, {1}},      {{5, 12}, {0, 1}},   {{12, 7}, {0}}, {{6, 13}, {1, 0}},   {{3, 4, 7}, {2}},
-    {{3, 4, 7}, {0, 2}}, {{3, 4, 6}, {0, 1, 2}}, {{4, 5, 6}, {2, 1}},
+    {{3, 4, 7}, {0, 2}}, {{3, 4, 6}, {0, 1, 2}}, {{4, 5, 6}, {2, 1}}, {{40000}, {0}}, {{20000, 2}, {0}},
 };
 
 int64_t signal_length(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims) {
