@@ -88,7 +88,7 @@ def main():
     p.add_argument("models", nargs="*", help="default: every model export_aten_graph.py --list names")
     p.add_argument("--opd-run", required=True)
     p.add_argument("--write", help="the markdown file whose table to replace")
-    p.add_argument("--max-params", type=float, default=150e6)
+    p.add_argument("--max-params", type=float, default=1e9)
     a = p.parse_args()
     models = a.models or eg.torchvision_models() + sorted(eg.NN_MODELS)
     eg.torch.set_num_threads(1)
