@@ -16,6 +16,24 @@ using namespace diff;
 
 namespace {
 
+// x + offset, elementwise, on a BFloat16 tensor's storage (rounded to nearest
+// even): values far from zero, whose batch statistics are ill-conditioned.
+RawTensor shifted_bfloat16(RawTensor t, float offset) {
+  for (std::size_t i = 0; i + 1 < t.storage.size(); i += 2) {
+    uint16_t half = 0;
+    std::memcpy(&half, &t.storage[i], 2);
+    uint32_t bits = static_cast<uint32_t>(half) << 16;
+    float f = 0;
+    std::memcpy(&f, &bits, 4);
+    f += offset;
+    std::memcpy(&bits, &f, 4);
+    bits += 0x7FFFu + ((bits >> 16) & 1u);
+    half = static_cast<uint16_t>(bits >> 16);
+    std::memcpy(&t.storage[i], &half, 2);
+  }
+  return t;
+}
+
 struct Conv {
   std::vector<int64_t> input, weight;
   bool bias;
@@ -142,6 +160,25 @@ TEST(ModelsTorchDiff, NativeBatchNorm) {
       cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), w, b, rm, rv, B(false), D(0.1), D(1e-5)}, assert_close_tolerance(dt)});
       cases.push_back({"aten::native_batch_norm", "", {T(dt, shape), None(), b, rm, rv, B(false), D(0.1), D(1e-3)}, assert_close_tolerance(dt)});
     }
+  }
+  // BFloat16, to the bit (the harness's default allows 4 units): ATen 1.13's rounding steps, for images and for
+  // one value per channel and image (whose variance ATen sums around the BFloat16-rounded mean).
+  const Tolerance exact{.ulp = 0};
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{2, 3, 4, 5}, {7, 3}, {37, 4}, {2, 3, 2, 3, 4}}) {
+    const int64_t c = shape[1];
+    const Value w = T(bf16, {c}, Layout::contiguous, Fill::positive, 2), b = T(bf16, {c}, Layout::contiguous, Fill::standard, 3);
+    const Value rm = T(bf16, {c}, Layout::contiguous, Fill::small, 4), rv = T(bf16, {c}, Layout::contiguous, Fill::positive, 5);
+    cases.push_back({"aten::native_batch_norm", "", {T(bf16, shape), w, b, rm, rv, B(true), D(0.1), D(1e-5)}, exact});
+    cases.push_back({"aten::native_batch_norm", "", {T(bf16, shape, Layout::contiguous, Fill::positive, 6), None(), None(), rm, rv, B(true), D(0.3), D(1e-3)}, exact});
+    cases.push_back({"aten::native_batch_norm", "", {T(bf16, shape), w, b, rm, rv, B(false), D(0.1), D(1e-5)}, exact});
+    cases.push_back({"aten::native_batch_norm", "", {T(bf16, shape), None(), b, rm, rv, B(false), D(0.1), D(1e-3)}, exact});
+  }
+  // Around -20, the BFloat16 mean is far enough from the float one to change the variance's rounding: the
+  // two-pass statistics (4 x 50: one value per channel and image) and the one-pass ones (2 x 64 x 3).
+  for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{4, 50}, {2, 64, 3}}) {
+    cases.push_back({"aten::native_batch_norm", "",
+                     {T(shifted_bfloat16(make_tensor(bf16, shape, Layout::contiguous, Fill::standard, 7), -20.0f)), None(),
+                      None(), None(), None(), B(true), D(0.1), D(1e-5)}, exact});
   }
   cases.push_back({"aten::native_batch_norm", "",
                    {T(f32, {2, 3, 4, 4}, Layout::transposed), T(f32, {3}), T(f32, {3}), T(f32, {3}, Layout::contiguous, Fill::small),

@@ -7,6 +7,11 @@
 // the variance sum adds (x - mean)^2 computed in T to a double and is
 // rounded to T, the inverse deviation is computed in double from
 // T(var_sum) / N, and the normalization is x * alpha + beta in T.
+// BFloat16 (compute_bfloat16) follows the same steps with ATen's BFloat16
+// parameters: each stored statistic rounds to BFloat16 and the arithmetic
+// combining them rounds at each step (c10's BFloat16 operators); alpha and
+// beta are float and the output is x * alpha + beta fused into one rounding
+// (ATen's vectorized loop, compiled with FMA), then rounded to BFloat16.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -105,6 +110,80 @@ void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Te
   });
 }
 
+// ATen 1.13's BFloat16 batch norm, step by step; checked against libtorch
+// on every statistic and output element (ModelsTorchDiff.NativeBatchNorm).
+// ATen collects the statistics of a channels-last input, or of one value per
+// channel and image (N, C, 1, ...), in two passes: the mean is stored as
+// BFloat16 and the variance sums the squares around that rounded mean
+// (`channels_last_pass`); other inputs' variance uses the float mean.
+inline void compute_bfloat16(const Tensor& x, const Tensor* weight, const Tensor* bias, const Tensor* running_mean,
+                             const Tensor* running_var, bool training, double momentum, double eps, const Tensor& out,
+                             const Tensor& save_mean, const Tensor& save_invstd, bool channels_last_pass) {
+  using B = BFloat16;
+  const auto bf = [](float v) { return static_cast<float>(B(v)); };  // a BFloat16 operator's result
+  const int64_t batch = x.size(0), channels = x.size(1);
+  const int64_t image = batch * channels == 0 ? 0 : x.numel() / batch / channels;
+  const int64_t n = batch * image;
+  const B* in = x.data_ptr<B>();
+  B* o = out.data_ptr<B>();
+  std::vector<float> alpha(static_cast<std::size_t>(channels)), beta(static_cast<std::size_t>(channels));
+  const float m = bf(static_cast<float>(momentum)), one_minus_m = bf(1.0f - m);
+  parallel_for(0, channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(2 * n, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; ++c) {
+      float mean = 0, invstd = 0;
+      if (training) {
+        double sum = 0;
+        for (int64_t i = 0; i < batch; ++i) {
+          const B* p = in + (i * channels + c) * image;
+          for (int64_t j = 0; j < image; ++j) sum += static_cast<float>(p[j]);
+        }
+        const float mean_f = static_cast<float>(sum / static_cast<double>(n));
+        mean = bf(mean_f);
+        const float center = channels_last_pass || image == 1 ? mean : mean_f;
+        double var_acc = 0;
+        for (int64_t i = 0; i < batch; ++i) {
+          const B* p = in + (i * channels + c) * image;
+          for (int64_t j = 0; j < image; ++j) {
+            const float d = static_cast<float>(p[j]) - center;
+            var_acc += static_cast<double>(d * d);
+          }
+        }
+        const float var_sum = bf(static_cast<float>(var_acc));
+        const float var = bf(var_sum / bf(static_cast<float>(n)));  // BFloat16 / int64_t: the count as BFloat16
+        invstd = var != 0 || eps != 0 ? bf(static_cast<float>(1.0 / std::sqrt(static_cast<double>(var) + eps))) : 0.0f;
+        save_mean.data_ptr<B>()[c] = B(mean);
+        save_invstd.data_ptr<B>()[c] = B(invstd);
+        if (running_mean != nullptr) {
+          B& r = running_mean->data_ptr<B>()[c * running_mean->stride(0)];
+          r = B(bf(m * mean) + bf(one_minus_m * static_cast<float>(r)));
+        }
+        if (running_var != nullptr) {
+          B& r = running_var->data_ptr<B>()[c * running_var->stride(0)];
+          const float unbiased = bf(var_sum / bf(static_cast<float>(n - 1)));
+          r = B(m * unbiased + bf(one_minus_m * static_cast<float>(r)));
+        }
+      } else {
+        mean = static_cast<float>(at<B>(running_mean, c, B(0.0f)));
+        invstd = 1.0f / std::sqrt(static_cast<float>(at<B>(running_var, c, B(0.0f))) + static_cast<float>(eps));
+      }
+      const auto u = static_cast<std::size_t>(c);
+      alpha[u] = invstd * static_cast<float>(at<B>(weight, c, B(1.0f)));
+      beta[u] = static_cast<float>(at<B>(bias, c, B(0.0f))) - mean * alpha[u];
+    }
+  });
+  parallel_for(0, batch * channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(image, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      const auto c = static_cast<std::size_t>(p % channels);
+      const double a = alpha[c], bb = beta[c];
+      const B* src = in + p * image;
+      B* dst = o + p * image;
+      // float's fused multiply-add: the product of a BFloat16 and a float is
+      // exact in double, the sum rounded once there and once to float.
+      for (int64_t j = 0; j < image; ++j) dst[j] = B(static_cast<float>(static_cast<double>(src[j]) * a + bb));
+    }
+  });
+}
+
 }  // namespace batch_norm_detail
 
 OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Tensor>& weight_opt,
@@ -121,7 +200,8 @@ OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Ten
   OPD_CHECK(input.dim() >= 2, "native_batch_norm: expected an input with at least 2 dimensions (N, C, ...), but got "
             "input of size ", input.sizes());
   const ScalarType dt = input.dtype();
-  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for("batch_norm", dt);
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16)
+    throw_not_implemented_for("batch_norm", dt);
   const int64_t channels = input.size(1);
   const Tensor *weight = present(weight_opt), *bias = present(bias_opt);
   const Tensor *running_mean = present(running_mean_opt), *running_var = present(running_var_opt);
@@ -149,6 +229,11 @@ OPD_FUNC void native_batch_norm_out(const Tensor& input, const std::optional<Ten
   const Tensor si = save_invstd.is_contiguous() ? save_invstd : opd::empty(IntArrayRef(&stats, 1), dt, Device::cpu());
   if (dt == ScalarType::Float) {
     compute<float>(x, weight, bias, running_mean, running_var, training, momentum, eps, dst, sm, si);
+  } else if (dt == ScalarType::BFloat16) {
+    const bool channels_last = !input.is_contiguous() &&
+                               ((input.dim() == 4 && input.is_contiguous(MemoryFormat::ChannelsLast)) ||
+                                (input.dim() == 5 && input.is_contiguous(MemoryFormat::ChannelsLast3d)));
+    compute_bfloat16(x, weight, bias, running_mean, running_var, training, momentum, eps, dst, sm, si, channels_last);
   } else {
     compute<double>(x, weight, bias, running_mean, running_var, training, momentum, eps, dst, sm, si);
   }

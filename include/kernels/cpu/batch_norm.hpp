@@ -2,7 +2,8 @@
 //
 //   native_batch_norm(input, weight?, bias?, running_mean?, running_var?, training, momentum, eps)
 //       -> (out, save_mean, save_invstd)
-//     input (N, C, ...) Float or Double, normalized per channel (dim 1).
+//     input (N, C, ...) Float, Double or BFloat16 (with ATen's BFloat16
+//     rounding steps), normalized per channel (dim 1).
 //     training: the batch's statistics, mean and biased variance per channel
 //       (summed in double, as ATen's acc_type), save_mean = mean,
 //       save_invstd = 1 / sqrt(var + eps); running_mean and running_var, when
