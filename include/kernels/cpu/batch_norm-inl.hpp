@@ -46,6 +46,15 @@ T at(const Tensor* t, int64_t c, T absent) {
   return t == nullptr ? absent : t->data_ptr<T>()[c * t->stride(0)];
 }
 
+// f(v) for each value of channel c of a contiguous (N, C, image) buffer, in memory order.
+template <class T, class F>
+void for_each_in_channel(const T* in, int64_t batch, int64_t channels, int64_t image, int64_t c, const F& f) {
+  for (int64_t i = 0; i < batch; ++i) {
+    const T* p = in + (i * channels + c) * image;
+    for (int64_t j = 0; j < image; ++j) f(p[j]);
+  }
+}
+
 template <class T>
 void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Tensor* running_mean,
              const Tensor* running_var, bool training, double momentum, double eps, const Tensor& out,
@@ -62,19 +71,13 @@ void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Te
       T mean{}, invstd{};
       if (training) {
         acc sum = 0;
-        for (int64_t i = 0; i < batch; ++i) {
-          const T* p = in + (i * channels + c) * image;
-          for (int64_t j = 0; j < image; ++j) sum += p[j];
-        }
+        for_each_in_channel(in, batch, channels, image, c, [&](T v) { sum += v; });
         mean = static_cast<T>(sum / static_cast<acc>(n));
         acc var_acc = 0;
-        for (int64_t i = 0; i < batch; ++i) {
-          const T* p = in + (i * channels + c) * image;
-          for (int64_t j = 0; j < image; ++j) {
-            const T d = p[j] - mean;
-            var_acc += d * d;
-          }
-        }
+        for_each_in_channel(in, batch, channels, image, c, [&](T v) {
+          const T d = v - mean;
+          var_acc += d * d;
+        });
         const T var_sum = static_cast<T>(var_acc);
         const acc var = static_cast<acc>(var_sum / static_cast<T>(n));
         invstd = var != 0 || eps != 0 ? static_cast<T>(acc(1) / std::sqrt(var + eps)) : T(0);
@@ -133,21 +136,15 @@ inline void compute_bfloat16(const Tensor& x, const Tensor* weight, const Tensor
       float mean = 0, invstd = 0;
       if (training) {
         double sum = 0;
-        for (int64_t i = 0; i < batch; ++i) {
-          const B* p = in + (i * channels + c) * image;
-          for (int64_t j = 0; j < image; ++j) sum += static_cast<float>(p[j]);
-        }
+        for_each_in_channel(in, batch, channels, image, c, [&](B v) { sum += static_cast<float>(v); });
         const float mean_f = static_cast<float>(sum / static_cast<double>(n));
         mean = bf(mean_f);
         const float center = channels_last_pass || image == 1 ? mean : mean_f;
         double var_acc = 0;
-        for (int64_t i = 0; i < batch; ++i) {
-          const B* p = in + (i * channels + c) * image;
-          for (int64_t j = 0; j < image; ++j) {
-            const float d = static_cast<float>(p[j]) - center;
-            var_acc += static_cast<double>(d * d);
-          }
-        }
+        for_each_in_channel(in, batch, channels, image, c, [&](B v) {
+          const float d = static_cast<float>(v) - center;
+          var_acc += static_cast<double>(d * d);
+        });
         const float var_sum = bf(static_cast<float>(var_acc));
         const float var = bf(var_sum / bf(static_cast<float>(n)));  // BFloat16 / int64_t: the count as BFloat16
         invstd = var != 0 || eps != 0 ? bf(static_cast<float>(1.0 / std::sqrt(static_cast<double>(var) + eps))) : 0.0f;
