@@ -194,8 +194,8 @@ void four_step_transform(const std::complex<T>* in, int64_t in_stride, std::comp
   const C* tw = twiddles->data();
   detail::Scratch mid_block(static_cast<std::size_t>(n) * sizeof(C));
   C* mid = static_cast<C*>(mid_block.data());  // mid[j2 * n1 + k1]: column j2's transform, twiddled
-  // A block of 8 columns (rows) at a time: 8 complex64 values are one
-  // 64-byte cache line of the strided side.
+  // A block of 16 columns (rows) at a time: 16 complex64 values are two
+  // whole 64-byte cache lines of the strided side.
   constexpr int64_t kBlock = 16;
   parallel_for(0, (n2 + kBlock - 1) / kBlock, 1, [&](int64_t begin, int64_t end) {
     const kissfft<T>& plan = plan_for<T>(n1, inverse);
@@ -257,13 +257,14 @@ void transform_dim(const std::complex<T>* src, std::complex<T>* dst, const Sizes
     if (src != dst) std::copy(src, src + outer * inner, dst);
     return;
   }
+  const int64_t n1 = four_step_split(n);
+  const bool four_step_in_place = inner == 1 && n1 != 0;  // the split may write its input
   parallel_for(0, outer * inner, std::max<int64_t>(1, grain_size / (8 * n)), [&](int64_t begin, int64_t end) {
-    const bool four_step_in_place = inner == 1 && four_step_split(n) != 0;  // it may write its input
     std::vector<std::complex<T>> row(static_cast<std::size_t>(four_step_in_place ? 0 : n));
     for (int64_t r = begin; r < end; ++r) {
       const std::ptrdiff_t at = (r / inner) * n * inner + r % inner;
       if (four_step_in_place) {
-        four_step_transform(src + at, 1, dst + at, n, four_step_split(n), inverse);
+        four_step_transform(src + at, 1, dst + at, n, n1, inverse);
         continue;
       }
       transform_row(src + at, inner, row.data(), n, inverse);
