@@ -300,8 +300,18 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   // else in its register and copied after the block.
   auto read_in_place = [&](std::size_t i) { return period[i] != 1 && period[i] == g.numel && !g.inputs[i].is_bool; };
   auto direct = [&](const FOutput& o) { return o.direct && read_in_place(static_cast<std::size_t>(o.into_input)); };
-  for (std::int64_t start = 0; start < g.numel; start += kBlock) {
-    const std::int64_t n = std::min(kBlock, g.numel - start);
+  // Blocks keep a chain's intermediates in L1. A group of one operator whose
+  // operands are all read in place and whose result goes straight to memory
+  // (an SGD update) has none: one pass, without the per-block set-up.
+  std::int64_t block = kBlock;
+  if (g.code.size() == 1 && g.outputs.size() == 1 && !g.outputs[0].is_bool &&
+      (!(write_input && g.outputs[0].into_input >= 0) || direct(g.outputs[0]))) {
+    bool in_place = true;
+    for (std::size_t i = 0; i < ni; ++i) in_place = in_place && read_in_place(i);
+    if (in_place) block = std::max<std::int64_t>(g.numel, 1);
+  }
+  for (std::int64_t start = 0; start < g.numel; start += block) {
+    const std::int64_t n = std::min(block, g.numel - start);
     for (std::size_t i = 0; i < ni; ++i) {
       const FInput& in = g.inputs[i];
       const std::int64_t pi = period[i];
