@@ -711,7 +711,7 @@ OPD_FUNC LazyTensorImpl::LazyTensorImpl(NodePtr node, std::uint32_t index)
       node_(std::move(node)),
       index_(index) {
   const OutputMeta& m = node_->output(index_);
-  set_sizes_and_strides(m.sizes, m.strides, 0);
+  set_sizes_and_strides_unchecked(m.sizes, m.strides);  // a Meta kernel's (or a CPU tensor's) geometry
   if (m.wrapped_number) set_wrapped_number(true);
   detail::link(this);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // ObjectPool<Size>: a per-thread free list of memory blocks of one size, for
-// objects made and destroyed by the hundred in every step (the lazy backend's
-// IR nodes and tensors, functional wrappers and their storages).
+// small objects made and destroyed by the hundred in every step: storages and
+// version counters, the lazy backend's IR nodes and tensors, functional
+// wrappers and their storages.
 //
 //   struct Thing { OPD_POOLED_NEW(Thing) ... };         // class-specific new/delete
 //   std::allocate_shared<Node>(PoolAllocator<Node>{})   // shared_ptr with its control block
@@ -10,7 +11,8 @@
 // graph of 50 nodes with their tensors at once and makes as many again, so
 // past the 7th block malloc and free take their slow paths (bins,
 // consolidation): 200-400 instructions a call, where a pooled block costs a
-// few dozen. A thread keeps at most kMaxFree blocks per size and gives them
+// few dozen. Eager mode's tensors (a StorageImpl and a VersionCounter each)
+// take the same path. A thread keeps at most kMaxFree blocks per size and gives them
 // back to ::operator delete when it exits; a block freed on another thread
 // joins that thread's list (blocks are plain ::operator new memory). Under
 // AddressSanitizer the pool is bypassed, so that a use after free is still
