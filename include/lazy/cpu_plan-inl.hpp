@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -96,6 +97,7 @@ struct FInstr {
   std::int32_t dst, a, b, c;  // registers; b = -1 with a scalar operand
   float scalar = 0.f, alpha = 1.f;
   bool alpha_one = true;
+  bool writes_operand = false;  // computes a direct output (FOutput::direct): dst may be an operand's buffer
 };
 
 struct FOutput {
@@ -146,40 +148,49 @@ OPD_FUNC float scalar_of(const IValue& v) {
 
 OPD_FUNC bool is_float_scalar_attr(const IValue& v) { return v.is_double() || v.is_int() || v.is_bool(); }
 
-// One operator over one block. Registers never overlap, except that an
-// output written into an input's buffer (see FOutput::direct) may be the
-// register of one of its own operands: each loop reads element k before it
-// writes element k, so no loop carries a dependence (hence ivdep, not
-// __restrict); the loops vectorize (AVX2 where the CPU has it).
+// One operator over one block. Registers never overlap (hence __restrict),
+// except in an instruction that computes an output straight into the buffer
+// of one of its own operands (FOutput::direct): apply_in_place, whose loops
+// read element k before they write element k, so that none carries a
+// dependence (ivdep, no __restrict). The loops vectorize (AVX2 where the CPU
+// has it).
 #if defined(__x86_64__) && defined(__ELF__) && !defined(OPD_HEADER_ONLY) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(__SANITIZE_THREAD__)
 #define OPD_LAZY_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OPD_LAZY_CLONES
 #endif
-// (clang: no hint; its assume_safety warns on the loops that call libm, and
+// (clang gets no hint: its assume_safety warns on the loops that call libm;
 // it checks the pointers at run time instead.)
 #if defined(__GNUC__) && !defined(__clang__)
 #define OPD_LAZY_IVDEP _Pragma("GCC ivdep")
 #else
 #define OPD_LAZY_IVDEP
 #endif
-OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int64_t n) {
-  float* d = r[in.dst];
-  const float* a = r[in.a];
-  const float* b = in.b >= 0 ? r[in.b] : nullptr;
+template <bool InPlace>
+[[gnu::always_inline]] inline void apply_body(const FInstr& in, float* const* r, std::int64_t n) {
+  using Out = std::conditional_t<InPlace, float*, float* __restrict>;
+  using In = std::conditional_t<InPlace, const float*, const float* __restrict>;
+  const Out d = r[in.dst];
+  const In a = r[in.a];
+  const In b = in.b >= 0 ? r[in.b] : nullptr;
   const float s = in.scalar;
   const float al = in.alpha;
-  switch (in.op) {
-#define OPD_LAZY_BIN(expr_t, expr_s)                                \
-  if (b != nullptr) {                                               \
-    OPD_LAZY_IVDEP                                                  \
-    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_t);           \
-  } else {                                                          \
-    OPD_LAZY_IVDEP                                                  \
-    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_s);           \
-  }                                                                 \
+#define OPD_LAZY_FOR(body)                                     \
+  if constexpr (InPlace) {                                     \
+    OPD_LAZY_IVDEP                                             \
+    for (std::int64_t k = 0; k < n; ++k) body;                 \
+  } else {                                                     \
+    for (std::int64_t k = 0; k < n; ++k) body;                 \
+  }
+#define OPD_LAZY_BIN(expr_t, expr_s)      \
+  if (b != nullptr) {                     \
+    OPD_LAZY_FOR(d[k] = (expr_t))         \
+  } else {                                \
+    OPD_LAZY_FOR(d[k] = (expr_s))         \
+  }                                       \
   break;
+  switch (in.op) {
     case FOp::add:
       if (in.alpha_one) { OPD_LAZY_BIN(a[k] + b[k], a[k] + s) }
       OPD_LAZY_BIN(a[k] + al * b[k], a[k] + al * s)
@@ -195,48 +206,30 @@ OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int6
     case FOp::eq: OPD_LAZY_BIN(a[k] == b[k] ? 1.f : 0.f, a[k] == s ? 1.f : 0.f)
     case FOp::ne: OPD_LAZY_BIN(a[k] != b[k] ? 1.f : 0.f, a[k] != s ? 1.f : 0.f)
 #undef OPD_LAZY_BIN
-    case FOp::relu:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = a[k] < 0.f ? 0.f : a[k];
-      break;
-    case FOp::neg:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = -a[k];
-      break;
-    case FOp::abs:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::abs(a[k]);
-      break;
-    case FOp::exp:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::exp(a[k]);
-      break;
-    case FOp::log:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::log(a[k]);
-      break;
-    case FOp::tanh:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::tanh(a[k]);
-      break;
-    case FOp::sigmoid:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = 1.f / (1.f + std::exp(-a[k]));
-      break;
-    case FOp::sqrt:
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::sqrt(a[k]);
-      break;
+    case FOp::relu: OPD_LAZY_FOR(d[k] = a[k] < 0.f ? 0.f : a[k]) break;
+    case FOp::neg: OPD_LAZY_FOR(d[k] = -a[k]) break;
+    case FOp::abs: OPD_LAZY_FOR(d[k] = std::abs(a[k])) break;
+    case FOp::exp: OPD_LAZY_FOR(d[k] = std::exp(a[k])) break;
+    case FOp::log: OPD_LAZY_FOR(d[k] = std::log(a[k])) break;
+    case FOp::tanh: OPD_LAZY_FOR(d[k] = std::tanh(a[k])) break;
+    case FOp::sigmoid: OPD_LAZY_FOR(d[k] = 1.f / (1.f + std::exp(-a[k]))) break;
+    case FOp::sqrt: OPD_LAZY_FOR(d[k] = std::sqrt(a[k])) break;
     case FOp::where: {
-      const float* c = r[in.c];
-      OPD_LAZY_IVDEP
-      for (std::int64_t k = 0; k < n; ++k) {
-        const float yes = b[k], no = c[k];  // both loaded: a select, no branch
+      const In c = r[in.c];
+      // both operands loaded: a select, no branch
+      OPD_LAZY_FOR({
+        const float yes = b[k];
+        const float no = c[k];
         d[k] = a[k] != 0.f ? yes : no;
-      }
+      })
       break;
     }
   }
+#undef OPD_LAZY_FOR
+}
+OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int64_t n) { apply_body<false>(in, r, n); }
+OPD_LAZY_CLONES OPD_FUNC void apply_in_place(const FInstr& in, float* const* r, std::int64_t n) {
+  apply_body<true>(in, r, n);
 }
 
 // A contiguous copy of a strided float / bool tensor (inputs of fused groups
@@ -300,15 +293,17 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   // else in its register and copied after the block.
   auto read_in_place = [&](std::size_t i) { return period[i] != 1 && period[i] == g.numel && !g.inputs[i].is_bool; };
   auto direct = [&](const FOutput& o) { return o.direct && read_in_place(static_cast<std::size_t>(o.into_input)); };
+  bool in_place = false;  // an output is computed straight into an operand's buffer
+  for (const FOutput& o : g.outputs) in_place = in_place || (write_input && o.into_input >= 0 && direct(o));
   // Blocks keep a chain's intermediates in L1. A group of one operator whose
   // operands are all read in place and whose result goes straight to memory
   // (an SGD update) has none: one pass, without the per-block set-up.
   std::int64_t block = kBlock;
   if (g.code.size() == 1 && g.outputs.size() == 1 && !g.outputs[0].is_bool &&
       (!(write_input && g.outputs[0].into_input >= 0) || direct(g.outputs[0]))) {
-    bool in_place = true;
-    for (std::size_t i = 0; i < ni; ++i) in_place = in_place && read_in_place(i);
-    if (in_place) block = std::max<std::int64_t>(g.numel, 1);
+    bool all_in_place = true;
+    for (std::size_t i = 0; i < ni; ++i) all_in_place = all_in_place && read_in_place(i);
+    if (all_in_place) block = std::max<std::int64_t>(g.numel, 1);
   }
   for (std::int64_t start = 0; start < g.numel; start += block) {
     const std::int64_t n = std::min(block, g.numel - start);
@@ -341,7 +336,7 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
         reg[static_cast<std::size_t>(out.reg)] = static_cast<float*>(results[o].data_ptr()) + start;
       }
     }
-    for (const FInstr& in : g.code) apply(in, reg.data(), n);
+    for (const FInstr& in : g.code) (in.writes_operand && in_place ? apply_in_place : apply)(in, reg.data(), n);
     for (std::size_t o = 0; o < g.outputs.size(); ++o) {
       const FOutput& out = g.outputs[o];
       const float* r = reg[static_cast<std::size_t>(out.reg)];
@@ -725,6 +720,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
           const FInstr& ins = grp.code[c];
           if (ins.a == o.into_input || ins.b == o.into_input || ins.c == o.into_input) o.direct = false;
         }
+        grp.code[def].writes_operand = o.direct;
       }
       max_registers_ = std::max(max_registers_, grp.registers);
       for (const std::uint32_t m : grp.members)
