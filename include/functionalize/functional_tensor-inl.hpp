@@ -119,7 +119,7 @@ OPD_FUNC FunctionalTensorImpl::FunctionalTensorImpl(const Tensor& value, intrusi
 }
 
 OPD_FUNC void FunctionalTensorImpl::refresh_metadata() {
-  set_sizes_and_strides(value_.sizes(), value_.strides(), 0);
+  set_sizes_and_strides_unchecked(value_.sizes(), value_.strides());  // the value's, validated
 }
 
 OPD_FUNC void FunctionalTensorImpl::sync() {

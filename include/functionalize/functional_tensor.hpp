@@ -27,6 +27,7 @@
 
 #include "dispatch/config.hpp"
 #include "dispatch/core/ivalue.hpp"
+#include "dispatch/core/object_pool.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "dispatch/dispatcher/operator_entry.hpp"
 #include "functionalize/view_inverse.hpp"
@@ -53,6 +54,7 @@ struct Update {
 
 class OPD_API FunctionalStorage final : public intrusive_target {
  public:
+  OPD_POOLED_NEW(FunctionalStorage)  // one per operator result
   FunctionalStorage(Tensor base, ViewReplay replay);
 
   const Tensor& base() const noexcept { return base_; }
@@ -87,6 +89,7 @@ class OPD_API FunctionalStorage final : public intrusive_target {
 
 class OPD_API FunctionalTensorImpl final : public TensorImpl {
  public:
+  OPD_POOLED_NEW(FunctionalTensorImpl)  // one per operator result
   // A new base: value is the inner tensor (not itself functional).
   FunctionalTensorImpl(const Tensor& value, ViewReplay replay);
   // A view of `parent`: shares its storage, chain = parent's + `meta`.

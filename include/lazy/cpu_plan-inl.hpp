@@ -26,8 +26,12 @@
 #include <unordered_map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
+#include "dispatch/core/small_vector.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "lazy/backend.hpp"
 #include "lazy/ir.hpp"
@@ -93,6 +97,7 @@ struct FInstr {
   std::int32_t dst, a, b, c;  // registers; b = -1 with a scalar operand
   float scalar = 0.f, alpha = 1.f;
   bool alpha_one = true;
+  bool writes_operand = false;  // computes a direct output (FOutput::direct): dst may be an operand's buffer
 };
 
 struct FOutput {
@@ -100,6 +105,9 @@ struct FOutput {
   std::uint32_t node, slot;
   bool is_bool;
   std::int32_t into_input = -1;  // >= 0: written into this group input's buffer when it may be (see CpuPlan)
+  // Computed straight into that buffer (no instruction after the one that
+  // computes it reads the input), else in its register and copied per block.
+  bool direct = false;
 };
 
 struct Group {
@@ -140,27 +148,49 @@ OPD_FUNC float scalar_of(const IValue& v) {
 
 OPD_FUNC bool is_float_scalar_attr(const IValue& v) { return v.is_double() || v.is_int() || v.is_bool(); }
 
-// One operator over one block. The registers never overlap (each value has
-// its own), hence __restrict; the loops vectorize (AVX2 where the CPU has it).
+// One operator over one block. Registers never overlap (hence __restrict),
+// except in an instruction that computes an output straight into the buffer
+// of one of its own operands (FOutput::direct): apply_in_place, whose loops
+// read element k before they write element k, so that none carries a
+// dependence (ivdep, no __restrict). The loops vectorize (AVX2 where the CPU
+// has it).
 #if defined(__x86_64__) && defined(__ELF__) && !defined(OPD_HEADER_ONLY) && !defined(__SANITIZE_ADDRESS__) && \
     !defined(__SANITIZE_THREAD__)
 #define OPD_LAZY_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OPD_LAZY_CLONES
 #endif
-OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int64_t n) {
-  float* __restrict d = r[in.dst];
-  const float* __restrict a = r[in.a];
-  const float* __restrict b = in.b >= 0 ? r[in.b] : nullptr;
+// (clang gets no hint: its assume_safety warns on the loops that call libm;
+// it checks the pointers at run time instead.)
+#if defined(__GNUC__) && !defined(__clang__)
+#define OPD_LAZY_IVDEP _Pragma("GCC ivdep")
+#else
+#define OPD_LAZY_IVDEP
+#endif
+template <bool InPlace>
+[[gnu::always_inline]] inline void apply_body(const FInstr& in, float* const* r, std::int64_t n) {
+  using Out = std::conditional_t<InPlace, float*, float* __restrict>;
+  using In = std::conditional_t<InPlace, const float*, const float* __restrict>;
+  const Out d = r[in.dst];
+  const In a = r[in.a];
+  const In b = in.b >= 0 ? r[in.b] : nullptr;
   const float s = in.scalar;
   const float al = in.alpha;
-  switch (in.op) {
-#define OPD_LAZY_BIN(expr_t, expr_s)                                \
-  if (b != nullptr)                                                 \
-    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_t);           \
-  else                                                              \
-    for (std::int64_t k = 0; k < n; ++k) d[k] = (expr_s);           \
+#define OPD_LAZY_FOR(body)                                     \
+  if constexpr (InPlace) {                                     \
+    OPD_LAZY_IVDEP                                             \
+    for (std::int64_t k = 0; k < n; ++k) body;                 \
+  } else {                                                     \
+    for (std::int64_t k = 0; k < n; ++k) body;                 \
+  }
+#define OPD_LAZY_BIN(expr_t, expr_s)      \
+  if (b != nullptr) {                     \
+    OPD_LAZY_FOR(d[k] = (expr_t))         \
+  } else {                                \
+    OPD_LAZY_FOR(d[k] = (expr_s))         \
+  }                                       \
   break;
+  switch (in.op) {
     case FOp::add:
       if (in.alpha_one) { OPD_LAZY_BIN(a[k] + b[k], a[k] + s) }
       OPD_LAZY_BIN(a[k] + al * b[k], a[k] + al * s)
@@ -176,39 +206,30 @@ OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int6
     case FOp::eq: OPD_LAZY_BIN(a[k] == b[k] ? 1.f : 0.f, a[k] == s ? 1.f : 0.f)
     case FOp::ne: OPD_LAZY_BIN(a[k] != b[k] ? 1.f : 0.f, a[k] != s ? 1.f : 0.f)
 #undef OPD_LAZY_BIN
-    case FOp::relu:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = a[k] < 0.f ? 0.f : a[k];
-      break;
-    case FOp::neg:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = -a[k];
-      break;
-    case FOp::abs:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::abs(a[k]);
-      break;
-    case FOp::exp:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::exp(a[k]);
-      break;
-    case FOp::log:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::log(a[k]);
-      break;
-    case FOp::tanh:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::tanh(a[k]);
-      break;
-    case FOp::sigmoid:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = 1.f / (1.f + std::exp(-a[k]));
-      break;
-    case FOp::sqrt:
-      for (std::int64_t k = 0; k < n; ++k) d[k] = std::sqrt(a[k]);
-      break;
+    case FOp::relu: OPD_LAZY_FOR(d[k] = a[k] < 0.f ? 0.f : a[k]) break;
+    case FOp::neg: OPD_LAZY_FOR(d[k] = -a[k]) break;
+    case FOp::abs: OPD_LAZY_FOR(d[k] = std::abs(a[k])) break;
+    case FOp::exp: OPD_LAZY_FOR(d[k] = std::exp(a[k])) break;
+    case FOp::log: OPD_LAZY_FOR(d[k] = std::log(a[k])) break;
+    case FOp::tanh: OPD_LAZY_FOR(d[k] = std::tanh(a[k])) break;
+    case FOp::sigmoid: OPD_LAZY_FOR(d[k] = 1.f / (1.f + std::exp(-a[k]))) break;
+    case FOp::sqrt: OPD_LAZY_FOR(d[k] = std::sqrt(a[k])) break;
     case FOp::where: {
-      const float* __restrict c = r[in.c];
-      for (std::int64_t k = 0; k < n; ++k) {
-        const float yes = b[k], no = c[k];  // both loaded: a select, no branch
+      const In c = r[in.c];
+      // both operands loaded: a select, no branch
+      OPD_LAZY_FOR({
+        const float yes = b[k];
+        const float no = c[k];
         d[k] = a[k] != 0.f ? yes : no;
-      }
+      })
       break;
     }
   }
+#undef OPD_LAZY_FOR
+}
+OPD_LAZY_CLONES OPD_FUNC void apply(const FInstr& in, float* const* r, std::int64_t n) { apply_body<false>(in, r, n); }
+OPD_LAZY_CLONES OPD_FUNC void apply_in_place(const FInstr& in, float* const* r, std::int64_t n) {
+  apply_body<true>(in, r, n);
 }
 
 // A contiguous copy of a strided float / bool tensor (inputs of fused groups
@@ -234,13 +255,14 @@ OPD_FUNC std::int64_t broadcast_period(const Tensor& t) {
 }
 
 // write_input: the output marked into_input takes that input's buffer
-// (CpuPlan::run checked that nothing reads it afterwards).
+// (CpuPlan::run checked that nothing reads it afterwards). `scratch` holds
+// g.registers blocks of kBlock floats (uninitialized).
 OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::vector<Tensor>& results,
-                        bool write_input) {
+                        bool write_input, float* scratch) {
   const std::size_t ni = g.inputs.size();
-  std::vector<Tensor> held(ni);
-  std::vector<const void*> src(ni);
-  std::vector<std::int64_t> period(ni);
+  boost::container::small_vector<Tensor, 8> held(ni);
+  SmallVector<const void*, 8> src(ni);
+  SmallVector<std::int64_t, 8> period(ni);
   for (std::size_t i = 0; i < ni; ++i) {
     Tensor t = slots[static_cast<std::size_t>(g.input_slots[i])];
     period[i] = g.inputs[i].period;
@@ -256,10 +278,9 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
     if (write_input && o.into_input >= 0) results.push_back(held[static_cast<std::size_t>(o.into_input)]);
     else results.push_back(empty(g.sizes, o.is_bool ? ScalarType::Bool : ScalarType::Float, Device::cpu()));
   }
-  std::vector<float> scratch(static_cast<std::size_t>(g.registers) * kBlock);
-  std::vector<float*> reg(static_cast<std::size_t>(g.registers));
-  for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch.data() + r * kBlock;
-  std::vector<float*> base = reg;
+  SmallVector<float*, 16> reg(static_cast<std::size_t>(g.registers));
+  for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch + r * kBlock;
+  const SmallVector<float*, 16> base = reg;
   // Scalar inputs: filled once.
   for (std::size_t i = 0; i < ni; ++i) {
     if (period[i] != 1) continue;
@@ -267,17 +288,34 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
                                         : *static_cast<const float*>(src[i]);
     std::fill(base[i], base[i] + kBlock, v);
   }
-  for (std::int64_t start = 0; start < g.numel; start += kBlock) {
-    const std::int64_t n = std::min(kBlock, g.numel - start);
+  // An output written into an input's buffer: computed there directly when
+  // the input is read in place (the instructions after it do not read it),
+  // else in its register and copied after the block.
+  auto read_in_place = [&](std::size_t i) { return period[i] != 1 && period[i] == g.numel && !g.inputs[i].is_bool; };
+  auto direct = [&](const FOutput& o) { return o.direct && read_in_place(static_cast<std::size_t>(o.into_input)); };
+  bool in_place = false;  // an output is computed straight into an operand's buffer
+  for (const FOutput& o : g.outputs) in_place = in_place || (write_input && o.into_input >= 0 && direct(o));
+  // Blocks keep a chain's intermediates in L1. A group of one operator whose
+  // operands are all read in place and whose result goes straight to memory
+  // (an SGD update) has none: one pass, without the per-block set-up.
+  std::int64_t block = kBlock;
+  if (g.code.size() == 1 && g.outputs.size() == 1 && !g.outputs[0].is_bool &&
+      (!(write_input && g.outputs[0].into_input >= 0) || direct(g.outputs[0]))) {
+    bool all_in_place = true;
+    for (std::size_t i = 0; i < ni; ++i) all_in_place = all_in_place && read_in_place(i);
+    if (all_in_place) block = std::max<std::int64_t>(g.numel, 1);
+  }
+  for (std::int64_t start = 0; start < g.numel; start += block) {
+    const std::int64_t n = std::min(block, g.numel - start);
     for (std::size_t i = 0; i < ni; ++i) {
       const FInput& in = g.inputs[i];
       const std::int64_t pi = period[i];
       if (pi == 1) continue;
-      if (in.is_bool) {
+      if (read_in_place(i)) {
+        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;
+      } else if (in.is_bool) {
         const bool* p = static_cast<const bool*>(src[i]);
         for (std::int64_t k = 0; k < n; ++k) base[i][k] = p[(start + k) % pi] ? 1.f : 0.f;
-      } else if (pi == g.numel) {
-        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;  // read in place
       } else {
         const float* p = static_cast<const float*>(src[i]);
         std::int64_t j = start % pi;
@@ -287,21 +325,27 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
         }
       }
     }
-    // Float outputs are computed in place in the output tensor; one that is an
-    // input's buffer is computed in its register and copied after the block
-    // (the block's instructions read that input: no write may alias a read).
-    for (std::size_t o = 0; o < g.outputs.size(); ++o)
-      if (!g.outputs[o].is_bool && !(write_input && g.outputs[o].into_input >= 0))
-        reg[static_cast<std::size_t>(g.outputs[o].reg)] = static_cast<float*>(results[o].data_ptr()) + start;
-    for (const FInstr& in : g.code) apply(in, reg.data(), n);
+    // Float outputs are computed in place in the output tensor.
     for (std::size_t o = 0; o < g.outputs.size(); ++o) {
-      if (write_input && g.outputs[o].into_input >= 0) {
-        const float* r = reg[static_cast<std::size_t>(g.outputs[o].reg)];
-        std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
+      const FOutput& out = g.outputs[o];
+      if (out.is_bool) continue;
+      if (write_input && out.into_input >= 0) {
+        if (direct(out)) reg[static_cast<std::size_t>(out.reg)] = reg[static_cast<std::size_t>(out.into_input)];
+        else reg[static_cast<std::size_t>(out.reg)] = base[static_cast<std::size_t>(out.reg)];
+      } else {
+        reg[static_cast<std::size_t>(out.reg)] = static_cast<float*>(results[o].data_ptr()) + start;
+      }
+    }
+    for (const FInstr& in : g.code) (in.writes_operand && in_place ? apply_in_place : apply)(in, reg.data(), n);
+    for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+      const FOutput& out = g.outputs[o];
+      const float* r = reg[static_cast<std::size_t>(out.reg)];
+      if (write_input && out.into_input >= 0) {
+        if (!direct(out))
+          std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
         continue;
       }
-      if (!g.outputs[o].is_bool) continue;
-      const float* r = reg[static_cast<std::size_t>(g.outputs[o].reg)];
+      if (!out.is_bool) continue;
       bool* p = static_cast<bool*>(results[o].data_ptr()) + start;
       for (std::int64_t k = 0; k < n; ++k) p[k] = r[k] != 0.f;
     }
@@ -351,6 +395,7 @@ class CpuPlan final : public Executable {
   std::vector<std::vector<std::uint32_t>> input_slots_;  // per graph input, per output
   std::vector<std::uint32_t> output_slots_;              // per root output
   std::uint32_t num_slots_ = 0;
+  std::int32_t max_registers_ = 0;  // of the groups: the scratch a run needs
   std::uint64_t fused_nodes_ = 0;
   // Writing graph inputs in place (groups with a target): allowed in a run
   // only when every node of the graph that is no root, and each target
@@ -662,6 +707,22 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
               }
         }
       }
+      // Straight into the input's buffer when no instruction after the one
+      // computing the output reads that input (each reads element k before
+      // writing it: an instruction may read what it writes).
+      for (FOutput& o : grp.outputs) {
+        if (o.into_input < 0) continue;
+        std::size_t def = 0;
+        for (std::size_t c = 0; c < grp.code.size(); ++c)
+          if (grp.code[c].dst == o.reg) def = c;
+        o.direct = true;
+        for (std::size_t c = def + 1; c < grp.code.size(); ++c) {
+          const FInstr& ins = grp.code[c];
+          if (ins.a == o.into_input || ins.b == o.into_input || ins.c == o.into_input) o.direct = false;
+        }
+        grp.code[def].writes_operand = o.direct;
+      }
+      max_registers_ = std::max(max_registers_, grp.registers);
       for (const std::uint32_t m : grp.members)
         for (const Operand& o : g.nodes[m]->operands) {
           const std::uint32_t p = o.node->order;
@@ -720,6 +781,11 @@ OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
   }
   Stack stack;
   std::vector<Tensor> results;
+  // The fused groups' registers, uninitialized: every register is written
+  // before it is read.
+  const std::unique_ptr<float[]> scratch =
+      max_registers_ > 0 ? std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(max_registers_) * kBlock)
+                         : nullptr;
   std::uint64_t executed = 0, written = 0;
   for (const Step& step : steps_) {
     if (step.group >= 0) {
@@ -735,7 +801,7 @@ OPD_FUNC std::vector<Tensor> CpuPlan::run(const Graph& g) {
         write = t.unsafe_get_impl()->use_count() == 1 && t.storage().use_count() == 1 && t.is_contiguous() &&
                 t.dtype() == ScalarType::Float;
       }
-      run_group(grp, slots, results, write);
+      run_group(grp, slots, results, write, scratch.get());
       for (std::size_t o = 0; o < grp.outputs.size(); ++o) slots[grp.outputs[o].slot] = std::move(results[o]);
       executed += grp.members.size();
     } else {

@@ -13,12 +13,14 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <typeinfo>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "dispatch/core/object_pool.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "functionalize/functionalize.hpp"
 #include "lazy/backend.hpp"
@@ -161,7 +163,11 @@ struct Tracer {
     key = hash_combine(key, o.node->output(o.index).hash);
   }
   static LazyTensorImpl* lazy_impl_unwrapped(const Tensor& t) {
-    return t.key_set().has(kLazyKey) ? dynamic_cast<LazyTensorImpl*>(t.unsafe_get_impl()) : nullptr;
+    // An exact type test (the class is final): cheaper than dynamic_cast. A
+    // functional wrapper over a lazy tensor carries the Lazy key too.
+    if (!t.key_set().has(kLazyKey)) return nullptr;
+    TensorImpl* impl = t.unsafe_get_impl();
+    return typeid(*impl) == typeid(LazyTensorImpl) ? static_cast<LazyTensorImpl*>(impl) : nullptr;
   }
 };
 
@@ -305,7 +311,7 @@ OPD_FUNC void trace(OpInfo& info, const OperatorEntry& op, Stack& stack) {
   const std::size_t first = stack.size() - n;
   State& st = state();
   if (!info.eager) {
-    auto node = std::make_shared<Node>();
+    auto node = std::allocate_shared<Node>(PoolAllocator<Node>{});
     node->op = &op;
     node->kinds.resize(n, ArgKind::attribute);
     node->attributes.resize(n);
@@ -642,7 +648,7 @@ OPD_FUNC OutputMeta meta_of(const Tensor& t) {
 }
 
 OPD_FUNC NodePtr make_data_node(std::vector<Tensor> values) {
-  auto node = std::make_shared<Node>();
+  auto node = std::allocate_shared<Node>(PoolAllocator<Node>{});
   auto shape = std::make_shared<OpShape>();
   for (const Tensor& t : values) {
     shape->outputs.push_back(meta_of(t));
@@ -705,7 +711,7 @@ OPD_FUNC LazyTensorImpl::LazyTensorImpl(NodePtr node, std::uint32_t index)
       node_(std::move(node)),
       index_(index) {
   const OutputMeta& m = node_->output(index_);
-  set_sizes_and_strides(m.sizes, m.strides, 0);
+  set_sizes_and_strides_unchecked(m.sizes, m.strides);  // a Meta kernel's (or a CPU tensor's) geometry
   if (m.wrapped_number) set_wrapped_number(true);
   detail::link(this);
 }

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "dispatch/config.hpp"
+#include "dispatch/core/object_pool.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "dispatch/core/tensor_impl.hpp"
 #include "lazy/ir.hpp"
@@ -32,6 +33,7 @@ inline constexpr Device kLazyDevice{DeviceType::Lazy, 0};
 
 class OPD_API LazyTensorImpl final : public TensorImpl {
  public:
+  OPD_POOLED_NEW(LazyTensorImpl)  // made and dropped by the hundred per step
   LazyTensorImpl(NodePtr node, std::uint32_t index);
   ~LazyTensorImpl() override;
   LazyTensorImpl(const LazyTensorImpl&) = delete;

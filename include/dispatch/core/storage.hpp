@@ -16,11 +16,13 @@
 #include "dispatch/core/device.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/intrusive_ptr.hpp"
+#include "dispatch/core/object_pool.hpp"
 
 namespace opd {
 
 class StorageImpl final : public intrusive_target {
  public:
+  OPD_POOLED_NEW(StorageImpl)  // one per tensor that is no view
   // Allocates nbytes from `allocator` (which must not be null).
   StorageImpl(std::size_t nbytes, Allocator* allocator, Device device, bool resizable = true)
       : data_(checked(allocator)->allocate(nbytes, device)),

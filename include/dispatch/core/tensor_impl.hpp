@@ -21,6 +21,7 @@
 #include "dispatch/core/intrusive_ptr.hpp"
 #include "dispatch/core/layout.hpp"
 #include "dispatch/core/memory_format.hpp"
+#include "dispatch/core/object_pool.hpp"
 #include "dispatch/core/scalar_type.hpp"
 #include "dispatch/core/small_vector.hpp"
 #include "dispatch/core/storage.hpp"
@@ -33,6 +34,7 @@ namespace opd {
 // saved was modified afterwards.
 class VersionCounter final : public intrusive_target {
  public:
+  OPD_POOLED_NEW(VersionCounter)  // one per tensor (views share their base's)
   uint32_t current() const noexcept { return version_.load(std::memory_order_relaxed); }
   void bump() noexcept { version_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -52,18 +54,22 @@ class AutogradMetaInterface {
 
 namespace detail {
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_int64_overflow(const char* what) {
+  throw Error(std::string(what) + " overflows int64");
+}
+// Both operands are non-negative here. The overflow builtins, not a division
+// by the operand: set_sizes_and_strides runs several per call, on every view.
 inline int64_t checked_mul(int64_t a, int64_t b, const char* what) {
-  // Both operands are non-negative here.
-  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) {
-    throw Error(std::string(what) + " overflows int64");
-  }
-  return a * b;
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) [[unlikely]]
+    throw_int64_overflow(what);
+  return r;
 }
 inline int64_t checked_add(int64_t a, int64_t b, const char* what) {
-  if (b > std::numeric_limits<int64_t>::max() - a) {
-    throw Error(std::string(what) + " overflows int64");
-  }
-  return a + b;
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) [[unlikely]]
+    throw_int64_overflow(what);
+  return r;
 }
 
 OPD_API void check_sizes(IntArrayRef sizes);
@@ -204,6 +210,18 @@ class OPD_API TensorImpl : public intrusive_target {
   // elements of the new type).
   intrusive_ptr<TensorImpl> make_view(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset,
                                       std::optional<ScalarType> dtype = std::nullopt) const;
+
+ protected:
+  // For a subclass whose storage is data-less (it bounds nothing) and whose
+  // geometry mirrors one validated elsewhere (a lazy tensor's comes from its
+  // operator's Meta kernel, a functional wrapper's from its value): sizes and
+  // strides taken as they are, offset 0, no checks.
+  void set_sizes_and_strides_unchecked(IntArrayRef sizes, IntArrayRef strides) {
+    sizes_.assign(sizes);
+    strides_.assign(strides);
+    storage_offset_ = 0;
+    refresh_numel_and_contiguity();
+  }
 
  private:
   std::size_t checked_dim(int64_t d) const {
