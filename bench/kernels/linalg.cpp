@@ -28,6 +28,7 @@
 
 #if defined(OPD_BENCH_WITH_TORCH)
 #include <ATen/ATen.h>
+#include <cblas.h>
 #include <ATen/Parallel.h>
 #endif
 
@@ -42,6 +43,9 @@ void set_threads(bool mt) {
   k::set_num_threads(threads_for(mt));
 #if defined(OPD_BENCH_WITH_TORCH)
   at::set_num_threads(threads_for(mt));
+  // The peer's BLAS at its default, a pool of n threads: at::set_num_threads
+  // leaves Debian's OpenBLAS alone, and the library holds it at one.
+  openblas_set_num_threads(threads_for(mt));
 #endif
 }
 

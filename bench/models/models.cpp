@@ -9,8 +9,9 @@
 // libtorch in C++ (torch::jit::load, forward under InferenceMode). The two
 // sides get the same inputs; the first run of each checks that their outputs
 // agree (relative 1e-3), else the row reports an error.
-// 1t: one thread (opd::kernels::set_num_threads(1), at::set_num_threads(1), on
-// both sides: the former sets the shared OpenBLAS's threads); mt: every core.
+// 1t: one thread (opd::kernels::set_num_threads(1); libtorch's
+// at::set_num_threads(1) and the shared OpenBLAS's count, which the library
+// holds at one and splits its products itself); mt: every core.
 // The graphs are made at build time into OPD_MODEL_GRAPH_DIR (bench/CMakeLists.txt).
 // Run with --benchmark_repetitions=3; the summary prints opd / aten per row.
 // On a machine shared with other work, run it under OMP_WAIT_POLICY=passive:
@@ -89,10 +90,7 @@ void BM_opd(benchmark::State& st, std::string base, bool mt) {
 
 #if defined(OPD_BENCH_WITH_TORCH)
 void BM_aten(benchmark::State& st, std::string base, bool mt) {
-  // The two sides share Debian's one OpenBLAS, whose thread count
-  // at::set_num_threads leaves alone: without this, an aten row run after an
-  // opd mt row (random interleaving) had two BLAS threads in a 1t row.
-  opd::kernels::set_num_threads(threads_for(mt));
+  // TorchModel::set_threads sets the shared OpenBLAS's count for libtorch.
   opd_bench::TorchModel::set_threads(threads_for(mt));
   try {
     Loaded& l = loaded(base);

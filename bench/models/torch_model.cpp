@@ -2,6 +2,7 @@
 #include "torch_model.hpp"
 
 #include <ATen/Parallel.h>
+#include <cblas.h>
 #include <torch/script.h>
 
 namespace opd_bench {
@@ -36,6 +37,11 @@ std::vector<float> TorchModel::run() {
   return std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
 }
 
-void TorchModel::set_threads(int n) { at::set_num_threads(n); }
+// The peer's BLAS too, at its default (a pool of n threads): at::set_num_threads
+// leaves Debian's OpenBLAS alone, and the library holds it at one.
+void TorchModel::set_threads(int n) {
+  at::set_num_threads(n);
+  openblas_set_num_threads(n);
+}
 
 }  // namespace opd_bench

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 #include <limits>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "all_kernels.hpp"
 #include "error_of.hpp"
 #include <kernels/ops_linalg.hpp>
+#include <kernels/cpu/parallel.hpp>
 
 namespace {
 using opd::Tensor;
@@ -98,6 +100,64 @@ TEST(Linalg, TransposedOperandsGoToTheBlasAndOtherLayoutsAreCopied) {
   Tensor out_t = transposed(big);  // (3,2)
   k::mm_impl(ramp({3, 4}), ramp({4, 2}), out_t);
   EXPECT_EQ(values(out_t), naive_mm(ramp({3, 4}), ramp({4, 2})));
+}
+
+// Products large enough to be split across threads (kernels/cpu/blas_threads.hpp:
+// one block of rows or columns per thread, blocks of 16): wide and tall results
+// in every transposed layout, sizes that are not multiples of 16, addmm's
+// beta (0: self not read), and GEMV in both layouts, on 3 threads, against the
+// naive product. Float goes through sgemm.hpp (oneDNN's where it is built in).
+// Small integers (exact in every dtype here) from a linear congruential
+// sequence: no short period that a block's offset could fall on.
+Tensor pseudo_random(std::vector<int64_t> sizes, ScalarType dtype, uint32_t seed) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (double& x : v) {
+    seed = seed * 1664525u + 1013904223u;
+    x = static_cast<double>(static_cast<int>(seed >> 24) % 9 - 4);
+  }
+  Tensor t = opd::empty(sizes, dtype, opd::Device::cpu());
+  k::copy_(t, opd::from_vector<double>(v, sizes));
+  return t;
+}
+
+TEST(Linalg, ProductsSplitAcrossThreadsEqualTheNaiveProduct) {
+  const int previous = k::get_num_threads();
+  k::set_num_threads(3);
+  for (ScalarType dt : {ScalarType::Double, ScalarType::Float, ScalarType::ComplexDouble}) {
+    // (m, k, n): 37 x 203 (columns split), 203 x 37 (rows split), 40 x 41 (one call).
+    for (auto [m, kk, n] : {std::tuple<int64_t, int64_t, int64_t>{37, 70, 203}, {203, 70, 37}, {40, 30, 41}}) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          const Tensor a = ta ? transposed(pseudo_random({kk, m}, dt, 1)) : pseudo_random({m, kk}, dt, 1);
+          const Tensor b = tb ? transposed(pseudo_random({n, kk}, dt, 2)) : pseudo_random({kk, n}, dt, 2);
+          EXPECT_EQ(values(mm(a, b)), naive_mm(a, b)) << dt << " " << m << "x" << kk << "x" << n << " " << ta << tb;
+        }
+      }
+      const Tensor a = pseudo_random({m, kk}, dt, 3), b = pseudo_random({kk, n}, dt, 4), bias = pseudo_random({n}, dt, 5);
+      Tensor out = k::empty_from_meta(k::addmm_meta(bias, a, b, 2, 3));
+      k::addmm_impl(bias, a, b, 2, 3, out);
+      const std::vector<double> p = naive_mm(a, b), vb = values(bias);
+      std::vector<double> expected(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) expected[i] = 2 * vb[i % static_cast<std::size_t>(n)] + 3 * p[i];
+      EXPECT_EQ(values(out), expected) << dt << " addmm " << m << "x" << kk << "x" << n;
+      // beta = 0: self is not read, NaN included.
+      const Tensor nan_self = k::full(std::vector<int64_t>{m, n}, std::numeric_limits<double>::quiet_NaN(), dt);
+      Tensor out0 = k::empty_from_meta(k::addmm_meta(nan_self, a, b, 0, 3));
+      k::addmm_impl(nan_self, a, b, 0, 3, out0);
+      for (std::size_t i = 0; i < p.size(); ++i) expected[i] = 3 * p[i];
+      EXPECT_EQ(values(out0), expected) << dt << " addmm, beta 0 " << m << "x" << kk << "x" << n;
+    }
+    for (bool ta : {false, true}) {  // 1000 x 600: 600,000 multiply-adds, split by rows of y
+      const Tensor a = ta ? transposed(pseudo_random({600, 1000}, dt, 6)) : pseudo_random({1000, 600}, dt, 6);
+      const Tensor x2 = pseudo_random({600, 1}, dt, 7);  // the vector as a column
+      const int64_t vs[] = {600}, vst[] = {1};
+      const Tensor x = x2.as_strided(vs, vst, 0);
+      EXPECT_EQ(values(k::mv(a, x)), naive_mm(a, x2)) << dt << " mv " << ta;
+    }
+  }
+  k::set_num_threads(previous);
 }
 
 TEST(Linalg, MmErrorsAreAtens) {

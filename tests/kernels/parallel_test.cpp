@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -52,6 +54,30 @@ TEST(ParallelFor, CoversTheRangeOnceInGrainSizedPieces) {
       }
       EXPECT_EQ(next, 5 + n) << "n=" << n << " grain=" << grain;
     }
+  }
+  k::set_num_threads(previous);
+}
+
+TEST(ParallelTasks, RunsEachTaskOnceWithoutAGrain) {
+  const int previous = k::get_num_threads();
+  k::set_num_threads(4);
+  for (int64_t tasks : {0, 1, 2, 3, 4, 9}) {
+    std::vector<std::atomic<int>> runs(static_cast<std::size_t>(tasks));
+    std::mutex m;
+    std::set<std::thread::id> threads;
+    k::parallel_tasks(tasks, [&](int64_t t) {
+      runs[static_cast<std::size_t>(t)].fetch_add(1);
+      std::lock_guard<std::mutex> lock(m);
+      threads.insert(std::this_thread::get_id());
+    });
+    for (int64_t t = 0; t < tasks; ++t) EXPECT_EQ(runs[static_cast<std::size_t>(t)].load(), 1) << tasks;
+#if defined(_OPENMP)
+    // Two tasks of any size go to two threads (parallel_for keeps two items
+    // below its grain together).
+    if (tasks >= 2) {
+      EXPECT_GE(threads.size(), 2u) << tasks;
+    }
+#endif
   }
   k::set_num_threads(previous);
 }

@@ -55,6 +55,13 @@ void for_each_in_channel(const T* in, int64_t batch, int64_t channels, int64_t i
   }
 }
 
+// Channels per task of the per-channel pass: two reads of n values each in
+// training; in inference a few operations on the running statistics, not
+// worth a parallel region (a wake-up of a sleeping thread costs more).
+inline int64_t statistics_grain(bool training, int64_t n) {
+  return training ? std::max<int64_t>(1, grain_size / std::max<int64_t>(2 * n, 1)) : grain_size;
+}
+
 template <class T>
 void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Tensor* running_mean,
              const Tensor* running_var, bool training, double momentum, double eps, const Tensor& out,
@@ -66,7 +73,7 @@ void compute(const Tensor& x, const Tensor* weight, const Tensor* bias, const Te
   const T* in = x.data_ptr<T>();
   T* o = out.data_ptr<T>();
   std::vector<T> alpha(static_cast<std::size_t>(channels)), beta(static_cast<std::size_t>(channels));
-  parallel_for(0, channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(2 * n, 1)), [&](int64_t b, int64_t e) {
+  parallel_for(0, channels, statistics_grain(training, n), [&](int64_t b, int64_t e) {
     for (int64_t c = b; c < e; ++c) {
       T mean{}, invstd{};
       if (training) {
@@ -131,7 +138,7 @@ inline void compute_bfloat16(const Tensor& x, const Tensor* weight, const Tensor
   B* o = out.data_ptr<B>();
   std::vector<float> alpha(static_cast<std::size_t>(channels)), beta(static_cast<std::size_t>(channels));
   const float m = bf(static_cast<float>(momentum)), one_minus_m = bf(1.0f - m);
-  parallel_for(0, channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(2 * n, 1)), [&](int64_t b, int64_t e) {
+  parallel_for(0, channels, statistics_grain(training, n), [&](int64_t b, int64_t e) {
     for (int64_t c = b; c < e; ++c) {
       float mean = 0, invstd = 0;
       if (training) {

@@ -28,6 +28,8 @@
 #include <type_traits>
 
 #include "dispatch/core/tensor.hpp"
+#include "kernels/cpu/blas_threads.hpp"
+#include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/scratch-inl.hpp"
 
@@ -53,30 +55,10 @@ inline bool winograd_applies(int64_t kh, int64_t kw, int64_t sh, int64_t sw, int
          og >= winograd_min_channels && outputs >= winograd_min_outputs;
 }
 
-// While it lives (when `on`), each BLAS call runs on its calling thread alone:
-// the tasks below each make their own GEMMs, and OpenBLAS's pthreads pool
-// serves concurrent callers one at a time (resnet18 at batch 8, 2 threads:
-// its convolutions took 172 ms against 155 on one thread; 82-102 ms with
-// this). The count is global to the process: it is restored on exit.
-class BlasOnCallingThread {
- public:
-  explicit BlasOnCallingThread(bool on) : saved_(on ? openblas_get_num_threads() : 0) {
-    if (on) openblas_set_num_threads(1);
-  }
-  ~BlasOnCallingThread() {
-    if (saved_ > 0) openblas_set_num_threads(saved_);
-  }
-  BlasOnCallingThread(const BlasOnCallingThread&) = delete;
-  BlasOnCallingThread& operator=(const BlasOnCallingThread&) = delete;
-
- private:
-  int saved_;
-};
-
 template <class T>
 void winograd_gemm(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc) {
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
+    sgemm(false, false, m, n, k, 1.f, a, lda, b, ldb, 0.f, c, ldc);
   } else {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
   }
@@ -281,13 +263,13 @@ void conv2d_winograd(const Tensor& x, const Tensor& w, const std::optional<Tenso
     }
   };
   // One task per thread, each with its own part of the scratch block; the
-  // blocks are dealt out round-robin.
-  const BlasOnCallingThread one_blas_thread_per_task(tasks > 1);
-  parallel_for(0, tasks, 1, [&](int64_t tb, int64_t te) {
-    for (int64_t t = tb; t < te; ++t) {
-      char* mem = base + u_bytes + t * task_bytes;
-      for (int64_t block = t; block < blocks; block += tasks) run_block(block, mem);
-    }
+  // blocks are dealt out round-robin. Each task's GEMMs run on its own thread
+  // (OpenBLAS's pool serves concurrent callers one at a time: resnet18 at
+  // batch 8, 2 threads, its convolutions took 172 ms against 155 on one).
+  blas_on_calling_thread();
+  parallel_tasks(tasks, [&](int64_t t) {
+    char* mem = base + u_bytes + t * task_bytes;
+    for (int64_t block = t; block < blocks; block += tasks) run_block(block, mem);
   });
 }
 

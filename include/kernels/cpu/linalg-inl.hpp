@@ -14,6 +14,8 @@
 
 #include "dispatch/core/error.hpp"
 #include "kernels/cpu/binary_ops.hpp"
+#include "kernels/cpu/blas_threads.hpp"
+#include "kernels/cpu/sgemm.hpp"
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -63,37 +65,54 @@ inline Tensor converted_contiguous(const Tensor& t, ScalarType dtype) {
   return r;
 }
 
+// C (m x n, row-major, ldc) = alpha * op(A) @ op(B) + beta * C: float through
+// sgemm.hpp, the others split across the library's threads (blas_threads.hpp):
+// a block of rows reads A from its first row, a block of columns B from its
+// first column.
 template <class T>
 void cblas_gemm(bool ta, bool tb, int m, int n, int k, T alpha, const T* a, int lda, const T* b, int ldb, T beta,
                 T* c, int ldc) {
+  if constexpr (std::is_same_v<T, float>) {
+    sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);  // oneDNN's where it is built in
+    return;
+  }
   const CBLAS_TRANSPOSE fa = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE fb = tb ? CblasTrans : CblasNoTrans;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, fa, fb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, fa, fb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  } else if constexpr (std::is_same_v<T, std::complex<float>>) {  // alpha, beta by address; std::complex's layout is the BLAS's
-    cblas_cgemm(CblasRowMajor, fa, fb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
-  } else {
-    cblas_zgemm(CblasRowMajor, fa, fb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
-  }
+  split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    const T* ab = a + (ta ? r0 : r0 * lda);
+    const T* bb = b + (tb ? c0 * ldb : c0);
+    T* cb = c + r0 * ldc + c0;
+    const int bm = static_cast<int>(r1 - r0), bn = static_cast<int>(c1 - c0);
+    if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemm(CblasRowMajor, fa, fb, bm, bn, k, alpha, ab, lda, bb, ldb, beta, cb, ldc);
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {  // alpha, beta by address; std::complex's layout is the BLAS's
+      cblas_cgemm(CblasRowMajor, fa, fb, bm, bn, k, &alpha, ab, lda, bb, ldb, &beta, cb, ldc);
+    } else {
+      cblas_zgemm(CblasRowMajor, fa, fb, bm, bn, k, &alpha, ab, lda, bb, ldb, &beta, cb, ldc);
+    }
+  });
 }
 
-// y = alpha * A @ x + beta * y, A (rows, cols) as blas_layout describes it.
+// y = alpha * A @ x + beta * y, A (rows, cols) as blas_layout describes it;
+// split across the library's threads by blocks of y.
 template <class T>
 void cblas_gemv(bool trans, int rows, int cols, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y) {
   // Stored transposed, A is a (cols, rows) row-major matrix read as its transpose.
   const CBLAS_TRANSPOSE fa = trans ? CblasTrans : CblasNoTrans;
-  const int m = trans ? cols : rows, n = trans ? rows : cols;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemv(CblasRowMajor, fa, m, n, alpha, a, lda, x, incx, beta, y, 1);
-  } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemv(CblasRowMajor, fa, m, n, alpha, a, lda, x, incx, beta, y, 1);
-  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
-    cblas_cgemv(CblasRowMajor, fa, m, n, &alpha, a, lda, x, incx, &beta, y, 1);
-  } else {
-    cblas_zgemv(CblasRowMajor, fa, m, n, &alpha, a, lda, x, incx, &beta, y, 1);
-  }
+  split_gemm(rows, 1, cols, [&](int64_t r0, int64_t r1, int64_t, int64_t) {
+    const T* ab = a + (trans ? r0 : r0 * lda);
+    const int br = static_cast<int>(r1 - r0);
+    const int m = trans ? cols : br, n = trans ? br : cols;
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemv(CblasRowMajor, fa, m, n, alpha, ab, lda, x, incx, beta, y + r0, 1);
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemv(CblasRowMajor, fa, m, n, alpha, ab, lda, x, incx, beta, y + r0, 1);
+    } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+      cblas_cgemv(CblasRowMajor, fa, m, n, &alpha, ab, lda, x, incx, &beta, y + r0, 1);
+    } else {
+      cblas_zgemv(CblasRowMajor, fa, m, n, &alpha, ab, lda, x, incx, &beta, y + r0, 1);
+    }
+  });
 }
 
 // out[i] = beta * out[i] + alpha * a[i] @ b[i] for every batch i, through the

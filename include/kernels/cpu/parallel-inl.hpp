@@ -1,9 +1,9 @@
 #pragma once
-// Thread-count settings of parallel.hpp, kept out of user files: they touch
-// the BLAS's own thread pool (OpenBLAS's openblas_set_num_threads).
-#include <cblas.h>
-
+// Thread-count settings of parallel.hpp, kept out of user files. The BLAS
+// needs no count of its own: the library splits its products across these
+// threads and runs each OpenBLAS call on one (kernels/cpu/blas_threads.hpp).
 #include "dispatch/core/error.hpp"
+#include "kernels/cpu/blas_threads.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
@@ -21,7 +21,7 @@ OPD_FUNC void set_num_threads(int n) {
 #if defined(_OPENMP)
   omp_set_num_threads(n);
 #endif
-  openblas_set_num_threads(n);
+  detail::blas_on_calling_thread();
 }
 
 }  // namespace opd::kernels

@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <cblas.h>
 #include <torch/csrc/api/include/torch/version.h>  // TORCH_VERSION
 
 #include <cstring>
@@ -193,7 +194,12 @@ std::string PreparedTorch::try_call() const {
   return "";
 }
 
-void torch_set_num_threads(int n) { at::set_num_threads(n); }
+// The peer's BLAS too, at its default (a pool of n threads): at::set_num_threads
+// leaves Debian's OpenBLAS alone, and the library holds it at one.
+void torch_set_num_threads(int n) {
+  at::set_num_threads(n);
+  openblas_set_num_threads(n);
+}
 std::string torch_version() { return TORCH_VERSION; }
 
 }  // namespace diff

@@ -1,0 +1,62 @@
+#pragma once
+// The library's float GEMM: oneDNN's sgemm when it is built in (OPD_WITH_ONEDNN),
+// else OpenBLAS's, through blas_threads.hpp's split.
+//
+// Why oneDNN: on this project's AVX-512 machines (AMD EPYC, Zen 4 flags)
+// Debian's OpenBLAS 0.3.21 runs its Haswell kernels, and oneDNN's AVX-512
+// sgemm takes half their time from 64x64x64 up (vit_b_16's 197 x 2304 x 768:
+// 3.0 against 5.9 ms on one thread). Below 32x32x32 its set-up costs more than
+// the product, so small products stay with OpenBLAS. oneDNN threads a product
+// on the library's OpenMP threads (one, inside a parallel region); a product
+// under sgemm_thread_min_work (times grain_scale()) runs on the calling thread
+// alone: waking another costs more than it saves.
+//
+//   detail::sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);  // row-major, as cblas_sgemm
+#include <cblas.h>
+
+#include <cstdint>
+
+#include "kernels/cpu/blas_threads.hpp"
+#include "kernels/cpu/parallel.hpp"
+
+#if defined(OPD_WITH_ONEDNN)
+#include <oneapi/dnnl/dnnl.h>
+#endif
+
+namespace opd::kernels::detail {
+
+// Multiply-adds from which oneDNN's sgemm is faster than OpenBLAS's (32^3),
+// and from which it may use several threads (2^22: about 18 µs on one).
+inline constexpr int64_t sgemm_onednn_min_work = int64_t{1} << 15;
+inline constexpr int64_t sgemm_thread_min_work = int64_t{1} << 22;
+
+// C (m x n, row-major, ldc) = alpha * op(A) @ op(B) + beta * C; beta == 0:
+// C is not read.
+inline void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                  const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+#if defined(OPD_WITH_ONEDNN)
+  const int64_t work = m * n * k;
+  if (work >= sgemm_onednn_min_work) {
+#if defined(_OPENMP)
+    // nthreads-var is per thread: this only narrows this call's own team.
+    const int threads = omp_get_max_threads();
+    const bool alone = work < sgemm_thread_min_work * grain_scale() && threads > 1;
+    if (alone) omp_set_num_threads(1);
+#endif
+    const dnnl_status_t status =
+        dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+#if defined(_OPENMP)
+    if (alone) omp_set_num_threads(threads);
+#endif
+    if (status == dnnl_success) return;  // else (out of memory, say) OpenBLAS below
+  }
+#endif
+  split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+                static_cast<int>(r1 - r0), static_cast<int>(c1 - c0), static_cast<int>(k), alpha,
+                a + (ta ? r0 : r0 * lda), static_cast<int>(lda), b + (tb ? c0 * ldb : c0), static_cast<int>(ldb), beta,
+                c + r0 * ldc + c0, static_cast<int>(ldc));
+  });
+}
+
+}  // namespace opd::kernels::detail
