@@ -22,6 +22,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -74,6 +75,13 @@ bool close(const std::vector<float>& a, const std::vector<float>& b) {
   return diff <= 1e-3 * std::max(scale, 1e-30);
 }
 
+// Each row starts on a quiet machine: after its last call, OpenBLAS's pthreads
+// pool (libtorch's GEMMs; the library keeps OpenBLAS on one thread) spins in
+// sched_yield for about 2^28 cycles (0.1 s) before it sleeps, and a row run
+// right after an aten row shared the cores with it: resnet18_b1_mt's opd side
+// took 24 ms in the interleaved run and 16 ms alone.
+void settle() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
 void BM_opd(benchmark::State& st, std::string base, bool mt) {
   opd::kernels::set_num_threads(threads_for(mt));
   try {
@@ -82,6 +90,7 @@ void BM_opd(benchmark::State& st, std::string base, bool mt) {
       st.SkipWithError("opd's output is not PyTorch's");
       return;
     }
+    settle();
     for (auto _ : st) benchmark::DoNotOptimize(l.graph.run(l.inputs));
   } catch (const std::exception& e) {
     st.SkipWithError(e.what());
@@ -106,6 +115,7 @@ void BM_aten(benchmark::State& st, std::string base, bool mt) {
       return;
     }
     m.run();  // the profiling executor's second run
+    settle();
     for (auto _ : st) benchmark::DoNotOptimize(m.run());
   } catch (const std::exception& e) {
     st.SkipWithError(e.what());

@@ -418,34 +418,46 @@ OPD_FUNC Tensor conv2d(const Tensor& input, const Tensor& weight, const std::opt
     }
     const bool direct = kh == 1 && kw == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
                         padding[1] == 0;  // a 1x1 convolution reads the input as its col
-    // The unfolded matrix lives in the thread's scratch block (reused across calls).
     const bool unfold = !direct && kdim > 0;
-    const detail::Scratch scratch(unfold ? static_cast<std::size_t>(kdim * spatial) * input.itemsize() : 0);
-    const int64_t col_sizes[] = {kdim, spatial}, col_strides[] = {spatial, 1};
-    Tensor col = unfold ? opd::from_blob(scratch.data(), col_sizes, col_strides, input.dtype()) : Tensor();
     const std::vector<int64_t> geometry{ih, iw, kh, kw, padding[0], padding[1], stride[0], stride[1],
                                         dilation[0], dilation[1], oh, ow};
-    for (int64_t n = 0; n < batch; ++n) {
-      for (int64_t g = 0; g < groups; ++g) {
-        const int64_t in_offset = (n * cin + g * cg) * ih * iw;
-        Tensor cols;
-        if (direct) {
-          cols = detail::contiguous_view(x, in_offset, {1, kdim, spatial});
-        } else if (kdim > 0) {
-          switch (input.itemsize()) {
-            case 1: detail::im2col_bytes<uint8_t>(x, in_offset, cg, geometry, col); break;
-            case 2: detail::im2col_bytes<uint16_t>(x, in_offset, cg, geometry, col); break;
-            case 4: detail::im2col_bytes<uint32_t>(x, in_offset, cg, geometry, col); break;
-            default: detail::im2col_bytes<uint64_t>(x, in_offset, cg, geometry, col); break;
+    // Images [n, batch) stepping by `step`, each group's unfolded matrix in
+    // the thread's scratch block (reused across calls), then one GEMM.
+    const auto images = [&](int64_t first, int64_t step) {
+      const detail::Scratch scratch(unfold ? static_cast<std::size_t>(kdim * spatial) * input.itemsize() : 0);
+      const int64_t col_sizes[] = {kdim, spatial}, col_strides[] = {spatial, 1};
+      Tensor col = unfold ? opd::from_blob(scratch.data(), col_sizes, col_strides, input.dtype()) : Tensor();
+      for (int64_t n = first; n < batch; n += step) {
+        for (int64_t g = 0; g < groups; ++g) {
+          const int64_t in_offset = (n * cin + g * cg) * ih * iw;
+          Tensor cols;
+          if (direct) {
+            cols = detail::contiguous_view(x, in_offset, {1, kdim, spatial});
+          } else if (kdim > 0) {
+            switch (input.itemsize()) {
+              case 1: detail::im2col_bytes<uint8_t>(x, in_offset, cg, geometry, col); break;
+              case 2: detail::im2col_bytes<uint16_t>(x, in_offset, cg, geometry, col); break;
+              case 4: detail::im2col_bytes<uint32_t>(x, in_offset, cg, geometry, col); break;
+              default: detail::im2col_bytes<uint64_t>(x, in_offset, cg, geometry, col); break;
+            }
+            cols = detail::contiguous_view(col, 0, {1, kdim, spatial});
+          } else {
+            cols = detail::contiguous_view(x, 0, {1, 0, spatial});
           }
-          cols = detail::contiguous_view(col, 0, {1, kdim, spatial});
-        } else {
-          cols = detail::contiguous_view(x, 0, {1, 0, spatial});
+          const Tensor wg = detail::contiguous_view(w, g * og * kdim, {1, og, kdim});
+          const Tensor og_out = detail::contiguous_view(out, (n * cout + g * og) * spatial, {1, og, spatial});
+          detail::batched_gemm("conv2d", wg, cols, has_bias ? Scalar(1) : Scalar(0), Scalar(1), og_out);
         }
-        const Tensor wg = detail::contiguous_view(w, g * og * kdim, {1, og, kdim});
-        const Tensor og_out = detail::contiguous_view(out, (n * cout + g * og) * spatial, {1, og, spatial});
-        detail::batched_gemm("conv2d", wg, cols, has_bias ? Scalar(1) : Scalar(0), Scalar(1), og_out);
       }
+    };
+    // Several images: one thread's images each, their GEMMs on that thread
+    // (one parallel region, not one per image's GEMM, none of which would be
+    // split under OMP_WAIT_POLICY=passive); one image: its GEMMs split.
+    const int64_t tasks = std::min<int64_t>(batch, get_num_threads());
+    if (tasks > 1 && batch * cout * spatial * std::max<int64_t>(kdim, 1) >= detail::sgemm_thread_min_work * grain_scale()) {
+      parallel_tasks(tasks, [&](int64_t t) { images(t, tasks); });
+    } else {
+      images(0, 1);
     }
   }
   if (unbatched) return detail::contiguous_view(out, 0, {cout, oh, ow});
