@@ -1,9 +1,11 @@
 #pragma once
-// Thread-count settings of parallel.hpp, kept out of user files. The BLAS
-// needs no count of its own: the library splits its products across these
-// threads and runs each OpenBLAS call on one (kernels/cpu/blas_threads.hpp).
+// Thread-count settings of parallel.hpp, kept out of user files. OpenBLAS is
+// held at one thread: the library splits its products across these threads
+// and runs each OpenBLAS call on one (kernels/cpu/blas_threads.hpp, which
+// does the same before each product).
+#include <cblas.h>
+
 #include "dispatch/core/error.hpp"
-#include "kernels/cpu/blas_threads.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
@@ -21,7 +23,7 @@ OPD_FUNC void set_num_threads(int n) {
 #if defined(_OPENMP)
   omp_set_num_threads(n);
 #endif
-  detail::blas_on_calling_thread();
+  openblas_set_num_threads(1);
 }
 
 }  // namespace opd::kernels
