@@ -164,6 +164,54 @@ TEST_F(ModelsOps, MaxPoolBackwardScattersAtIndices) {
                opd::Error);
 }
 
+// Windows with tied maxima (pairs of equal values in rows, rows shifted), NaN and -inf, through every
+// path (the scalar edge columns and the vectorized interior of strides 1, 2
+// and 3, dilation 2): the value and index of the scan's first maximum, or
+// its last NaN, as a per-window loop in the test computes them.
+TEST_F(ModelsOps, MaxPoolPicksTheFirstMaximumAndTheLastNaN) {
+  const int64_t h = 7, w = 23;
+  std::vector<float> v(static_cast<std::size_t>(h * w));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i % 4) / 2 + (i / w) % 2);  // 0 0 1 1 ...
+  v[30] = std::nanf("");
+  v[31] = std::nanf("");
+  v[77] = std::nanf("");
+  for (std::size_t i = 100; i < 112; ++i) v[i] = -INFINITY;
+  const Tensor x = opd::from_vector<float>(v, V{1, 1, h, w});
+  for (int64_t stride : {1, 2, 3}) {
+    for (int64_t dilation : {1, 2}) {
+      const int64_t k = 3, pad = 1;
+      const auto [values, indices] =
+          opd::call<ops::max_pool2d_with_indices>(x, V{k}, V{stride}, V{pad}, V{dilation}, false);
+      const int64_t oh = values.size(2), ow = values.size(3);
+      const std::vector<float> got = opd::to_vector<float>(values);
+      const std::vector<int64_t> got_index = opd::to_vector<int64_t>(indices);
+      for (int64_t y = 0; y < oh; ++y) {
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          float best = -INFINITY;
+          int64_t best_index = -1;
+          for (int64_t i = 0; i < k; ++i) {
+            for (int64_t j = 0; j < k; ++j) {
+              const int64_t r = y * stride - pad + i * dilation, c = xo * stride - pad + j * dilation;
+              if (r < 0 || r >= h || c < 0 || c >= w) continue;
+              const float e = v[static_cast<std::size_t>(r * w + c)];
+              if (best_index < 0) best_index = r * w + c;
+              if (e > best || std::isnan(e)) {
+                best = e;
+                best_index = r * w + c;
+              }
+            }
+          }
+          const auto at = static_cast<std::size_t>(y * ow + xo);
+          EXPECT_TRUE(got[at] == best || (std::isnan(got[at]) && std::isnan(best)))
+              << "stride " << stride << " dilation " << dilation << " at " << y << "," << xo;
+          EXPECT_EQ(got_index[at], best_index) << "stride " << stride << " dilation " << dilation << " at " << y << ","
+                                               << xo;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(ModelsOps, SymQueries) {
   const Tensor x = ramp({3, 4, 5}, 1.f);
   const Tensor t = x.as_strided(V{4, 3}, V{1, 20}, 2);  // a strided view with an offset
