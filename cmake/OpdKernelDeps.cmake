@@ -8,7 +8,8 @@
 #   opd::openmp  OpenMP when OPD_OPENMP is ON (parallel_for), else nothing
 #   opd::onednn  oneDNN (dnnl.hpp, libdnnl; Debian's libdnnl-dev) when OPD_ONEDNN is ON and it
 #                is found, with OPD_WITH_ONEDNN defined: conv2d's adapter
-#                (kernels/cpu/onednn_conv.hpp); else nothing (conv2d keeps its own paths)
+#                (kernels/cpu/onednn_conv.hpp) and the float GEMM (kernels/cpu/sgemm.hpp);
+#                else nothing (conv2d keeps its own paths, GEMMs stay on OpenBLAS)
 # Each is an INTERFACE target, so a missing package is one clear error here.
 include_guard(GLOBAL)
 
@@ -58,7 +59,7 @@ if(NOT TARGET opd::openmp)
   endif()
 endif()
 
-option(OPD_ONEDNN "Run the convolutions oneDNN is faster at through oneDNN, when it is found" ON)
+option(OPD_ONEDNN "Run float GEMMs and the convolutions oneDNN is faster at through oneDNN, when it is found" ON)
 if(NOT TARGET opd::onednn)
   add_library(opd::onednn INTERFACE IMPORTED)
   # Not under TSan: oneDNN's OpenMP threads run in an uninstrumented library, whose
@@ -71,7 +72,7 @@ if(NOT TARGET opd::onednn)
       target_link_libraries(opd::onednn INTERFACE ${OPD_DNNL_LIBRARY})
       target_compile_definitions(opd::onednn INTERFACE OPD_WITH_ONEDNN=1)
     else()
-      message(STATUS "opdispatch: oneDNN not found (Debian: apt-get install libdnnl-dev); conv2d uses its own paths")
+      message(STATUS "opdispatch: oneDNN not found (Debian: apt-get install libdnnl-dev); conv2d uses its own paths, GEMMs OpenBLAS")
     endif()
   endif()
 endif()

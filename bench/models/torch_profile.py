@@ -11,6 +11,7 @@ children included, so that aten::convolution holds its mkldnn call), per run.
     /usr/bin/python3 bench/models/torch_profile.py build/rel/bench/models/graphs/resnet18_b1 --threads 1
 """
 import argparse
+import ctypes
 import json
 import os
 
@@ -39,6 +40,9 @@ def main():
     p.add_argument("--warmup", type=int, default=3)
     a = p.parse_args()
     torch.set_num_threads(a.threads)
+    # torch.set_num_threads leaves Debian's OpenBLAS (libtorch's GEMMs) at its
+    # own count, every core: set it as opd_bench_models's aten side does.
+    ctypes.CDLL("libopenblas.so.0").openblas_set_num_threads(a.threads)
     with open(a.base + ".json") as f:
         ops = {n["op"].split(".")[0] for n in json.load(f)["nodes"]}
     model = torch.jit.load(a.base + ".pt").eval()
