@@ -101,7 +101,7 @@ void max_pool_row_interior(const Pool2dShape& s, const T* plane, int64_t h0, int
       const T* __restrict src = plane + tap_offset(h, j);
       for (int64_t i = 0; i < n; ++i) {
         const T v = src[i * sw];
-        d[i] = (v > d[i]) | (v != v) ? v : d[i];
+        d[i] = ((v > d[i]) | (v != v)) ? v : d[i];
       }
     }
   }
@@ -123,7 +123,7 @@ void max_pool_row_interior(const Pool2dShape& s, const T* plane, int64_t h0, int
     for (int64_t j = 0; j < s.kw; ++j) {
       const int64_t off = tap_offset(h, j);
       const T* __restrict src = plane + off;
-      for (int64_t i = 0; i < n; ++i) ix[i] = (src[i * sw] != src[i * sw]) & (d[i] != d[i]) ? off + i * sw : ix[i];
+      for (int64_t i = 0; i < n; ++i) ix[i] = ((src[i * sw] != src[i * sw]) & (d[i] != d[i])) ? off + i * sw : ix[i];
     }
   }
 }
