@@ -220,6 +220,36 @@ TEST(KernelsPointwise, VectorPathsMatchTheScalarLoops) {
     EXPECT_TRUE(near(clamp(x, Scalar(-1.0), Scalar(2.0)), clamp(xs2, Scalar(-1.0), Scalar(2.0)), 0)) << dtype;
     EXPECT_TRUE(near(clamp(x, Scalar(-1.0), std::nullopt), clamp(xs2, Scalar(-1.0), std::nullopt), 0)) << dtype;
     EXPECT_TRUE(near(clamp(x, std::nullopt, Scalar(2.0)), clamp(xs2, std::nullopt, Scalar(2.0)), 0)) << dtype;
+    // Rows with selects on computed values (lerp's two formulas, its Scalar
+    // weight on either side of 0.5) and on an op's members (nan_to_num's
+    // replacements), and a three-input row: the AVX2 clone of the loop
+    // against the strided scalar loop.
+    const auto lerp = [](const Tensor& a, const Tensor& b, const Tensor& w) {
+      Tensor out = empty_from_meta(lerp_tensor_meta(a, b, w));
+      lerp_tensor_impl(a, b, w, out);
+      return values(out);
+    };
+    EXPECT_TRUE(near(lerp(x, y, y), lerp(xs2, ys2, ys2), 0)) << dtype;
+    for (double w : {0.25, 0.75}) {
+      const auto lerp_scalar = [w](const Tensor& a, const Tensor& b) {
+        Tensor out = empty_from_meta(lerp_meta(a, b, Scalar(w)));
+        lerp_impl(a, b, Scalar(w), out);
+        return values(out);
+      };
+      EXPECT_TRUE(near(lerp_scalar(x, y), lerp_scalar(xs2, ys2), 0)) << dtype << " " << w;
+    }
+    const auto addcmul = [](const Tensor& a, const Tensor& b, const Tensor& c) {
+      Tensor out = empty_from_meta(addcmul_meta(a, b, c, Scalar(0.5)));
+      addcmul_impl(a, b, c, Scalar(0.5), out);
+      return values(out);
+    };
+    EXPECT_TRUE(near(addcmul(x, y, x), addcmul(xs2, ys2, xs2), 0)) << dtype;
+    UnaryParams replace;
+    replace.a = 9.0;
+    replace.b = 8.0;
+    replace.c = -8.0;
+    EXPECT_TRUE(near(values(unary(UnaryOp::NanToNum, x, replace)), values(unary(UnaryOp::NanToNum, xs2, replace)), 0))
+        << dtype;
     // add (alpha 1), sub, mul, div: the vector rows against the strided
     // scalar loop, a broadcast 0-dim operand on either side too.
     const Tensor s0 = tensor_of({0.3}, shape({}), dtype);

@@ -2,14 +2,18 @@
 // dispatcher, with hand-computed expectations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <kernels/cpu/parallel.hpp>
 #include <kernels/cpu/shape.hpp>
 #include <kernels/ops_arithmetic.hpp>
+#include <kernels/ops_nn.hpp>
+#include <kernels/ops_reductions.hpp>
 #include "all_kernels.hpp"
 #include "error_of.hpp"
 #include <kernels/ops_shape.hpp>
@@ -455,6 +459,90 @@ TEST_F(ShapeOps, LongRowsAtSkewedOffsetsCopyExactly) {
   const std::vector<float> rep = opd::to_vector<float>(opd::call<ops::repeat>(x, ints{1, 5}));
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < 5 * cols; ++c) ASSERT_EQ(rep[static_cast<std::size_t>(r * 5 * cols + c)], at(r, c % cols));
+}
+
+// Rows long enough for the vector and threaded paths: the index check's
+// vectorized maximum (a bad index inside the vector part, in the tail,
+// negative), nonzero / count_nonzero / masked_select split across three
+// threads (a range with no true element, one that ends on a false one),
+// repeat's and zeros' threaded copies, embedding's threaded rows; each
+// against the element loop written here.
+TEST_F(ShapeOps, LongRowsMatchTheElementLoopsOnThreeThreads) {
+  namespace k = opd::kernels;
+  const int previous = k::get_num_threads();
+  k::set_num_threads(3);
+  const int64_t rows = 4, cols = 1003;
+  std::vector<float> xv(static_cast<std::size_t>(rows * cols));
+  std::vector<int64_t> iv(xv.size());
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    xv[i] = static_cast<float>(i % 97) - 40.f;
+    iv[i] = static_cast<int64_t>((i * 7919) % static_cast<std::size_t>(cols));
+  }
+  const Tensor x = make<float>(xv, {rows, cols});
+  const Tensor idx = make<int64_t>(iv, {rows, cols});
+  const std::vector<float> g = opd::to_vector<float>(opd::call<ops::gather>(x, 1, idx));
+  const std::vector<float> sc = opd::to_vector<float>(opd::call<ops::scatter_src>(x, 1, idx, x));
+  std::vector<float> sc_want = xv;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const auto at = static_cast<std::size_t>(r * cols + c);
+      ASSERT_EQ(g[at], xv[static_cast<std::size_t>(r * cols + iv[at])]) << r << " " << c;
+      sc_want[static_cast<std::size_t>(r * cols + iv[at])] = xv[at];  // in order: the last write wins
+    }
+  }
+  EXPECT_EQ(sc, sc_want);
+  for (auto [pos, bad] : {std::pair<std::size_t, int64_t>{517, -1}, {1002, 1003}, {2 * 1003 + 64, int64_t{1} << 40}}) {
+    std::vector<int64_t> wrong = iv;
+    wrong[pos] = bad;
+    const std::string want = "index " + std::to_string(bad) + " is out of bounds for dimension 1 with size 1003";
+    EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::gather>(x, 1, make<int64_t>(wrong, {rows, cols})); }), want))
+        << bad;
+    Tensor target = opd::call<ops::clone>(x, std::nullopt);
+    EXPECT_TRUE(contains(error_of([&] { (void)opd::call<ops::scatter__src>(target, 1, make<int64_t>(wrong, {rows, cols}), x); }),
+                         want));
+    EXPECT_EQ(opd::to_vector<float>(target), xv);  // a failed scatter_ leaves self as it was
+  }
+  // nonzero: zeros everywhere but a few runs, so that one thread's range has
+  // none and another ends on a zero; NaN counts, -0.0 does not.
+  const int64_t n = 3 * 100003;
+  std::vector<float> z(static_cast<std::size_t>(n), 0.f);
+  for (int64_t i = 5; i < 90000; i += 3) z[static_cast<std::size_t>(i)] = (i % 2) ? 1.f : -0.f;
+  for (int64_t i = 250000; i < n - 1; i += 11) z[static_cast<std::size_t>(i)] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<int64_t> want;
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = z[static_cast<std::size_t>(i)];
+    if (v != 0 || std::isnan(v)) want.push_back(i);
+  }
+  const Tensor zt = make<float>(z, {n});
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::nonzero>(zt)), want);
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::count_nonzero>(zt, std::nullopt)),
+            (std::vector<int64_t>{static_cast<int64_t>(want.size())}));
+  std::vector<bool> mask(z.size());
+  for (std::size_t i = 0; i < z.size(); ++i) mask[i] = (i % 5) == 1;
+  std::vector<bool> mask_values(mask.begin(), mask.end());
+  const std::vector<float> selected = opd::to_vector<float>(opd::call<ops::masked_select>(zt, make<bool>(mask_values, {n})));
+  std::vector<float> selected_want;
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    if (mask[i]) selected_want.push_back(z[i]);
+  }
+  ASSERT_EQ(selected.size(), selected_want.size());
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    ASSERT_TRUE(selected[i] == selected_want[i] || (std::isnan(selected[i]) && std::isnan(selected_want[i]))) << i;
+  }
+  // repeat [n] three times; zeros after the same-sized block held ones
+  const std::vector<float> rep = opd::to_vector<float>(opd::call<ops::repeat>(opd::call<ops::view>(x, ints{rows * cols}), ints{3}));
+  for (std::size_t i = 0; i < rep.size(); ++i) ASSERT_EQ(rep[i], xv[i % xv.size()]) << i;
+  { (void)opd::call<ops::ones>(ints{n}, ScalarType::Float, std::nullopt, std::nullopt, std::nullopt); }
+  const std::vector<float> zs = opd::to_vector<float>(opd::call<ops::zeros>(ints{n}, ScalarType::Float, std::nullopt, std::nullopt, std::nullopt));
+  EXPECT_EQ(std::count(zs.begin(), zs.end(), 0.f), n);
+  // embedding: 300 rows of 1003
+  std::vector<int64_t> picks(300);
+  for (std::size_t i = 0; i < picks.size(); ++i) picks[i] = static_cast<int64_t>((i * 3) % rows);
+  const std::vector<float> emb = opd::to_vector<float>(opd::call<ops::embedding>(x, make<int64_t>(picks, {300}), -1, false, false));
+  for (std::size_t i = 0; i < emb.size(); ++i) {
+    ASSERT_EQ(emb[i], xv[static_cast<std::size_t>(picks[i / cols] * cols) + i % cols]) << i;
+  }
+  k::set_num_threads(previous);
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 // parallel region, is one call.
 //
 //   detail::split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) { ... });
+//   detail::split_gemm_blocks(ta, tb, m, n, k, a, lda, b, ldb, c, ldc,
+//                             [&](const T* a, const T* b, T* c, int rows, int cols) { ... });
 #include <cblas.h>
 
 #include <algorithm>
@@ -57,6 +59,18 @@ void split_gemm(int64_t m, int64_t n, int64_t k, const F& f) {
     } else {
       f(b, e, 0, n);
     }
+  });
+}
+
+// split_gemm for a row-major C (m x n) = op(A) op(B), ta / tb saying whether
+// A / B are read transposed: f(a, b, c, rows, cols) on each block, with the
+// three pointers moved to the block's first row and column.
+template <class T, class F>
+void split_gemm_blocks(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+                       int64_t ldb, T* c, int64_t ldc, const F& f) {
+  split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    f(a + (ta ? r0 : r0 * lda), b + (tb ? c0 * ldb : c0), c + r0 * ldc + c0, static_cast<int>(r1 - r0),
+      static_cast<int>(c1 - c0));
   });
 }
 

@@ -78,11 +78,7 @@ void cblas_gemm(bool ta, bool tb, int m, int n, int k, T alpha, const T* a, int 
   }
   const CBLAS_TRANSPOSE fa = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE fb = tb ? CblasTrans : CblasNoTrans;
-  split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-    const T* ab = a + (ta ? r0 : r0 * lda);
-    const T* bb = b + (tb ? c0 * ldb : c0);
-    T* cb = c + r0 * ldc + c0;
-    const int bm = static_cast<int>(r1 - r0), bn = static_cast<int>(c1 - c0);
+  split_gemm_blocks(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, [&](const T* ab, const T* bb, T* cb, int bm, int bn) {
     if constexpr (std::is_same_v<T, double>) {
       cblas_dgemm(CblasRowMajor, fa, fb, bm, bn, k, alpha, ab, lda, bb, ldb, beta, cb, ldc);
     } else if constexpr (std::is_same_v<T, std::complex<float>>) {  // alpha, beta by address; std::complex's layout is the BLAS's

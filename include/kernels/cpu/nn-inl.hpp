@@ -99,11 +99,15 @@ OPD_FUNC Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t p
   const std::size_t size = weight.itemsize();
   char* dst = static_cast<char*>(out.data_ptr());
   const char* src = static_cast<const char*>(weight.data_ptr());
-  for (int64_t i = 0; i < n; ++i) {
-    detail::copy_strided_elements(dst + i * dim * static_cast<int64_t>(size),
-                                  src + picked[static_cast<std::size_t>(i)] * weight.stride(0) * static_cast<int64_t>(size),
-                                  dim, weight.stride(1), size);
-  }
+  // rows across threads, as ATen's index_select path splits them
+  parallel_for(0, n, std::max<int64_t>(1, grain_size / std::max<int64_t>(dim, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      detail::copy_strided_elements(
+          dst + i * dim * static_cast<int64_t>(size),
+          src + picked[static_cast<std::size_t>(i)] * weight.stride(0) * static_cast<int64_t>(size), dim,
+          weight.stride(1), size);
+    }
+  });
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dispatch/core/error.hpp"
+#include "kernels/cpu/count_true.hpp"
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/reduce_engine-inl.hpp"
 #include "kernels/cpu/unary_simd.hpp"
@@ -618,11 +619,10 @@ OPD_FUNC Tensor count_nonzero(const Tensor& self, DimList dim) {
   int64_t* counts = static_cast<int64_t*>(res.data_ptr());
   const auto count_rows = [&](auto tag, const Tensor& rows) {
     using T = typename decltype(tag)::type;
-    reduce_detail::for_each_row(static_cast<const T*>(rows.data_ptr()), p.outer, p.inner, counts, [](const T* x, int64_t n) {
-      int64_t c = 0;
-      for (int64_t i = 0; i < n; ++i) c += truth(x[i]) ? 1 : 0;  // NaN counts, -0.0 does not; complex: either part
-      return c;
-    });
+    // one long row (count_nonzero of everything) in chunks across threads
+    reduce_detail::reduce_rows(
+        static_cast<const T*>(rows.data_ptr()), p.outer, p.inner, counts,
+        [](const T* x, int64_t n) { return detail::count_true(x, n); }, [](int64_t a, int64_t b) { return a + b; });
   };
   // Rows already dense are counted in their own dtype: no Bool copy of the input.
   if (is_kernel_dtype(self.dtype()) && p.rows.is_contiguous()) {

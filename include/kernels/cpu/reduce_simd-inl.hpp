@@ -60,6 +60,11 @@ OPD_FUNC float max_row(const float* x, int64_t n) { return scalar_detail::extrem
 OPD_FUNC double max_row(const double* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
 OPD_FUNC double min_row(const double* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
+OPD_FUNC uint64_t max_row(const uint64_t* x, int64_t n) {
+  uint64_t best = 0;
+  for (int64_t i = 0; i < n; ++i) best = x[i] > best ? x[i] : best;
+  return best;
+}
 OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
   float s = 0;
   for (int64_t i = 0; i < n; ++i) s += (x[i] - mean) * (x[i] - mean);
@@ -103,6 +108,7 @@ HWY_EXPORT(MaxF32);
 HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF32);
 HWY_EXPORT(MinF64);
+HWY_EXPORT(MaxU64);
 HWY_EXPORT(SoftmaxF32);
 HWY_EXPORT(SumSqDevF32);
 HWY_EXPORT(AffineF32);
@@ -116,6 +122,7 @@ OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(
 OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }
 OPD_FUNC double min_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF64)(x, n); }
+OPD_FUNC uint64_t max_row(const uint64_t* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxU64)(x, n); }
 OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
   return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumSqDevF32)(x, n, mean);
 }

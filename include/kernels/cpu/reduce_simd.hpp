@@ -22,6 +22,9 @@ OPD_API float max_row(const float* x, int64_t n);
 OPD_API double max_row(const double* x, int64_t n);
 OPD_API float min_row(const float* x, int64_t n);
 OPD_API double min_row(const double* x, int64_t n);
+// Largest of x[0..n), 0 when n is 0. Index checks use it: a signed index
+// read as unsigned is below `size` exactly when it is in [0, size).
+OPD_API uint64_t max_row(const uint64_t* x, int64_t n);
 
 // Product of x[0..n) in 32 interleaved partial products (element i into
 // partial i % 32, the remainder after the last whole 32 left out), the

@@ -78,6 +78,23 @@ HWY_INLINE T Extreme(const T* HWY_RESTRICT x, int64_t n) {
   return nan ? std::numeric_limits<T>::quiet_NaN() : best;
 }
 
+// Largest of a row of unsigned 64-bit values, 0 for an empty row: two
+// accumulators, so that AVX2's emulated 64-bit Max (a compare and a blend)
+// overlaps with the next load.
+HWY_INLINE uint64_t MaxUnsigned(const uint64_t* HWY_RESTRICT x, int64_t n) {
+  const hn::ScalableTag<uint64_t> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  auto a = hn::Zero(d), b = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    a = hn::Max(a, hn::LoadU(d, x + i));
+    b = hn::Max(b, hn::LoadU(d, x + i + N));
+  }
+  uint64_t best = hn::GetLane(hn::MaxOfLanes(d, hn::Max(a, b)));
+  for (; i < n; ++i) best = x[i] > best ? x[i] : best;
+  return best;
+}
+
 HWY_INLINE float SqDevLeaf(const float* HWY_RESTRICT x, int64_t n, float mean) {
   const hn::ScalableTag<float> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
@@ -168,6 +185,7 @@ OPD_FUNC HWY_NOINLINE float MaxF32(const float* x, int64_t n) { return Extreme<t
 OPD_FUNC HWY_NOINLINE double MaxF64(const double* x, int64_t n) { return Extreme<true>(x, n); }
 OPD_FUNC HWY_NOINLINE float MinF32(const float* x, int64_t n) { return Extreme<false>(x, n); }
 OPD_FUNC HWY_NOINLINE double MinF64(const double* x, int64_t n) { return Extreme<false>(x, n); }
+OPD_FUNC HWY_NOINLINE uint64_t MaxU64(const uint64_t* x, int64_t n) { return MaxUnsigned(x, n); }
 
 // softmax: y = exp(x - max) * (1 / sum); log_softmax: y = (x - max) - log(sum).
 // A NaN anywhere makes the sum, hence every output, NaN (as ATen).

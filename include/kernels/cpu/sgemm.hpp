@@ -51,12 +51,12 @@ inline void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha
     if (status == dnnl_success) return;  // else (out of memory, say) OpenBLAS below
   }
 #endif
-  split_gemm(m, n, k, [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                static_cast<int>(r1 - r0), static_cast<int>(c1 - c0), static_cast<int>(k), alpha,
-                a + (ta ? r0 : r0 * lda), static_cast<int>(lda), b + (tb ? c0 * ldb : c0), static_cast<int>(ldb), beta,
-                c + r0 * ldc + c0, static_cast<int>(ldc));
-  });
+  const auto block = [&](const float* ab, const float* bb, float* cb, int bm, int bn) {
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, bm, bn,
+                static_cast<int>(k), alpha, ab, static_cast<int>(lda), bb, static_cast<int>(ldb), beta, cb,
+                static_cast<int>(ldc));
+  };
+  split_gemm_blocks(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, block);
 }
 
 }  // namespace opd::kernels::detail

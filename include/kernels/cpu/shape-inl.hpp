@@ -19,11 +19,13 @@
 #include "kernels/cpu/complex_arith-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/copy_memory.hpp"
+#include "kernels/cpu/count_true.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_simd.hpp"
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/reduce_simd.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 #include "kernels/views/geometry.hpp"
@@ -503,15 +505,11 @@ OPD_FUNC int64_t check_scatter_gather(std::string_view op, std::string_view meth
 }
 
 // Every index in [0, size), checked before any work (an error leaves the
-// output untouched), with a loop the compiler vectorizes: the smallest and
-// the largest, then the first bad one for the message.
+// output untouched): the largest index read as unsigned (a negative one
+// reads as more than any size) in one vectorized pass, then the first bad
+// one for the message.
 OPD_FUNC void check_index_range(std::string_view op, const int64_t* iv, int64_t numel, int64_t dim, int64_t size) {
-  int64_t lo = iv[0], hi = iv[0];
-  for (int64_t i = 0; i < numel; ++i) {
-    lo = std::min(lo, iv[i]);
-    hi = std::max(hi, iv[i]);
-  }
-  if (lo >= 0 && hi < size) return;
+  if (simd::max_row(reinterpret_cast<const uint64_t*>(iv), numel) < static_cast<uint64_t>(size)) return;
   for (int64_t i = 0; i < numel; ++i) {
     OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
               " with size ", size);
@@ -641,7 +639,11 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
       check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
       for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
         const int64_t* ir = iv + r * n_inner;
-        for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
+        if (ostep == 0 && odim == 1 && sstep == 1) {  // along a dense last dim: no multiplies
+          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + ir[j], base[1] + j);
+        } else {
+          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
+        }
       });
     });
   };
@@ -782,6 +784,15 @@ OPD_FUNC Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 
 namespace shape_detail {
 
+// copy_memory of a large block in pieces across threads (as ATen's copy_
+// splits it), at least grain_size floats' worth of bytes each.
+inline void copy_memory_split(char* dst, const char* src, int64_t bytes) {
+  constexpr int64_t kGrainBytes = grain_size * int64_t{sizeof(float)};
+  parallel_for(0, bytes, kGrainBytes, [&](int64_t b, int64_t e) {
+    copy_memory(dst + b, src + b, static_cast<std::size_t>(e - b));
+  });
+}
+
 // repeat of a contiguous input into a contiguous out, dimension by
 // dimension from d: the s[d] sub-blocks are written (recursively), then the
 // first block of s[d] rows is copied r[d] - 1 times by doubling memcpy. No
@@ -792,7 +803,7 @@ inline void repeat_contiguous(char* dst, const char* src, const int64_t* s, cons
   bool plain = true;  // no repeat below d: the s[d] rows are one run of src
   for (std::size_t e = d + 1; e < nd && plain; ++e) plain = r[e] == 1;
   if (plain) {
-    copy_memory(dst, src, static_cast<std::size_t>(block));
+    copy_memory_split(dst, src, block);
   } else {
     for (int64_t i = 0; i < s[d]; ++i) {
       repeat_contiguous(dst + i * out_inner[d], src + i * src_inner[d], s, r, src_inner, out_inner, d + 1, nd);
@@ -801,7 +812,7 @@ inline void repeat_contiguous(char* dst, const char* src, const int64_t* s, cons
   const int64_t total = block * r[d];
   for (int64_t filled = block; filled < total;) {
     const int64_t n = std::min(filled, total - filled);
-    copy_memory(dst + filled, dst, static_cast<std::size_t>(n));
+    copy_memory_split(dst + filled, dst, n);
     filled += n;
   }
 }
@@ -944,22 +955,34 @@ namespace shape_detail {
 OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tensor& t) {
   std::vector<int64_t> pos;
   if (t.is_contiguous()) {
-    // Contiguous: count first (a loop the compiler vectorizes), then write
-    // every position and advance by the element's truth, without a branch
-    // or a table of offsets.
+    // Contiguous: each thread's range counted (detail::count_true), the
+    // counts' prefix sums give each range its first slot, then each range
+    // writes every position and advances by the element's truth, without a
+    // branch; it stops at its last true element, so that it never writes
+    // into the next range's slots.
     dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = static_cast<const T*>(t.data_ptr());
       const int64_t n = t.numel();
-      int64_t count = 0;
-      for (int64_t i = 0; i < n; ++i) count += truth(p[i]) ? 1 : 0;
-      pos.resize(static_cast<std::size_t>(count) + 1);
-      int64_t k = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        pos[static_cast<std::size_t>(k)] = i;
-        k += truth(p[i]) ? 1 : 0;
-      }
-      pos.resize(static_cast<std::size_t>(count));
+      const int64_t tasks = std::clamp<int64_t>(n / (grain_size * grain_scale()), 1, get_num_threads());
+      const int64_t step = (n + tasks - 1) / tasks;
+      const auto begin_of = [&](int64_t c) { return std::min(n, c * step); };
+      std::vector<int64_t> first(static_cast<std::size_t>(tasks) + 1, 0);
+      parallel_tasks(tasks, [&](int64_t c) {
+        first[static_cast<std::size_t>(c) + 1] = detail::count_true(p + begin_of(c), begin_of(c + 1) - begin_of(c));
+      });
+      for (std::size_t c = 1; c < first.size(); ++c) first[c] += first[c - 1];
+      pos.resize(static_cast<std::size_t>(first.back()));
+      parallel_tasks(tasks, [&](int64_t c) {
+        const int64_t b = begin_of(c);
+        int64_t last = begin_of(c + 1) - 1;
+        while (last >= b && !truth(p[last])) --last;
+        int64_t k = first[static_cast<std::size_t>(c)];
+        for (int64_t i = b; i <= last; ++i) {
+          pos[static_cast<std::size_t>(k)] = i;
+          k += truth(p[i]) ? 1 : 0;
+        }
+      });
     });
     (void)op;
     return pos;
@@ -1035,8 +1058,7 @@ OPD_FUNC Tensor masked_select(const Tensor& self, const Tensor& mask) {
   const Tensor s = ready(self, self.dtype()) ? self : materialize(self, as_ref(shape), self.dtype());
   const auto* mp = static_cast<const uint8_t*>(m.data_ptr());
   const int64_t total = m.numel();
-  int64_t n = 0;
-  for (int64_t i = 0; i < total; ++i) n += mp[i] != 0;
+  const int64_t n = detail::count_true(mp, total);
   Tensor out = new_like_sizes(IntArrayRef(&n, 1), self.dtype());
   if (n == 0) return out;
   // Compaction without a branch per element (a random mask mispredicts half
