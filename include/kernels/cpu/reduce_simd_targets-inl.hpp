@@ -24,7 +24,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // Rows up to this long are summed across 4 vector accumulators; longer ones
 // are halved recursively (pairwise), so the error grows as log2(n / kLeaf).
-inline constexpr int64_t kLeaf = 512;
+// 1024, not 512: a row of 1000 is then one leaf with one sum across lanes
+// (sum over dim -1 of [1000, 1000]: 1.22x ATen's time with 512, 0.99x).
+inline constexpr int64_t kLeaf = 1024;
 
 template <class T>
 HWY_INLINE T SumLeaf(const T* HWY_RESTRICT x, int64_t n) {

@@ -180,19 +180,27 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
   });
 }
 
-// f(position, offset) for every element of the tables' product, row-major.
+// f(position, offset) for every element of the tables' product, row-major:
+// the last table in a plain loop (the whole walk when there is one table, as
+// a 1-d index_put's), an odometer over the others.
 template <class F>
 void for_each_table_offset(const Tables& tables, F&& f) {
+  if (tables.empty()) {  // a 0-dim result: its one element
+    f(0, 0);
+    return;
+  }
   int64_t numel = 1;
   for (const Table& t : tables) numel *= static_cast<int64_t>(t.size());
   if (numel == 0) return;
-  const std::size_t nd = tables.size();
-  SizesVector coord(nd, 0);
+  const std::size_t outer = tables.size() - 1;
+  const int64_t* inner = tables[outer].data();
+  const auto n_inner = static_cast<int64_t>(tables[outer].size());
+  SizesVector coord(outer, 0);
   int64_t base = 0;
-  for (const Table& t : tables) base += t[0];
-  for (int64_t pos = 0; pos < numel; ++pos) {
-    f(pos, base);
-    for (std::size_t d = nd; d-- > 0;) {
+  for (std::size_t d = 0; d < outer; ++d) base += tables[d][0];
+  for (int64_t pos = 0; pos < numel; pos += n_inner) {
+    for (int64_t j = 0; j < n_inner; ++j) f(pos + j, base + inner[j]);
+    for (std::size_t d = outer; d-- > 0;) {
       const Table& t = tables[d];
       base -= t[static_cast<std::size_t>(coord[d])];
       if (++coord[d] < static_cast<int64_t>(t.size())) {
@@ -951,9 +959,10 @@ OPD_FUNC Tensor triu(const Tensor& self, int64_t diagonal) {
 
 namespace shape_detail {
 
-// The flat (row-major) positions of the nonzero elements of t.
-OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tensor& t) {
-  std::vector<int64_t> pos;
+// The flat (row-major) positions of the nonzero elements of t, written to
+// dest(count), which returns where `count` positions go.
+template <class Dest>
+void nonzero_positions(const Tensor& t, const Dest& dest) {
   if (t.is_contiguous()) {
     // Contiguous: each thread's range counted (detail::count_true), the
     // counts' prefix sums give each range its first slot, then each range
@@ -972,21 +981,21 @@ OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tenso
         first[static_cast<std::size_t>(c) + 1] = detail::count_true(p + begin_of(c), begin_of(c + 1) - begin_of(c));
       });
       for (std::size_t c = 1; c < first.size(); ++c) first[c] += first[c - 1];
-      pos.resize(static_cast<std::size_t>(first.back()));
+      int64_t* pos = dest(first.back());
       parallel_tasks(tasks, [&](int64_t c) {
         const int64_t b = begin_of(c);
         int64_t last = begin_of(c + 1) - 1;
         while (last >= b && !truth(p[last])) --last;
         int64_t k = first[static_cast<std::size_t>(c)];
         for (int64_t i = b; i <= last; ++i) {
-          pos[static_cast<std::size_t>(k)] = i;
+          pos[k] = i;
           k += truth(p[i]) ? 1 : 0;
         }
       });
     });
-    (void)op;
-    return pos;
+    return;
   }
+  std::vector<int64_t> pos;
   const Table offs = strided_offsets(t.sizes(), t.strides());
   dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -995,8 +1004,7 @@ OPD_FUNC std::vector<int64_t> nonzero_positions(std::string_view op, const Tenso
       if (truth(p[offs[i]])) pos.push_back(static_cast<int64_t>(i));
     }
   });
-  (void)op;
-  return pos;
+  std::copy(pos.begin(), pos.end(), dest(static_cast<int64_t>(pos.size())));
 }
 
 }  // namespace shape_detail
@@ -1007,19 +1015,26 @@ OPD_FUNC Tensor nonzero(const Tensor& self) {
   check_cpu(op, self, "self");
   OPD_CHECK(self.numel() < std::numeric_limits<int>::max(), op,
             ": nonzero is not supported for tensors with more than INT_MAX elements");
-  const std::vector<int64_t> pos = nonzero_positions(op, self);
   const int64_t nd = self.dim();
-  const int64_t count = static_cast<int64_t>(pos.size());
-  const int64_t sizes[2] = {count, nd};
-  Tensor out = new_like_sizes(IntArrayRef(sizes, 2), ScalarType::Long);
+  Tensor out;
+  std::vector<int64_t> flat;  // for nd != 1: the positions, turned into coordinates below
+  nonzero_positions(self, [&](int64_t count) {
+    const int64_t sizes[2] = {count, nd};
+    out = new_like_sizes(IntArrayRef(sizes, 2), ScalarType::Long);
+    if (nd == 1) return out.data_ptr<int64_t>();  // a position is the coordinate: written in place
+    flat.resize(static_cast<std::size_t>(count));
+    return flat.data();
+  });
+  if (nd == 1) return out;
   int64_t* o = out.data_ptr<int64_t>();
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t rem = pos[static_cast<std::size_t>(i)];
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    int64_t rem = flat[i];
+    const auto row = static_cast<int64_t>(i) * nd;
     for (int64_t d = nd; d-- > 1;) {
-      o[i * nd + d] = rem % self.size(d);
+      o[row + d] = rem % self.size(d);
       rem /= self.size(d);
     }
-    if (nd > 0) o[i * nd] = rem;  // the outermost coordinate needs no division
+    if (nd > 0) o[row] = rem;  // the outermost coordinate needs no division
   }
   return out;
 }
@@ -1029,12 +1044,14 @@ OPD_FUNC std::vector<Tensor> nonzero_numpy(const Tensor& condition) {
   check_cpu("aten::where", condition, "condition");
   const Tensor nz = condition.dim() == 0 ? nonzero(condition.as_strided(IntArrayRef({1}), IntArrayRef({1}), condition.storage_offset()))
                                          : nonzero(condition);
+  // nonzero(condition).unbind(1), as ATen: column d is a view of the
+  // coordinates (one copy fewer; for a 1-d condition it is contiguous)
   std::vector<Tensor> out;
   const int64_t nd = nz.size(1);
   for (int64_t d = 0; d < nd; ++d) {
     const int64_t size = nz.size(0);
     const int64_t stride = nd;
-    out.push_back(contiguous_clone(nz.as_strided(IntArrayRef(&size, 1), IntArrayRef(&stride, 1), nz.storage_offset() + d)));
+    out.push_back(nz.as_strided(IntArrayRef(&size, 1), IntArrayRef(&stride, 1), nz.storage_offset() + d));
   }
   return out;
 }
