@@ -256,6 +256,14 @@ struct where : structured<"aten::where.self_out(Tensor condition, Tensor self, T
   }
 };
 
+// ATen 1.13's composites over where.self (CompositeImplicitAutograd): each
+// Scalar takes part in type promotion as a number does: where(c, 1.5, 2) is
+// Float, where(c, float64_tensor, 1j) complex128, where(c, int32_tensor, 1j)
+// complex64.
+struct where_scalar_self : op<"aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"> {};
+struct where_scalar_other : op<"aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"> {};
+struct where_scalar : op<"aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor"> {};
+
 struct clamp : structured<"aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)"> {
   static TensorMeta meta(const Tensor& s, const std::optional<Scalar>& lo, const std::optional<Scalar>& hi) {
     return clamp_meta(s, lo, hi);

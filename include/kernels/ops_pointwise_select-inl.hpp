@@ -7,12 +7,33 @@
 
 namespace opd::kernels::detail {
 
+// ATen 1.13's where overloads with Scalars: the result dtype from type
+// promotion (a Scalar counts as a number), each Scalar as a 0-dim tensor of
+// it (checked: a value that does not fit is refused), then where.self.
+inline Tensor where_scalar_self(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  const Tensor s = kernels::full({}, self, result_type(other, self), other.device());
+  return call<ops::where::functional>(condition, s, other);
+}
+inline Tensor where_scalar_other(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  const Tensor o = kernels::full({}, other, result_type(self, other), self.device());
+  return call<ops::where::functional>(condition, self, o);
+}
+inline Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  const ScalarType t = result_type(self, other);
+  return call<ops::where::functional>(condition, kernels::full({}, self, t, condition.device()),
+                                      kernels::full({}, other, t, condition.device()));
+}
+
 OPD_FUNC RegistrationSet register_pointwise_select() {
   RegistrationSet set;
   set.add(register_structured<ops::logical_and>());
   set.add(register_structured<ops::logical_or>());
   set.add(register_structured<ops::logical_xor>());
   set.add(register_structured<ops::where>());
+  constexpr DispatchKey implicit = DispatchKey::CompositeImplicitAutograd;
+  set.add(register_kernel<ops::where_scalar_self, &detail::where_scalar_self>(implicit));
+  set.add(register_kernel<ops::where_scalar_other, &detail::where_scalar_other>(implicit));
+  set.add(register_kernel<ops::where_scalar, &detail::where_scalar>(implicit));
   set.add(register_structured<ops::clamp>());
   set.add(register_structured<ops::clamp_tensor>());
   constexpr DispatchKey cpu = DispatchKey::CPU;

@@ -192,18 +192,22 @@ inline Tensor& randperm_generator_out(int64_t n, std::optional<Generator> genera
 inline Tensor& randperm_out(int64_t n, Tensor& out) { return randperm_generator_out(n, std::nullopt, out); }
 
 // ATen 1.13's native_dropout_cpu: in training (train None or true) a Bool
-// mask kept with probability 1 - p and input * mask * (1 / (1 - p)) (0 when
-// p is 1); otherwise (input's copy, all-true mask).
+// mask kept with probability 1 - p and input.mul(mask).mul_(1 / (1 - p)) (0
+// when p is 1); otherwise (input's copy, all-true mask). Any dtype: complex
+// trains through those two products, as ATen's; an integral or Bool input
+// then fails as ATen's does ("result type Float can't be cast to the desired
+// output type Long", from mul_).
 inline std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train) {
   constexpr const char* op = "native_dropout";
   OPD_CHECK(input.defined(), op, ": argument 'input' is an undefined tensor");
   OPD_CHECK(input.device().is_cpu() || input.is_meta(), op, ": the CPU kernel got a tensor on ", input.device());
   OPD_CHECK_VALUE(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
   const bool training = !train || *train;
-  if (training && !is_floating_type(input.dtype())) throw_not_implemented_for(op, input.dtype());
   Tensor out = kernels::empty(input.sizes(), input.dtype(), input.device());
+  // no elements: ATen returns before it makes the Bool mask (a mask of the input's dtype)
+  if (input.numel() == 0) return {out, kernels::empty(input.sizes(), input.dtype(), input.device())};
   Tensor mask = kernels::empty(input.sizes(), ScalarType::Bool, input.device());
-  if (input.is_meta() || input.numel() == 0) return {out, mask};
+  if (input.is_meta()) return {out, mask};
   const Tensor x = input.is_contiguous() ? input : contiguous_clone(input);
   const int64_t n = input.numel();
   bool* m = mask.data_ptr<bool>();
@@ -218,6 +222,11 @@ inline std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, 
     GeneratorEngine& g = gen.engine();
     std::lock_guard lock(g.mutex);
     for (int64_t i = 0; i < n; ++i) m[i] = uniform01(g.engine) < keep;
+  }
+  if (!is_floating_type(input.dtype())) {
+    Tensor masked = call<ops::mul::functional>(input, mask);
+    call<ops::mul_scalar::inplace>(masked, Scalar(scale));
+    return {masked, mask};
   }
   dispatch_floating_dtype(input.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;

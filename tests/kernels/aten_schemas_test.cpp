@@ -139,12 +139,12 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   // The pointwise operators (kernels/ops_pointwise.hpp): 39 unary families (sgn the last), gelu,
   // nan_to_num, elu and leaky_relu x 3 variants; softplus, maximum, minimum (functional, out=),
   // relu and relu_, isnan, isinf, isfinite; 12 comparison and 3 logical
-  // families x 3; where.self x 2; clamp and clamp.Tensor x 3; masked_fill x 4;
+  // families x 3; where.self x 2, where.ScalarSelf / ScalarOther / Scalar; clamp and clamp.Tensor x 3; masked_fill x 4;
   // remainder, fmod, bitwise and/or/xor and the two shifts x {Tensor,
   // Scalar} x 3, atan2, div.Tensor_mode, lerp x 2, addcmul, addcdiv x 3;
   // pow.Scalar x 2; pow (Tensor_Tensor, Tensor_Scalar), floor_divide x 3;
   // floor_divide.Scalar, div.Scalar_mode x 2; 6 Scalar_Tensor overloads.
-  constexpr std::size_t kPointwiseSchemas = 43u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 2u * 3u + 4u +  //
+  constexpr std::size_t kPointwiseSchemas = 43u * 3u + 3u * 2u + 2u + 3u + 15u * 3u + 2u + 3u + 2u * 3u + 4u +  //
                                             14u * 3u + 6u * 3u + 2u + 3u * 3u + 2u * 2u + 6u;
   // issue 26 (the last models): clamp_min and clamp_min.Tensor x 3 (kernels/ops_composites.hpp), new_zeros,
   // fill_.Tensor, unsafe_split.Tensor, as_strided_, transpose_; the two fused transformer operators.

@@ -351,7 +351,7 @@ TEST(ComplexTorchDiff, MoreUnaryOps) {
 }
 
 // where: complex with complex, with real operands (promotion), broadcasting,
-// out= (the self overload; opd declares no Scalar overloads of where).
+// out= (the self overload), and the Scalar overloads (below).
 TEST(ComplexTorchDiff, Where) {
   std::vector<Case> cases;
   for (int c : kComplex) {
@@ -365,6 +365,70 @@ TEST(ComplexTorchDiff, Where) {
     cases.push_back({"aten::where", "self_out", {T(b8, {2, 3}), T(c, {2, 3}), T(c, {3}), T(c, {0})}});
     cases.push_back({"aten::where", "self_out", {T(b8, {3}), T(c, {3}), T(c, {3}), T(f32, {0})}});  // both throw
   }
+  check_all(cases);
+}
+
+// where.ScalarSelf / ScalarOther / Scalar (ATen 1.13's composites over
+// where.self): a complex Scalar with a tensor of every dtype but Half (complex64,
+// or complex128 beside a Double or complex128 tensor), a real or bool Scalar
+// with a complex tensor (the tensor's dtype), and two Scalars (complex64 as
+// soon as one is complex).
+TEST(ComplexTorchDiff, WhereScalarOverloads) {
+  std::vector<Case> cases;
+  const Value cond = T(b8, {3, 4}, Layout::contiguous, Fill::standard, 7);
+  std::vector<int> dtypes(std::begin(kReal), std::end(kReal));
+  dtypes.insert(dtypes.end(), std::begin(kComplex), std::end(kComplex));
+  for (int dt : dtypes) {
+    if (dt == f16) continue;  // Half with a complex number is ComplexHalf: where_cpu has no such loop here
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::where", "ScalarOther", {cond, T(dt, {3, 4}, layout, fill_for(dt)), C(1.5, -2.25)}});
+      cases.push_back({"aten::where", "ScalarSelf", {cond, C(-0.5, 3.0), T(dt, {3, 4}, layout, fill_for(dt))}});
+    }
+    cases.push_back({"aten::where", "ScalarOther", {T(b8, {2, 1}), T(dt, {3}), C(1e30, 0.0)}});  // broadcast
+  }
+  for (int c : kComplex) {
+    for (const Value& v : {D(2.5), I(-3), B(true), C(0.0, -1.0)}) {
+      cases.push_back({"aten::where", "ScalarOther", {cond, T(c, {3, 4}, Layout::transposed, Fill::special), v}});
+      cases.push_back({"aten::where", "ScalarSelf", {cond, v, T(c, {4}, Layout::contiguous, Fill::special)}});
+    }
+    cases.push_back({"aten::where", "ScalarOther", {T(b8, {}), T(c, {}), C(2.0, 2.0)}});  // 0-dim
+  }
+  cases.push_back({"aten::where", "Scalar", {cond, C(1.0, 2.0), C(-3.0, 0.5)}});
+  cases.push_back({"aten::where", "Scalar", {cond, C(1.0, 2.0), D(4.0)}});
+  cases.push_back({"aten::where", "Scalar", {cond, I(7), C(0.0, 1.0)}});
+  cases.push_back({"aten::where", "Scalar", {cond, B(true), C(0.0, 1.0)}});
+  // the real Scalars: Float, Long, Bool (torch.ops in Python passes a bool as an int: Long there)
+  cases.push_back({"aten::where", "Scalar", {cond, D(1.5), I(2)}});
+  cases.push_back({"aten::where", "Scalar", {cond, I(1), I(2)}});
+  cases.push_back({"aten::where", "Scalar", {cond, B(true), B(false)}});
+  cases.push_back({"aten::where", "ScalarOther", {cond, T(b8, {3, 4}), B(true)}});
+  cases.push_back({"aten::where", "ScalarOther", {cond, T(u8, {3, 4}), B(true)}});  // stays Byte
+  cases.push_back({"aten::where", "ScalarSelf", {cond, I(300), T(u8, {3, 4})}});    // Byte: 300 wraps, as ATen's
+  cases.push_back({"aten::where", "ScalarOther", {T(f32, {3}), T(c64, {3}), C(1.0, 1.0)}});  // both throw: condition
+  check_all(cases);
+}
+
+// native_dropout on complex: ATen 1.13 takes it (input.mul(mask).mul_(scale),
+// complex products). Training is compared where it draws nothing that matters
+// (p = 0 keeps all, p = 1 drops all: NaN and inf parts show the complex
+// products); train false and None.
+TEST(ComplexTorchDiff, NativeDropout) {
+  std::vector<Case> cases;
+  for (int c : kComplex) {
+    for (Layout layout : all_layouts) {
+      for (double p : {0.0, 1.0}) {
+        cases.push_back({"aten::native_dropout", "", {T(c, {3, 4}, layout, Fill::special), D(p), B(true)}});
+        cases.push_back({"aten::native_dropout", "", {T(c, {3, 4}, layout, Fill::special), D(p), None()}});
+      }
+      cases.push_back({"aten::native_dropout", "", {T(c, {3, 4}, layout, Fill::special), D(0.5), B(false)}});
+    }
+    cases.push_back({"aten::native_dropout", "", {T(c, {0, 3}), D(0.5), B(true)}});  // the mask of the input's dtype, as ATen's
+    cases.push_back({"aten::native_dropout_backward", "", {T(c, {2, 3}, Layout::contiguous, Fill::special), T(b8, {2, 3}), D(2.0)}});
+  }
+  // an integral input in training: both throw (mul_ by the Float scale)
+  cases.push_back({"aten::native_dropout", "", {T(i64, {3}), D(0.5), B(true)}});
+  cases.push_back({"aten::native_dropout", "", {T(i64, {3}), D(0.5), B(false)}});  // not training: a copy
+  cases.push_back({"aten::native_dropout", "", {T(f32, {2, 0}), D(0.5), B(true)}});   // empty: a Float mask
   check_all(cases);
 }
 

@@ -18,6 +18,14 @@ using namespace diff;
 
 namespace {
 
+// BFloat16 results. The library computes them in float and rounds once: to 1
+// ulp of libtorch's float computation rounded (torch_in_float; 1, as the float
+// sums may differ in order). ATen 1.13 rounds weights, products and sums to
+// BFloat16 as it goes: on inputs in [-3, 3] that errs by up to about 0.06 (measured
+// against float64 with python3-torch), which bf16_tol admits.
+const Tolerance bf16_float_tol{.ulp = 1};
+const Tolerance bf16_tol{.ulp = 2, .atol = 1.0 / 16, .rtol = 1.6e-2};
+
 TEST(CoreAtenTorchDiff, InverseHyperbolic) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
@@ -215,6 +223,29 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
                       None(), None(), BL({true, false, false})},
                      t});
   }
+  // BFloat16: as libtorch computes it in float, rounded once (torch_in_float, to 1 ulp: how the library
+  // computes it), and against libtorch's own BFloat16 kernel (bf16_tol)
+  {
+    const Value w = T(bf16, {6}, Layout::contiguous, Fill::standard, 2), b = T(bf16, {6}, Layout::contiguous, Fill::standard, 3);
+    const Value mean = T(bf16, {2, 3}, Layout::contiguous, Fill::small, 4);
+    const Value rstd = T(bf16, {2, 3}, Layout::contiguous, Fill::positive, 5);
+    for (bool in_float : {true, false}) {
+      const Tolerance t = in_float ? bf16_float_tol : bf16_tol;
+      cases.push_back({"aten::native_group_norm", "", {T(bf16, {2, 6, 4, 5}), w, b, I(2), I(6), I(20), I(3), D(1e-5)}, t, in_float});
+      cases.push_back({"aten::native_group_norm", "", {T(bf16, {3, 6}), None(), None(), I(3), I(6), I(1), I(6), D(1e-3)}, t, in_float});
+    }
+    cases.push_back({"aten::native_group_norm_backward", "",
+                     {T(bf16, {2, 6, 4, 5}, Layout::contiguous, Fill::standard, 6), T(bf16, {2, 6, 4, 5}), mean, rstd, w,
+                      I(2), I(6), I(20), I(3), BL({true, true, true})},
+                     bf16_float_tol, true});
+  }
+  // both throw: Half and Long (ATen's "GroupNormKernelImpl" not implemented), a weight or a mean of another dtype
+  cases.push_back({"aten::native_group_norm", "", {T(f16, {2, 6, 4}), None(), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
+  cases.push_back({"aten::native_group_norm", "", {T(i64, {2, 6, 4}), None(), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
+  cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), T(f64, {6}), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
+  cases.push_back({"aten::native_group_norm_backward", "",
+                   {T(bf16, {2, 6, 3}), T(bf16, {2, 6, 3}), T(f32, {2, 3}), T(f32, {2, 3}, Layout::contiguous, Fill::positive),
+                    None(), I(2), I(6), I(3), I(3), BL({true, false, false})}});
   // both throw: channels not divisible by the groups, a weight of the wrong size, mismatched normalized_shape
   cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), None(), None(), I(2), I(6), I(4), I(4), D(1e-5)}});
   cases.push_back({"aten::native_group_norm", "", {T(f32, {2, 6, 4}), T(f32, {5}), None(), I(2), I(6), I(4), I(3), D(1e-5)}});
@@ -250,7 +281,17 @@ TEST(CoreAtenTorchDiff, Upsample) {
     cases.push_back({"aten::upsample_bilinear2d", "out",
                      {T(dt, {1, 1, 2, 3}), L({4, 6}), B(false), None(), None(), T(dt, {0})}, t});
   }
+  // BFloat16, as for group norm
+  for (bool in_float : {true, false}) {
+    const Tolerance t = in_float ? bf16_float_tol : bf16_tol;
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(bf16, {2, 3, 4, 5}, layout), L({7, 9}), B(false), None(), None()}, t, in_float});
+      cases.push_back({"aten::upsample_bilinear2d", "", {T(bf16, {2, 3, 4, 5}, layout), L({3, 9}), B(true), None(), None()}, t, in_float});
+    }
+    cases.push_back({"aten::upsample_bilinear2d", "vec", {T(bf16, {1, 3, 4, 4}), None(), B(false), doubles({1.7, 2.5})}, t, in_float});
+  }
   cases.push_back({"aten::upsample_nearest2d", "", {T(u8, {1, 2, 3, 3}), L({5, 5}), None(), None()}});
+  cases.push_back({"aten::upsample_bilinear2d", "", {T(f16, {1, 2, 3, 3}), L({5, 5}), B(false), None(), None()}});  // both throw
   // both throw: a 3-D input, a zero output size, both or neither of size and scales, an integral bilinear
   cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {2, 3, 4}), L({8, 8}), None(), None()}});
   cases.push_back({"aten::upsample_nearest2d", "", {T(f32, {1, 2, 3, 4}), L({0, 8}), None(), None()}});

@@ -264,8 +264,13 @@ OPD_FUNC Tensor layer_norm(const Tensor& input, std::span<const int64_t> normali
 
 namespace norm_detail {
 
-inline void check_float_or_double(const char* op, const Tensor& t) {
-  if (t.dtype() != ScalarType::Float && t.dtype() != ScalarType::Double) throw_not_implemented_for(op, t.dtype());
+// ATen 1.13's group norm kernels (`kernel` names them): Float, Double and
+// BFloat16, with every other tensor of the input's dtype.
+inline void check_group_norm_dtypes(const char* kernel, const Tensor& input, std::initializer_list<const Tensor*> others) {
+  const ScalarType dt = input.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16) throw_not_implemented_for(kernel, dt);
+  for (const Tensor* t : others)
+    OPD_CHECK(!t || !t->defined() || t->dtype() == dt, "expected scalar type ", dt, " but found ", t->dtype());
 }
 inline bool any_meta(std::initializer_list<const Tensor*> ts) {
   for (const Tensor* t : ts)
@@ -301,7 +306,7 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& inpu
   norm_detail::check_group_norm(op, input, N, C, HxW, group);
   norm_detail::check_affine(op, "weight", weight, C, input);
   norm_detail::check_affine(op, "bias", bias, C, input);
-  norm_detail::check_float_or_double(op, input);
+  norm_detail::check_group_norm_dtypes("GroupNormKernelImpl", input, {weight ? &*weight : nullptr, bias ? &*bias : nullptr});
   const ScalarType dt = input.dtype();
   const std::vector<int64_t> stat_sizes{N, group};
   if (norm_detail::any_meta({&input, weight ? &*weight : nullptr, bias ? &*bias : nullptr})) {
@@ -316,7 +321,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& inpu
   const int64_t D = C / group, row = D * HxW;
   dispatch_floating_dtype(dt, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (!std::is_same_v<T, Half>) {
+      // BFloat16: moments, scale and shift in float, each output rounded once.
+      using A = opmath_t<T>;
       const Tensor x = reduce_detail::contiguous_rows(input, dt);
       const Tensor w = norm_detail::rows_or_none(weight, dt), b = norm_detail::rows_or_none(bias, dt);
       const T* xp = x.data_ptr<T>();
@@ -331,16 +338,16 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& inpu
         for (int64_t r = lo; r < hi; ++r) {
           const T* xr = xp + r * row;
           const norm_detail::RowMoments st = norm_detail::row_moments(xr, row, eps);
-          const T mu = static_cast<T>(st.mean), rs = static_cast<T>(st.rstd);
-          mp[r] = mu;
-          rp[r] = rs;
+          const A mu = static_cast<A>(st.mean), rs = static_cast<A>(st.rstd);
+          mp[r] = static_cast<T>(mu);
+          rp[r] = static_cast<T>(rs);
           const int64_t c0 = (r % group) * D;
           for (int64_t d = 0; d < D; ++d) {
-            const T scale = wp ? rs * wp[c0 + d] : rs;
-            const T shift = -scale * mu + (bp ? bp[c0 + d] : T(0));
+            const A scale = wp ? rs * static_cast<A>(wp[c0 + d]) : rs;
+            const A shift = -scale * mu + (bp ? static_cast<A>(bp[c0 + d]) : A(0));
             const T* xc = xr + d * HxW;
             T* yc = yp + r * row + d * HxW;
-            for (int64_t i = 0; i < HxW; ++i) yc[i] = xc[i] * scale + shift;
+            for (int64_t i = 0; i < HxW; ++i) yc[i] = static_cast<T>(static_cast<A>(xc[i]) * scale + shift);
           }
         }
       });
@@ -364,10 +371,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
             grad_out.sizes(), " and ", input.sizes());
   OPD_CHECK(mean.numel() == N * group && rstd.numel() == N * group, op, ": Expected mean and rstd of N * group = ",
             N * group, " elements, but got ", mean.numel(), " and ", rstd.numel());
-  norm_detail::check_float_or_double(op, input);
+  norm_detail::check_group_norm_dtypes("GroupNormBackwardKernelImpl", input,
+                                       {&grad_out, &mean, &rstd, weight ? &*weight : nullptr});
   const ScalarType dt = input.dtype();
-  for (const Tensor* t : {&grad_out, &mean, &rstd})
-    OPD_CHECK(t->dtype() == dt, op, ": expected ", dt, " tensors, got ", t->dtype());
   const Device device = norm_detail::any_meta({&grad_out, &input, &mean, &rstd, weight ? &*weight : nullptr})
                             ? Device::meta()
                             : Device::cpu();
@@ -379,7 +385,7 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
   const int64_t D = C / group;
   dispatch_floating_dtype(dt, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (!std::is_same_v<T, Half>) {  // sums in double, each result rounded once
       const Tensor x = reduce_detail::contiguous_rows(input, dt), dy = reduce_detail::contiguous_rows(grad_out, dt);
       const Tensor mu_t = reduce_detail::contiguous_rows(mean, dt), rs_t = reduce_detail::contiguous_rows(rstd, dt);
       const Tensor w = norm_detail::rows_or_none(weight, dt);
@@ -480,10 +486,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
   for (int64_t i = nd - nn; i < nd; ++i) N *= input.size(i);
   OPD_CHECK(mean.numel() == M && rstd.numel() == M, op, ": Expected mean and rstd of ", M, " elements, but got ",
             mean.numel(), " and ", rstd.numel());
-  norm_detail::check_float_or_double(op, input);
+  norm_detail::check_group_norm_dtypes("GroupNormBackwardKernelImpl", input,
+                                       {&grad_out, &mean, &rstd, weight ? &*weight : nullptr});
   const ScalarType dt = input.dtype();
-  for (const Tensor* t : {&grad_out, &mean, &rstd})
-    OPD_CHECK(t->dtype() == dt, op, ": expected ", dt, " tensors, got ", t->dtype());
   const Device device = norm_detail::any_meta({&grad_out, &input, &mean, &rstd, has_w ? &*weight : nullptr,
                                                has_b ? &*bias : nullptr})
                             ? Device::meta()

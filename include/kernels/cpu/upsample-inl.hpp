@@ -89,24 +89,29 @@ OPD_FUNC Tensor upsample_nearest2d(const Tensor& self, std::span<const int64_t> 
 
 OPD_FUNC Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t> output_size, bool align_corners,
                                     std::optional<double> scales_h, std::optional<double> scales_w) {
-  constexpr const char* op = "upsample_bilinear2d";
-  const std::vector<int64_t> sizes = upsample_detail::output_sizes(op, self, output_size);
-  if (self.dtype() != ScalarType::Float && self.dtype() != ScalarType::Double) throw_not_implemented_for(op, self.dtype());
-  Tensor out = opd::empty(sizes, self.dtype(), self.device());
+  const std::vector<int64_t> sizes = upsample_detail::output_sizes("upsample_bilinear2d", self, output_size);
+  // ATen 1.13: Float, Double and BFloat16 (named after its weights' loop).
+  constexpr const char* op = "compute_indices_weights_linear";
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16) throw_not_implemented_for(op, dt);
+  Tensor out = opd::empty(sizes, dt, self.device());
   if (self.is_meta() || out.numel() == 0) return out;
-  dispatch_floating_dtype(self.dtype(), op, [&](auto tag) {
+  dispatch_floating_dtype(dt, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (!std::is_same_v<T, Half>) {
+      // BFloat16 interpolates in float and rounds once (ATen 1.13 rounds
+      // each product and sum to BFloat16: within its own error of this).
+      using C = opmath_t<T>;
       const int64_t ih = self.size(2), iw = self.size(3), oh = sizes[2], ow = sizes[3];
-      const auto th = upsample_detail::linear_taps<T>(ih, oh, align_corners, scales_h);
-      const auto tw = upsample_detail::linear_taps<T>(iw, ow, align_corners, scales_w);
+      const auto th = upsample_detail::linear_taps<C>(ih, oh, align_corners, scales_h);
+      const auto tw = upsample_detail::linear_taps<C>(iw, ow, align_corners, scales_w);
       const int64_t s0 = self.stride(0), s1 = self.stride(1), sh = self.stride(2), sw = self.stride(3);
-      const int64_t C = self.size(1);
+      const int64_t channels = self.size(1);
       const T* in = self.data_ptr<T>();
       T* o = out.data_ptr<T>();
-      parallel_for(0, sizes[0] * C, std::max<int64_t>(1, grain_size / std::max<int64_t>(oh * ow, 1)), [&](int64_t b, int64_t e) {
+      parallel_for(0, sizes[0] * channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(oh * ow, 1)), [&](int64_t b, int64_t e) {
         for (int64_t p = b; p < e; ++p) {
-          const T* plane = in + (p / C) * s0 + (p % C) * s1;
+          const T* plane = in + (p / channels) * s0 + (p % channels) * s1;
           T* dst = o + p * oh * ow;
           for (int64_t y = 0; y < oh; ++y) {
             const auto yu = static_cast<std::size_t>(y);
@@ -115,9 +120,9 @@ OPD_FUNC Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t>
             for (int64_t x = 0; x < ow; ++x) {
               const auto xu = static_cast<std::size_t>(x);
               const int64_t c0 = tw.i0[xu] * sw, c1 = tw.i1[xu] * sw;
-              const T t0 = r0[c0] * tw.w0[xu] + r0[c1] * tw.w1[xu];
-              const T t1 = r1[c0] * tw.w0[xu] + r1[c1] * tw.w1[xu];
-              dst[y * ow + x] = t0 * th.w0[yu] + t1 * th.w1[yu];
+              const C t0 = static_cast<C>(r0[c0]) * tw.w0[xu] + static_cast<C>(r0[c1]) * tw.w1[xu];
+              const C t1 = static_cast<C>(r1[c0]) * tw.w0[xu] + static_cast<C>(r1[c1]) * tw.w1[xu];
+              dst[y * ow + x] = static_cast<T>(t0 * th.w0[yu] + t1 * th.w1[yu]);
             }
           }
         }
