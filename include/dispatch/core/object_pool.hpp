@@ -2,7 +2,7 @@
 // ObjectPool<Size>: a per-thread free list of memory blocks of one size, for
 // small objects made and destroyed by the hundred in every step: storages and
 // version counters, the lazy backend's IR nodes and tensors, functional
-// wrappers and their storages.
+// wrappers and their storages, autograd's graph nodes and AutogradMeta.
 //
 //   struct Thing { OPD_POOLED_NEW(Thing) ... };         // class-specific new/delete
 //   std::allocate_shared<Node>(PoolAllocator<Node>{})   // shared_ptr with its control block
