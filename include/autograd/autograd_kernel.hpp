@@ -319,13 +319,18 @@ class derived_node final : public Node {
   // Whether formula F serves an input that needs a gradient.
   template <class F>
   bool serves_needed_input() const {
-    for (std::size_t k = 0; k < count_names(F::inputs); ++k) {
-      const std::size_t group = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k))));
+    for (const std::size_t group : groups_of<F>)
       for (std::size_t e = begin(group); e < begin(group + 1); ++e)
         if (should_compute_output(e)) return true;
-    }
     return false;
   }
+  // The edge groups of F's inputs (computed once, at compile time).
+  template <class F>
+  static constexpr auto groups_of = [] {
+    std::array<std::size_t, count_names(F::inputs)> g{};
+    for (std::size_t k = 0; k < g.size(); ++k) g[k] = static_cast<std::size_t>(edge_of<Op>(arg_index<Op>(nth_name(F::inputs, k))));
+    return g;
+  }();
   // A Tensor[] result: one output per element, whose shape a missing gradient takes.
   void set_list_outputs(const std::vector<Tensor>& result) {
     set_num_inputs(static_cast<std::uint32_t>(result.size()));
@@ -503,11 +508,13 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     }
     // 3. the node, its edges and saved inputs
     using node_t = kernel_detail::derived_node<NodeOp, D>;
-    auto node = std::make_shared<node_t>();
-    if constexpr (requires { typename Op::view_op; }) node->for_copy_ = true;  // kernels::view_copy_of<View>
+    std::shared_ptr<node_t> typed = make_node<node_t>();
+    node_t& n = *typed;
+    const std::shared_ptr<Node> node = std::move(typed);  // as set_history and the saved outputs take it
+    if constexpr (requires { typename Op::view_op; }) n.for_copy_ = true;  // kernels::view_copy_of<View>
     auto all = std::forward_as_tuple(args...);
-    collect_edges(*node, all, std::make_index_sequence<sizeof...(A)>{});
-    save_inputs(*node, all);
+    collect_edges(n, all, std::make_index_sequence<sizeof...(A)>{});
+    save_inputs(n, all);
     // 4. below autograd (the kernel's own calls too: PyTorch's AutoDispatchBelowAutograd)
     R result = [&]() -> R {
       ExcludeDispatchKeyGuard below(kAutogradKeys);
@@ -522,7 +529,7 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     }
     // 5. history (rebased for in-place: result is self) and saved outputs
     if constexpr (kernel_detail::returns_tensor_list_v<Op>) {
-      node->set_list_outputs(result);
+      n.set_list_outputs(result);
       for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
     } else if constexpr (num_outputs == 1) {
       // an integer result (_to_copy to int64) gets no history, as in PyTorch
@@ -535,7 +542,7 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
           set_history(t, node, static_cast<std::uint32_t>(k.value));
       });
     }
-    std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, node->saved_);
+    std::apply([&](auto&... s) { ((s ? s->capture_result(result, node) : void()), ...); }, n.saved_);
     if constexpr (is_inplace && num_outputs == 1) {
       // a view: its base's history is rebased through CopySlices (after the saved
       // result was taken as the node's own output, which holds no reference cycle)
@@ -551,8 +558,6 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
  private:
   template <class Node_, class Tuple, std::size_t... I>
   static void collect_edges(Node_& node, const Tuple& all, std::index_sequence<I...>) {
-    std::vector<Edge> edges;
-    edges.reserve(kernel_detail::tensor_arg_count<Op>());
     std::size_t group = 0;
     auto edge = [](const auto& t) {
       if constexpr (std::is_same_v<std::remove_cvref_t<decltype(t)>, Tensor>)
@@ -563,16 +568,15 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     auto one = [&](const auto& v) {
       using T = std::remove_cvref_t<decltype(v)>;
       if constexpr (kernel_detail::is_tensor_param_v<T>) {
-        node.set_begin(group++, edges.size());
-        edges.push_back(edge(v));
+        node.set_begin(group++, node.next_edges().size());
+        node.add_next_edge(edge(v));
       } else if constexpr (kernel_detail::is_tensor_list_param_v<T>) {
-        node.set_begin(group++, edges.size());
-        for (const auto& t : v) edges.push_back(edge(t));
+        node.set_begin(group++, node.next_edges().size());
+        for (const auto& t : v) node.add_next_edge(edge(t));
       }
     };
     (one(std::get<I>(all)), ...);
-    node.set_begin(group, edges.size());
-    node.set_next_edges(std::move(edges));
+    node.set_begin(group, node.next_edges().size());
   }
   template <class Node_, class Tuple>
   static void save_inputs(Node_& node, const Tuple& all) {

@@ -7,7 +7,7 @@
 
 namespace opd::autograd {
 
-OPD_FUNC AutogradMeta& materialize_autograd_meta(const Tensor& t) {
+OPD_FUNC AutogradMeta& detail::make_autograd_meta(const Tensor& t) {
   OPD_CHECK(t.defined(), "autograd: undefined tensor");
   TensorImpl* impl = t.unsafe_get_impl();
   if (impl->autograd_meta() == nullptr) impl->set_autograd_meta(std::make_unique<AutogradMeta>());
@@ -19,7 +19,7 @@ OPD_FUNC std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   std::lock_guard<std::mutex> lock(m.mutex);
   std::shared_ptr<Node> acc = m.grad_accumulator.lock();
   if (!acc) {
-    acc = std::make_shared<AccumulateGrad>(leaf);
+    acc = make_node<AccumulateGrad>(leaf);
     m.grad_accumulator = acc;
   }
   return acc;

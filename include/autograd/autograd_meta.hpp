@@ -20,6 +20,7 @@
 
 #include "autograd/node.hpp"
 #include "dispatch/config.hpp"
+#include "dispatch/core/object_pool.hpp"
 #include "dispatch/core/tensor.hpp"
 
 namespace opd::autograd {
@@ -32,6 +33,7 @@ enum class CreationMeta : std::uint8_t {
 };
 
 struct AutogradMeta final : AutogradMetaInterface {
+  OPD_POOLED_NEW(AutogradMeta)  // one per tensor that requires grad or has a history
   bool requires_grad = false;       // a leaf's flag (a non-leaf needs_grad grad through grad_fn)
   Tensor grad;                      // .grad of a leaf
   std::shared_ptr<Node> grad_fn;    // null for a leaf
@@ -49,8 +51,15 @@ struct AutogradMeta final : AutogradMetaInterface {
 inline AutogradMeta* autograd_meta(const Tensor& t) noexcept {
   return t.defined() ? static_cast<AutogradMeta*>(t.unsafe_get_impl()->autograd_meta()) : nullptr;
 }
+namespace detail {
+OPD_API AutogradMeta& make_autograd_meta(const Tensor& t);
+}  // namespace detail
 // Creates it when missing.
-OPD_API AutogradMeta& materialize_autograd_meta(const Tensor& t);
+inline AutogradMeta& materialize_autograd_meta(const Tensor& t) {
+  if (AutogradMeta* m = autograd_meta(t)) [[likely]]
+    return *m;
+  return detail::make_autograd_meta(t);
+}
 
 inline bool requires_grad(const Tensor& t) noexcept {
   const AutogradMeta* m = autograd_meta(t);

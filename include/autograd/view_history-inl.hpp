@@ -97,7 +97,7 @@ inline void check_no_graph(const variable_list& grads, const char* node) {
 }
 
 inline void regenerate(const Tensor& view, AutogradMeta& m, const Tensor& base) {
-  m.grad_fn = std::make_shared<AsStridedBackward0>(base, view);
+  m.grad_fn = make_node<AsStridedBackward0>(base, view);
   m.output_nr = 0;
   m.requires_grad = false;
   m.attr_version = view.version();
@@ -158,7 +158,7 @@ OPD_FUNC void check_inplace_on_view(const Tensor& self, std::string_view op) {
 
 OPD_FUNC void rebase_view_history(const Tensor& self, std::shared_ptr<Node> fn) {
   const Tensor base = self._base();
-  auto copy_slices = std::make_shared<CopySlices>(base, self, std::move(fn));
+  auto copy_slices = make_node<CopySlices>(base, self, std::move(fn));
   set_history(base, std::move(copy_slices), 0);
   AutogradMeta& m = materialize_autograd_meta(self);
   std::lock_guard<std::mutex> lock(m.mutex);

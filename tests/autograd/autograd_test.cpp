@@ -648,6 +648,17 @@ TEST_F(Autograd, TensorListInputsAndOutputs) {
   EXPECT_EQ(values(a.grad()), (std::vector<double>{1, 2}));
   EXPECT_EQ(values(b.grad()), (std::vector<double>{4, 5, 6}));
   EXPECT_FALSE(c.requires_grad());
+  // more next edges than a node keeps inside it (EdgeList::kInline, 3): on the heap, in order
+  std::vector<Tensor> many;
+  for (int i = 0; i < 7; ++i) many.push_back(i == 4 ? dvec({9}, {1}) : leaf({double(i)}, {1}));
+  Tensor z = opd::call<k::cat>(std::span<const Tensor>(many), int64_t{0});
+  ASSERT_EQ(z.grad_fn()->next_edges().size(), 7u);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(z.grad_fn()->next_edges()[i].is_valid(), i != 4) << i;
+  sum(mul(z, dvec({1, 2, 3, 4, 5, 6, 7}, {7}))).backward();
+  for (std::size_t i = 0; i < 7; ++i) {
+    if (i == 4) continue;
+    EXPECT_EQ(values(many[i].grad()), (std::vector<double>{double(i + 1)})) << i;
+  }
   // a Tensor[] result: output k is element k (one node); an element nobody used gets zeros
   Tensor x = leaf({1, 2, 3, 4, 5}, {5});
   const std::vector<Tensor> pieces = opd::call<k::split>(x, int64_t{2}, int64_t{0});

@@ -2,7 +2,7 @@
 // ObjectPool<Size>: a per-thread free list of memory blocks of one size, for
 // small objects made and destroyed by the hundred in every step: storages and
 // version counters, the lazy backend's IR nodes and tensors, functional
-// wrappers and their storages.
+// wrappers and their storages, autograd's graph nodes and AutogradMeta.
 //
 //   struct Thing { OPD_POOLED_NEW(Thing) ... };         // class-specific new/delete
 //   std::allocate_shared<Node>(PoolAllocator<Node>{})   // shared_ptr with its control block
@@ -65,7 +65,7 @@ class ObjectPool {
 
   static void* allocate() {
 #ifndef OPD_OBJECT_POOL_BYPASS
-    pool_detail::FreeList& l = list;
+    pool_detail::FreeList& l = local();
     if (void* p = l.head) {
       l.head = *static_cast<void**>(p);
       --l.count;
@@ -77,7 +77,7 @@ class ObjectPool {
 
   static void deallocate(void* p) noexcept {
 #ifndef OPD_OBJECT_POOL_BYPASS
-    pool_detail::FreeList& l = list;
+    pool_detail::FreeList& l = local();
     if (l.state == pool_detail::FreeList::unregistered) [[unlikely]]
       register_release();
     if (l.state == pool_detail::FreeList::open && l.count < kMaxFree) {
@@ -94,6 +94,16 @@ class ObjectPool {
   // One trivially destructible thread_local on the fast paths; the one with
   // a destructor is touched once per thread, when it first frees a block.
   static inline thread_local pool_detail::FreeList list;
+  // This thread's list, its address computed once per call: GCC otherwise
+  // computes a thread_local's address again at each use, and in a shared
+  // library each is a call of __tls_get_addr (about 15 instructions).
+  static pool_detail::FreeList& local() noexcept {
+    pool_detail::FreeList* l = &list;
+#if defined(__GNUC__)
+    asm("" : "+r"(l));  // opaque: the compiler keeps it in a register
+#endif
+    return *l;
+  }
   [[gnu::noinline]] static void register_release() noexcept {
     thread_local pool_detail::ReleaseAtExit release{list};
     (void)release;
