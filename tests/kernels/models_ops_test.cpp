@@ -29,6 +29,7 @@
 #include <kernels/ops_upsample.hpp>
 #include <kernels/ops_views.hpp>
 #include "all_kernels.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -49,16 +50,7 @@ Tensor as(const Tensor& t, opd::ScalarType dtype) {
   return opd::call<ops::to_copy>(t, dtype, std::nullopt, std::nullopt, std::nullopt, false, std::nullopt);
 }
 
-// The message of the opd::Error that f throws ("no error" when none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const opd::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using opd_test::error_of;
 
 class ModelsOps : public ::testing::Test {
  protected:
