@@ -1,11 +1,9 @@
 #pragma once
 // Out-of-line part of factory.hpp (compiled in src/kernels/factory.cpp).
-#include <cstring>
 #include <optional>
 
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
-#include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 
 namespace opd::kernels {
@@ -16,13 +14,7 @@ OPD_FUNC Tensor empty(IntArrayRef size, std::optional<ScalarType> dtype, std::op
 
 OPD_FUNC Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   Tensor t = kernels::empty(size, dtype, device);
-  if (!t.device().is_cpu() || t.numel() == 0) return t;
-  // all-zero bytes are 0 in every dtype; large blocks in pieces across threads
-  auto* bytes = static_cast<char*>(t.data_ptr());
-  parallel_for(0, static_cast<int64_t>(t.nbytes()), grain_size * int64_t{sizeof(float)}, [&](int64_t b, int64_t e) {
-    std::memset(bytes + b, 0, static_cast<std::size_t>(e - b));
-  });
-  return t;
+  return kernels::fill_(t, Scalar(int64_t{0}));  // as ones: fill_'s vector stores, split across threads
 }
 
 OPD_FUNC Tensor ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Device> device) {
