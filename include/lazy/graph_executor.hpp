@@ -38,6 +38,7 @@ struct Counters {
   std::uint64_t nodes_executed = 0;     // operator nodes run at sync
   std::uint64_t fused_nodes = 0;        // of which run inside fused loops
   std::uint64_t inputs_written = 0;     // graph inputs whose buffer a fused update wrote in place
+  std::uint64_t weights_transposed = 0; // linear weights a plan copied transposed (kept while unchanged)
 };
 OPD_API Counters counters();
 OPD_API void reset_counters();

@@ -95,6 +95,11 @@ class OPD_API Node {
   boost::container::small_vector<Operand, kInlineOperands> operands;
   std::shared_ptr<const OpShape> shape;
   std::vector<Tensor> data;     // one CPU tensor per output once materialized
+  // Which value `data` is: a new number each time a node becomes data (a
+  // graph input, a root after its sync). Its tensors are never written while
+  // the node lives (a plan writes only inputs that die with the run), so a
+  // plan may keep what it derives from them across runs (CpuPlan's weights).
+  std::uint64_t data_serial = 0;
   std::uint64_t shape_key = 0;  // schema, attributes, operand shapes and dtypes
   std::uint64_t hash = 0;       // shape_key and the operands' hashes
   // Scratch for graph collection (under the executor's lock).

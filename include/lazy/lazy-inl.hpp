@@ -68,7 +68,8 @@ struct State {
   std::size_t last_graph_nodes = 0, last_graph_inputs = 0;  // collect's reserve hints
   // counters
   std::atomic<std::uint64_t> nodes_traced{0}, eager_ops{0}, syncs{0}, uncached_compile{0}, cached_compile{0},
-      shape_cache_misses{0}, nodes_executed{0}, fused_nodes{0}, inputs_written{0};
+      shape_cache_misses{0}, nodes_executed{0}, fused_nodes{0}, inputs_written{0}, weights_transposed{0};
+  std::atomic<std::uint64_t> next_data_serial{1};
 };
 
 // Never destroyed: lazy tensors may outlive static destructors.
@@ -513,6 +514,7 @@ OPD_FUNC void sync_nodes(std::vector<NodePtr> roots) {
     node->data.assign(outputs.begin() + static_cast<std::ptrdiff_t>(k),
                       outputs.begin() + static_cast<std::ptrdiff_t>(k + n));
     k += n;
+    node->data_serial = st.next_data_serial.fetch_add(1, std::memory_order_relaxed);
     node->operands.clear();
     node->shape_key = node->hash = data_key(*node->shape);
   }
@@ -656,6 +658,7 @@ OPD_FUNC NodePtr make_data_node(std::vector<Tensor> values) {
   }
   node->shape = std::move(shape);
   node->data = std::move(values);
+  node->data_serial = detail::state().next_data_serial.fetch_add(1, std::memory_order_relaxed);
   node->shape_key = node->hash = detail::data_key(*node->shape);
   return node;
 }
@@ -807,13 +810,14 @@ OPD_FUNC Counters counters() {
   c.nodes_executed = s.nodes_executed.load();
   c.fused_nodes = s.fused_nodes.load();
   c.inputs_written = s.inputs_written.load();
+  c.weights_transposed = s.weights_transposed.load();
   return c;
 }
 
 OPD_FUNC void reset_counters() {
   detail::State& s = detail::state();
   for (auto* c : {&s.nodes_traced, &s.eager_ops, &s.syncs, &s.uncached_compile, &s.cached_compile,
-                  &s.shape_cache_misses, &s.nodes_executed, &s.fused_nodes, &s.inputs_written})
+                  &s.shape_cache_misses, &s.nodes_executed, &s.fused_nodes, &s.inputs_written, &s.weights_transposed})
     c->store(0);
 }
 

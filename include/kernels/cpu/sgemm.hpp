@@ -18,6 +18,7 @@
 
 #include "kernels/cpu/blas_threads.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/sgemm_paths.hpp"
 
 #if defined(OPD_WITH_ONEDNN)
 #include <oneapi/dnnl/dnnl.h>
@@ -25,22 +26,16 @@
 
 namespace opd::kernels::detail {
 
-// Multiply-adds from which oneDNN's sgemm is faster than OpenBLAS's (32^3),
-// and from which it may use several threads (2^22: about 18 µs on one).
-inline constexpr int64_t sgemm_onednn_min_work = int64_t{1} << 15;
-inline constexpr int64_t sgemm_thread_min_work = int64_t{1} << 22;
-
 // C (m x n, row-major, ldc) = alpha * op(A) @ op(B) + beta * C; beta == 0:
 // C is not read.
 inline void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                   const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
 #if defined(OPD_WITH_ONEDNN)
-  const int64_t work = m * n * k;
-  if (work >= sgemm_onednn_min_work) {
+  if (sgemm_on_onednn(m, n, k)) {
 #if defined(_OPENMP)
     // nthreads-var is per thread: this only narrows this call's own team.
     const int threads = omp_get_max_threads();
-    const bool alone = work < sgemm_thread_min_work * grain_scale() && threads > 1;
+    const bool alone = m * n * k < sgemm_thread_min_work * grain_scale() && threads > 1;
     if (alone) omp_set_num_threads(1);
 #endif
     const dnnl_status_t status =
