@@ -207,6 +207,11 @@ inline void check_update(const OperatorEntry& op, std::string_view arg, const IV
       throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
                                   which, "' from ", w.sizes(), " to ", v.sizes(),
                                   " (an in-place result must keep its argument's shape)"));
+    // Without a Meta kernel (check_out_call_on_meta), the out= kernel's own
+    // rule for data-dependent results (nonzero, masked_select): the result's dtype.
+    if (is_out_op && !op.has_kernel_for(DispatchKey::Meta) && v.dtype() != wrapper.dtype())
+      throw Error(detail::str_cat("functionalize: '", op.name(), "' expected its out= argument '", which,
+                                  "' to have dtype ", v.dtype(), ", its result's, got ", wrapper.dtype()));
     if (is_out_op && !(v.sizes() == w.sizes()) && !w.view_metas().empty())
       throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its out= argument '", which,
                                   "', a view, from ", w.sizes(), " to ", v.sizes()));
@@ -250,6 +255,42 @@ inline void apply_update(const IValue& current, IValue next, bool is_out_op) {
   for (std::size_t i = 0; i < now.size(); ++i) apply_one(now[i], std::move(nv[i]));
 }
 
+// An out= call's own checks (the out tensor's dtype, its shape when it is a
+// view, ...), which the functional variant does not make: the operator's Meta
+// kernel on meta tensors of the arguments' geometry. Its error is the eager
+// call's; nothing has changed yet.
+inline void check_out_call_on_meta(const OperatorEntry& op, const IValue* args, std::size_t n) {
+  if (!op.has_kernel_for(DispatchKey::Meta)) return;
+  const auto meta = [](const Tensor& t) {
+    if (!t.defined()) return t;
+    Tensor m = empty_strided(t.sizes(), t.strides(), t.dtype(), Device::meta());
+    if (t.unsafe_get_impl()->is_wrapped_number()) m.unsafe_get_impl()->set_wrapped_number(true);
+    return m;
+  };
+  Stack mstack;
+  mstack.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const IValue& v = args[i];
+    if (v.is_tensor()) {
+      mstack.emplace_back(meta(v.to_tensor()));
+    } else if (v.is_tensor_list()) {
+      std::vector<Tensor> list;
+      for (const Tensor& t : v.to_tensor_list()) list.push_back(meta(t));
+      mstack.emplace_back(std::move(list));
+    } else if (v.is_optional_tensor_list()) {
+      std::vector<std::optional<Tensor>> list;
+      for (const std::optional<Tensor>& t : v.to_optional_tensor_list())
+        list.push_back(t.has_value() ? std::optional<Tensor>(meta(*t)) : std::nullopt);
+      mstack.emplace_back(std::move(list));
+    } else if (v.is_device()) {
+      mstack.emplace_back(Device::meta());
+    } else {
+      mstack.push_back(v);
+    }
+  }
+  redispatch_boxed(op, DispatchKeySet(DispatchKey::Meta), mstack);
+}
+
 inline void run_mutation(const OperatorEntry& op, Stack& stack) {
   const AliasFacts& facts = op.alias_facts();
   const std::size_t n = op.num_arguments();
@@ -286,6 +327,8 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
                               looked_for + ") is not declared");
   }
 
+  if (is_out_op) check_out_call_on_meta(op, args, n);
+
   // The functional call on synced values; out= arguments are left out.
   Stack fstack;
   fstack.reserve(n);
@@ -294,6 +337,20 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
     fstack.push_back(args[i]);
   }
   for (IValue& v : fstack) unwrap(v, lent);
+  if (is_out_op && fstack.size() < fn->num_arguments() && args[facts.outs[0]].is_tensor()) {
+    // A factory's out= (arange.out, eye.out, full.out): its functional
+    // variant takes TensorOptions, which come from the out tensor, as the
+    // out= kernel writes the out tensor's dtype on its device.
+    const Tensor& out = args[facts.outs[0]].to_tensor();
+    const auto& fargs = fn->schema()->arguments;
+    for (std::size_t i = fstack.size(); i < fn->num_arguments(); ++i) {
+      const std::string_view name = fargs[i].name;
+      if (name == "dtype") fstack.emplace_back(out.dtype());
+      else if (name == "device") fstack.emplace_back(out.device());
+      else if (name == "layout" || name == "pin_memory") fstack.emplace_back();
+      else break;
+    }
+  }
   OPD_CHECK(fstack.size() == fn->num_arguments(), "functionalize: '", fn->name(), "' takes ", fn->num_arguments(),
             " arguments, not the ", fstack.size(), " of '", op.name(), "'");
   call_below(*fn, fstack);

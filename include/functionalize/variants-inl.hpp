@@ -25,26 +25,35 @@ inline memo& memo_instance() {
 
 inline bool writes_nothing(const OperatorEntry& e) { return e.has_schema() && e.alias_facts().written.empty(); }
 
+// The operator named `base` or `base.<any overload>` that writes nothing and
+// has this family key (torchgen's signature()).
+inline const OperatorEntry* find_in_family(std::string_view base, const std::string& key) {
+  Dispatcher& d = Dispatcher::singleton();
+  const std::string prefix = std::string(base) + ".";
+  for (const std::string& name : d.operator_names()) {
+    if (name != base && name.compare(0, prefix.size(), prefix) != 0) continue;
+    const OperatorEntry* f = d.find_schema(name);
+    if (f != nullptr && writes_nothing(*f) && schema::family_key(f->schema().value()) == key) return f;
+  }
+  return nullptr;
+}
+
 inline const OperatorEntry* find_functional(const OperatorEntry& op) {
   Dispatcher& d = Dispatcher::singleton();
   const split_name n = split_operator_name(op.name());
   const auto& s = op.schema().value();
   if (is_inplace_name(op.name())) {
-    const std::string name = join_operator_name(n.base.substr(0, n.base.size() - 1), n.overload);
-    const OperatorEntry* f = d.find_schema(name);
-    if (f != nullptr && writes_nothing(*f) && schema::family_key(f->schema().value()) == schema::family_key(s)) return f;
-    return nullptr;
+    // The same overload name first; else the family member under another
+    // name (aten::pow_.Scalar -> aten::pow.Tensor_Scalar, aten::floor_divide_.Tensor -> aten::floor_divide).
+    const std::string_view base = n.base.substr(0, n.base.size() - 1);
+    const std::string key = schema::family_key(s);
+    const OperatorEntry* f = d.find_schema(join_operator_name(base, n.overload));
+    if (f != nullptr && writes_nothing(*f) && schema::family_key(f->schema().value()) == key) return f;
+    return find_in_family(base, key);
   }
   if (!op.alias_facts().outs.empty() && op.alias_facts().outs.size() == op.alias_facts().written.size()) {
     // out=: the functional member of the same family, under any overload name.
-    const std::string key = schema::family_key(s);
-    const std::string prefix = std::string(n.base) + ".";
-    for (const std::string& name : d.operator_names()) {
-      if (name != n.base && name.compare(0, prefix.size(), prefix) != 0) continue;
-      const OperatorEntry* f = d.find_schema(name);
-      if (f != nullptr && writes_nothing(*f) && schema::family_key(f->schema().value()) == key) return f;
-    }
-    return nullptr;
+    return find_in_family(n.base, schema::family_key(s));
   }
   // Other mutable operators: torchgen's ns::name_functional.overload.
   const OperatorEntry* f = d.find_schema(join_operator_name(std::string(n.base) + "_functional", n.overload));

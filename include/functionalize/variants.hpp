@@ -2,7 +2,9 @@
 // The operators the Functionalize layer calls instead of the one it received,
 // found by name and checked by schema, as torchgen pairs them:
 //
-//   functional_variant_of(op)   in-place   aten::add_.Tensor -> aten::add.Tensor (the name without '_')
+//   functional_variant_of(op)   in-place   aten::add_.Tensor -> aten::add.Tensor (the name without '_'), else
+//                                          the member of the same family under another overload name:
+//                                          aten::pow_.Scalar -> aten::pow.Tensor_Scalar
 //                               out=       aten::add.out -> the declared operator of the same name whose
 //                                          schema has the same family key (torchgen's signature()):
 //                                          aten::add.Tensor; aten::add.Scalar_out -> aten::add.Scalar

@@ -17,6 +17,7 @@
 #include <autograd/tensor_api.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <functionalize/functionalize.hpp>
+#include <kernels/cpu/elementwise.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include <kernels/ops_linalg.hpp>
 #include <kernels/ops_reductions.hpp>
@@ -28,6 +29,7 @@
 
 #include "all_formulas.hpp"
 #include "all_kernels.hpp"
+#include "schema_arguments.hpp"
 
 namespace {
 
@@ -185,6 +187,110 @@ Tensor step(const Tensor& x, const Tensor& y) {
   Tensor a = opd::call<ops::mul::functional>(x, y);
   Tensor b = opd::call<ops::add_scalar::functional>(a, 1.0, 1.0);
   return opd::call<ops::relu>(b);
+}
+
+// Dense bytes of a tensor (any strides), for comparing values.
+Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : opd::kernels::contiguous_clone(t); }
+
+// Every operator with a CPU kernel, called with arguments built from its
+// schema alone (tests/support/schema_arguments.hpp: [2, 3] Float tensors,
+// dims 1, sizes [2, 3]) on functionalized lazy tensors (`to_lazy`: views,
+// in-place and out= variants go through the Functionalize layer, so only
+// functional and *_copy operators are traced), returns eager's values and
+// writes eager's values into its written arguments; an operator that refuses
+// the arguments eagerly refuses them lazily too (at the call or at sync).
+TEST_F(Lazy, EveryOperatorWithSchemaBuiltArgumentsEqualsEager) {
+  opd::Dispatcher& d = opd::Dispatcher::singleton();
+  std::vector<std::string> mismatched, skipped;
+  int ran = 0, refused = 0;
+  for (const std::string& name : d.operator_names()) {
+    const opd::OperatorEntry* op = d.find_schema(name);
+    // resize_ changes its argument's shape in place, which the Functionalize
+    // layer does not model yet (docs/lazy.md, "Not built yet").
+    if (name.rfind("aten::", 0) != 0 || name == "aten::resize_" || op == nullptr ||
+        !op->has_kernel_for(opd::DispatchKey::CPU) || nondeterministic(name))
+      continue;
+    opd::Stack eager, on_lazy;
+    if (!opd_test::build_arguments(*op, opd::Device::cpu(), [](const Tensor& t) { return t; }, eager) ||
+        !opd_test::build_arguments(*op, lazy::kLazyDevice, [](const Tensor& t) { return lazy::to_lazy(t); }, on_lazy)) {
+      skipped.push_back(name);
+      continue;
+    }
+    const opd::Stack eager_args = eager, lazy_args = on_lazy;  // the caller's tensors, to read written ones
+    bool eager_failed = false;
+    try {
+      opd::call_boxed(*op, eager);
+    } catch (const std::exception&) {
+      eager_failed = true;
+    }
+    // Values (returns and written arguments) brought back from the lazy device.
+    std::vector<std::pair<std::string, opd::IValue>> got;
+    try {
+      opd::call_boxed(*op, on_lazy);
+      for (std::size_t r = 0; r < on_lazy.size(); ++r) {
+        const opd::IValue& v = on_lazy[r];
+        if (v.is_tensor()) {
+          got.emplace_back("return " + std::to_string(r), v.to_tensor().defined() ? opd::IValue(lazy::to_cpu(v.to_tensor())) : v);
+        } else if (v.is_tensor_list()) {
+          std::vector<Tensor> list;
+          for (const Tensor& t : v.to_tensor_list()) list.push_back(lazy::to_cpu(t));
+          got.emplace_back("return " + std::to_string(r), opd::IValue(std::move(list)));
+        } else {
+          got.emplace_back("return " + std::to_string(r), v);
+        }
+      }
+      for (const std::size_t p : op->alias_facts().written)
+        got.emplace_back("written argument " + std::to_string(p), opd::IValue(lazy::to_cpu(lazy_args[p].to_tensor())));
+    } catch (const std::exception& e) {
+      if (!eager_failed) mismatched.push_back(name + " threw lazily only: " + e.what());
+      else ++refused;
+      continue;
+    }
+    if (eager_failed) {
+      mismatched.push_back(name + " ran lazily but refuses its arguments eagerly");
+      continue;
+    }
+    std::vector<opd::IValue> want(eager.begin(), eager.end());
+    for (const std::size_t p : op->alias_facts().written) want.push_back(eager_args[p]);
+    if (want.size() != got.size()) {
+      mismatched.push_back(name + ": " + std::to_string(got.size()) + " values, eager " + std::to_string(want.size()));
+      continue;
+    }
+    const bool values = name.find("empty") == std::string::npos;  // memory nobody wrote
+    auto same_tensor = [&](const Tensor& a, const Tensor& b) {
+      if (a.defined() != b.defined()) return false;
+      if (!a.defined()) return true;
+      if (a.sizes().vec() != b.sizes().vec() || a.dtype() != b.dtype()) return false;
+      return !values || bytes_of(dense(a)) == bytes_of(dense(b));
+    };
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const opd::IValue& w = want[i];
+      const opd::IValue& g = got[i].second;
+      bool same = false;
+      if (w.is_tensor()) {
+        same = g.is_tensor() && same_tensor(g.to_tensor(), w.to_tensor());
+      } else if (w.is_tensor_list()) {
+        same = g.is_tensor_list() && g.to_tensor_list().size() == w.to_tensor_list().size();
+        for (std::size_t k = 0; same && k < w.to_tensor_list().size(); ++k)
+          same = same_tensor(g.to_tensor_list()[k], w.to_tensor_list()[k]);
+      } else if (w.is_int()) {
+        same = g.is_int() && g.to_int() == w.to_int();
+      } else if (w.is_double()) {
+        same = g.is_double() && (g.to_double() == w.to_double() || (std::isnan(g.to_double()) && std::isnan(w.to_double())));
+      } else if (w.is_bool()) {
+        same = g.is_bool() && g.to_bool() == w.to_bool();
+      } else {
+        same = g.tag() == w.tag();
+      }
+      if (!same) mismatched.push_back(name + " " + got[i].first);
+    }
+    ++ran;
+  }
+  EXPECT_TRUE(skipped.empty()) << ::testing::PrintToString(skipped);
+  EXPECT_TRUE(mismatched.empty()) << mismatched.size() << " differ from eager: " << ::testing::PrintToString(mismatched);
+  // Most operators accept the schema-built arguments.
+  EXPECT_GE(ran, 2 * refused) << "ran " << ran << ", refused alike " << refused;
+  std::printf("lazy sweep: %d operators equal eager, %d refuse the arguments alike\n", ran, refused);
 }
 
 TEST_F(Lazy, SameShapesHitTheGraphCacheAndANewShapeMisses) {
