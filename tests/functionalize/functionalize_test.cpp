@@ -238,6 +238,51 @@ TEST(FunctionalizeLayer, InPlaceShapeChangeIsAnErrorNamingOperatorAndLeavesInput
   EXPECT_FALSE(opd::functional_impl(x)->functional_storage()->mutated());
 }
 
+// In-place variants whose functional member has another overload name, a
+// factory's out= (its functional variant takes TensorOptions: from the out
+// tensor), and an out= call the functional variant alone would let through
+// (the out tensor's dtype): each as eager mode has it.
+TEST(FunctionalizeLayer, VariantsUnderOtherNamesFactoriesOutAndOutChecks) {
+  (void)kernels();
+  const Tensor x = arange({4});
+  auto g = opd::functionalize([](const Tensor& a) {
+    run("aten::pow_.Scalar", {a, 2.0});            // -> aten::pow.Tensor_Scalar
+    run("aten::floor_divide_.Tensor", {a, a});     // -> aten::floor_divide
+    return a;
+  });
+  const Tensor eager = arange({4});
+  run("aten::pow_.Scalar", {eager, 2.0});
+  run("aten::floor_divide_.Tensor", {eager, eager});
+  EXPECT_EQ(values(g(x)), values(eager));
+  EXPECT_EQ(values(x), values(eager));
+
+  const Tensor out = opd::to_functional(zeros({0}));
+  {
+    opd::FunctionalizeGuard on;
+    run("aten::arange.start_out", {1.0, 4.0, 1.0, out});  // -> aten::arange.start_step(..., dtype=Float, device=cpu)
+  }
+  opd::sync(out);
+  EXPECT_EQ(values(opd::from_functional(out)), (std::vector<float>{1.f, 2.f, 3.f}));
+
+  const Tensor f = opd::to_functional(zeros({2}));  // any.out writes Bool (or Byte) only
+  std::string eager_error, functional_error;
+  try {
+    run("aten::any.all_out", {arange({2}), zeros({2})});
+  } catch (const opd::Error& e) {
+    eager_error = e.what();
+  }
+  try {
+    opd::FunctionalizeGuard on;
+    run("aten::any.all_out", {opd::to_functional(arange({2})), f});
+  } catch (const opd::Error& e) {
+    functional_error = e.what();
+  }
+  EXPECT_FALSE(eager_error.empty());
+  EXPECT_EQ(functional_error, eager_error);
+  opd::sync(f);
+  EXPECT_EQ(values(opd::from_functional(f)), (std::vector<float>{0.f, 0.f}));
+}
+
 // ---- operators declared at run time ---------------------------------------------------
 
 Tensor twice(const Tensor& a) { return T("aten::mul.Scalar", {a, 2.0}); }
