@@ -197,13 +197,13 @@ void for_each_written_tensor(const IValue& v, F&& f) {
 
 // Checks one written argument's new value against its wrappers before
 // anything changes: a Tensor for a Tensor, a list of as many for a list;
-// in-place keeps each shape, out= resizes only bases.
+// in-place keeps each shape, out= (and resize_: `resizes`) resizes only bases.
 inline void check_update(const OperatorEntry& op, std::string_view arg, const IValue& current, const IValue& next,
-                         bool is_out_op) {
+                         bool is_out_op, bool resizes) {
   auto check_one = [&](const Tensor& wrapper, const Tensor& v, const std::string& which) {
     autograd_link::check_update(op, wrapper, v, is_out_op);
     const FunctionalTensorImpl& w = *functional_impl(wrapper);
-    if (!is_out_op && !(v.sizes() == w.sizes()))
+    if (!resizes && !(v.sizes() == w.sizes()))
       throw Error(detail::str_cat("functionalize: '", op.name(), "' would change the shape of its written argument '",
                                   which, "' from ", w.sizes(), " to ", v.sizes(),
                                   " (an in-place result must keep its argument's shape)"));
@@ -212,9 +212,10 @@ inline void check_update(const OperatorEntry& op, std::string_view arg, const IV
     if (is_out_op && !op.has_kernel_for(DispatchKey::Meta) && v.dtype() != wrapper.dtype())
       throw Error(detail::str_cat("functionalize: '", op.name(), "' expected its out= argument '", which,
                                   "' to have dtype ", v.dtype(), ", its result's, got ", wrapper.dtype()));
-    if (is_out_op && !(v.sizes() == w.sizes()) && !w.view_metas().empty())
-      throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its out= argument '", which,
-                                  "', a view, from ", w.sizes(), " to ", v.sizes()));
+    if (resizes && !(v.sizes() == w.sizes()) && !w.view_metas().empty())
+      throw Error(detail::str_cat("functionalize: '", op.name(), "' would resize its ",
+                                  is_out_op ? "out= argument '" : "argument '", which, "', a view, from ", w.sizes(),
+                                  " to ", v.sizes()));
   };
   if (current.is_tensor()) {
     if (!next.is_tensor())
@@ -235,11 +236,11 @@ inline void check_update(const OperatorEntry& op, std::string_view arg, const IV
 // The new value into the wrapper(s): in-place commits to the alias chain of
 // each element's own base (elements may be views of different bases or of
 // one); out= resizes as out= does.
-inline void apply_update(const IValue& current, IValue next, bool is_out_op) {
+inline void apply_update(const IValue& current, IValue next, bool resizes) {
   auto apply_one = [&](const Tensor& wrapper, Tensor v) {
     autograd_link::take_history(wrapper, v);  // recorded: the wrapper's history is rebased
     FunctionalTensorImpl& w = *functional_impl(wrapper);
-    if (is_out_op) {
+    if (resizes) {
       w.replace_resized(std::move(v));
     } else {
       w.replace(std::move(v));
@@ -385,8 +386,11 @@ inline void run_mutation(const OperatorEntry& op, Stack& stack) {
   // Every check before any change: a failed call leaves its inputs unchanged.
   // A None written optional has no new value to take.
   std::erase_if(updates, [&](const auto& u) { return args[u.first].is_none(); });
-  for (const auto& [p, v] : updates) check_update(op, sargs[p].name, args[p], v, is_out_op);
-  for (auto& [p, v] : updates) apply_update(args[p], std::move(v), is_out_op);
+  // resize_ writes its argument's new shape (PyTorch special-cases it too);
+  // like an out= argument, a view cannot take another shape.
+  const bool resizes = is_out_op || op.name() == "aten::resize_";
+  for (const auto& [p, v] : updates) check_update(op, sargs[p].name, args[p], v, is_out_op, resizes);
+  for (auto& [p, v] : updates) apply_update(args[p], std::move(v), resizes);
   for (std::size_t r = 0; r < nret; ++r) {
     const std::ptrdiff_t a = facts.return_written[r];
     if (a >= 0) returns[r] = args[a];

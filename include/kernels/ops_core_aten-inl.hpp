@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/fill_copy.hpp"
 #include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_reductions.hpp"
@@ -100,6 +101,15 @@ inline Tensor& resize_(Tensor& self, ints size, std::optional<MemoryFormat> memo
   return self;
 }
 
+// resize: a contiguous copy of self, resized as resize_ resizes (the first
+// elements kept; new ones uninitialized, as resize_ leaves them).
+inline Tensor resize(const Tensor& self, ints size, std::optional<MemoryFormat> memory_format) {
+  OPD_CHECK(self.defined(), "aten::resize: argument 'self' is an undefined tensor");
+  Tensor copy = self.is_meta() ? empty(self.sizes(), self.dtype(), self.device()) : kernels::contiguous_clone(self);
+  resize_(copy, size, memory_format);
+  return copy;
+}
+
 inline Tensor scatter_reduce_two(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                                  std::string_view reduce, bool include_self) {
   return kernels::scatter_reduce_two(self, dim, index, src, reduce, include_self);
@@ -117,6 +127,7 @@ OPD_FUNC RegistrationSet register_core_aten() {
   // Meta: the same kernels, which stop after their checks on Meta tensors.
   for (DispatchKey key : {DispatchKey::CPU, DispatchKey::Meta}) {
     set.add(register_kernel<ops::resize_, &d::resize_>(key));
+    set.add(register_kernel<ops::resize, &d::resize>(key));
     set.add(register_kernel<ops::scatter_reduce_two, &d::scatter_reduce_two>(key));
     set.add(derive_missing_variants<ops::scatter_reduce_two, ops::scatter_reduce__two, ops::scatter_reduce_two_out>(key));
   }

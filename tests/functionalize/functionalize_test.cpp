@@ -283,6 +283,33 @@ TEST(FunctionalizeLayer, VariantsUnderOtherNamesFactoriesOutAndOutChecks) {
   EXPECT_EQ(values(opd::from_functional(f)), (std::vector<float>{0.f, 0.f}));
 }
 
+// resize_ on a functional base: its functional variant (aten::resize) gives
+// the new value, of another shape, as eager resize_ does (the first elements
+// kept); a view cannot be resized, and nothing changes then.
+TEST(FunctionalizeLayer, ResizeOfABaseTakesTheNewShapeAndAViewIsRefused) {
+  (void)kernels();
+  const Tensor x = opd::to_functional(arange({2, 3}));
+  {
+    opd::FunctionalizeGuard on;
+    run("aten::resize_", {x, std::vector<int64_t>{4}});
+  }
+  opd::sync(x);
+  EXPECT_EQ(x.sizes().vec(), (std::vector<int64_t>{4}));
+  const std::vector<float> all = values(arange({2, 3}));
+  EXPECT_EQ(values(opd::from_functional(x)), std::vector<float>(all.begin(), all.begin() + 4));
+
+  const Tensor base = opd::to_functional(arange({2, 3}));
+  opd::FunctionalizeGuard on;
+  const Tensor row = T("aten::select.int", {base, 0, 1});
+  try {
+    run("aten::resize_", {row, std::vector<int64_t>{5}});
+    FAIL() << "expected an error";
+  } catch (const opd::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a view"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(row.sizes().vec(), (std::vector<int64_t>{3}));
+}
+
 // ---- operators declared at run time ---------------------------------------------------
 
 Tensor twice(const Tensor& a) { return T("aten::mul.Scalar", {a, 2.0}); }
