@@ -208,18 +208,29 @@ TEST_F(Lazy, EveryOperatorWithSchemaBuiltArgumentsEqualsEager) {
     if (name.rfind("aten::", 0) != 0 || op == nullptr || !op->has_kernel_for(opd::DispatchKey::CPU) ||
         nondeterministic(name))
       continue;
-    opd::Stack eager, on_lazy;
-    if (!opd_test::build_arguments(*op, opd::Device::cpu(), [](const Tensor& t) { return t; }, eager) ||
-        !opd_test::build_arguments(*op, lazy::kLazyDevice, [](const Tensor& t) { return lazy::to_lazy(t); }, on_lazy)) {
+    // The first argument profile the eager call accepts (else the last one,
+    // which the lazy call must refuse too).
+    opd::Stack eager, on_lazy, eager_args, lazy_args;  // (the caller's tensors, to read written ones)
+    bool eager_failed = true, built = true;
+    for (const opd_test::ArgumentProfile profile : opd_test::argument_profiles) {
+      eager.clear();
+      on_lazy.clear();
+      built = opd_test::build_arguments(*op, opd::Device::cpu(), [](const Tensor& t) { return t; }, eager, profile) &&
+              opd_test::build_arguments(*op, lazy::kLazyDevice, [](const Tensor& t) { return lazy::to_lazy(t); },
+                                        on_lazy, profile);
+      if (!built) break;
+      eager_args = eager;
+      lazy_args = on_lazy;
+      try {
+        opd::call_boxed(*op, eager);
+        eager_failed = false;
+        break;
+      } catch (const std::exception&) {
+      }
+    }
+    if (!built) {
       skipped.push_back(name);
       continue;
-    }
-    const opd::Stack eager_args = eager, lazy_args = on_lazy;  // the caller's tensors, to read written ones
-    bool eager_failed = false;
-    try {
-      opd::call_boxed(*op, eager);
-    } catch (const std::exception&) {
-      eager_failed = true;
     }
     // Values (returns and written arguments) brought back from the lazy device.
     std::vector<std::pair<std::string, opd::IValue>> got;

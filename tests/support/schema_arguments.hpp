@@ -10,24 +10,74 @@
 
 namespace opd_test {
 
-// Values for one call: tensors are [2, 3] Float with no zero (div), or
-// empty for a written out= argument; Device arguments name `device`; a str
-// is "none". Operators that refuse these (where's Float condition, ...) must
-// refuse them on the device too.
+// The tensors a call gets. `generic` is the first try; a test that wants
+// more operators to accept their arguments tries the others in order
+// (argument_profiles) until the eager call accepts one.
+enum class ArgumentProfile {
+  generic,  // every tensor [2, 3] Float with no zero (div)
+  typed,    // [2, 3]; by name: index / indices / target Long zeros, mask / condition Bool, others Float
+  integer,  // every tensor [2, 3] Long, 1..6 (bitwise and shift operators)
+  image,    // [1, 2, 4, 4] Float (pooling, padding, upsampling, convolution with a [2, 2, 1, 1] weight),
+            // index / indices / target / mask typed as in `typed`
+  square,   // [3, 3] Float (matrix products), typed as in `typed`
+  vector,   // [3] Float (dot, mv's vec, outer), typed as in `typed`
+};
+inline constexpr ArgumentProfile argument_profiles[] = {ArgumentProfile::generic, ArgumentProfile::typed,
+                                                        ArgumentProfile::integer, ArgumentProfile::image,
+                                                        ArgumentProfile::square,  ArgumentProfile::vector};
+
+// Values for one call: tensors as `profile` says, or empty for a written
+// out= argument; Device arguments name `device`; a str is "none" (gelu's
+// approximate) or "add"; an int list named dim is [1], any other the
+// shape [2, 3]. Operators that refuse these must refuse them on the device too.
 // Returns false for an argument type this builder does not know.
 // `place` puts each CPU tensor where the call wants it (a device, a lazy
 // tensor).
 inline bool build_arguments(const opd::OperatorEntry& op, opd::Device device,
-                            const std::function<opd::Tensor(const opd::Tensor&)>& place, opd::Stack& stack) {
+                            const std::function<opd::Tensor(const opd::Tensor&)>& place, opd::Stack& stack,
+                            ArgumentProfile profile = ArgumentProfile::generic) {
   using opd::schema::base_type;
   using opd::schema::type_kind;
   using opd::Tensor;
   const auto& s = op.schema().value();
-  const std::vector<float> values = {1.5f, -2.f, 3.25f, 4.f, -5.5f, 6.f};
+  const auto filled = [](std::vector<int64_t> sizes, auto value_of) {
+    int64_t n = 1;
+    for (const int64_t d : sizes) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = value_of(k);
+    return opd::from_vector<float>(v, sizes);
+  };
+  // Long or Bool tensors, filled element by element.
+  const auto integral = [](const std::vector<int64_t>& sizes, opd::ScalarType dtype, auto value_of) {
+    Tensor t = opd::empty(sizes, dtype);
+    for (int64_t k = 0; k < t.numel(); ++k) {
+      const int64_t v = value_of(static_cast<std::size_t>(k));
+      if (dtype == opd::ScalarType::Bool) static_cast<bool*>(t.data_ptr())[k] = v != 0;
+      else static_cast<int64_t*>(t.data_ptr())[k] = v;
+    }
+    return t;
+  };
   const auto tensor = [&](std::size_t i) {
-    Tensor t = opd::from_vector<float>(values, {2, 3});
-    if (opd::schema::is_out_argument(s, i)) t = opd::empty(std::vector<int64_t>{0});
-    return place(t);
+    if (opd::schema::is_out_argument(s, i)) return place(opd::empty(std::vector<int64_t>{0}));
+    const std::string_view name = s.arguments[i].name;
+    std::vector<int64_t> sizes{2, 3};
+    if (profile == ArgumentProfile::image) sizes = name == "weight" ? std::vector<int64_t>{2, 2, 1, 1}
+                                                   : name == "bias"  ? std::vector<int64_t>{2}
+                                                                     : std::vector<int64_t>{1, 2, 4, 4};
+    if (profile == ArgumentProfile::square) sizes = {3, 3};
+    if (profile == ArgumentProfile::vector) sizes = {3};
+    const Tensor floats = filled(sizes, [](std::size_t k) { return static_cast<float>(k % 7) * 0.75f - 2.125f; });
+    if (profile == ArgumentProfile::generic) {
+      return place(opd::from_vector<float>({1.5f, -2.f, 3.25f, 4.f, -5.5f, 6.f}, {2, 3}));
+    }
+    if (profile == ArgumentProfile::integer) {
+      return place(integral(sizes, opd::ScalarType::Long, [](std::size_t k) { return static_cast<int64_t>(k % 6 + 1); }));
+    }
+    if (name == "index" || name == "indices" || name == "target")
+      return place(integral(sizes, opd::ScalarType::Long, [](std::size_t) { return int64_t{0}; }));
+    if (name == "mask" || name == "condition")
+      return place(integral(sizes, opd::ScalarType::Bool, [](std::size_t k) { return static_cast<int64_t>(k % 2); }));
+    return place(floats);
   };
   for (std::size_t i = 0; i < s.arguments.size(); ++i) {
     const auto kind = opd::schema::classify_argument(s, s.arguments[i].type);
