@@ -15,9 +15,10 @@ namespace opd_test {
 // (argument_profiles) until the eager call accepts one.
 enum class ArgumentProfile {
   generic,  // every tensor [2, 3] Float with no zero (div)
-  typed,    // [2, 3]; by name: index / indices / target Long zeros, mask / condition Bool, others Float
-  integer,  // every tensor [2, 3] Long, 1..6 (bitwise and shift operators)
-  image,    // [1, 2, 4, 4] Float (pooling, padding, upsampling, convolution with a [2, 2, 1, 1] weight),
+  typed,    // [2, 3]; by name: index / indices / target Long zeros, mask / condition Bool, others Float;
+            // in this and the profiles below optional min / max (clamp) are -1 / 1, not None
+  integer,  // every tensor [2, 3] Long, 1..6, every Scalar 2 (bitwise and shift operators)
+  image,    // [1, 2, 4, 4] Float (pooling with a 2x2 window, upsampling, convolution with a [2, 2, 1, 1] weight),
             // index / indices / target / mask typed as in `typed`
   square,   // [3, 3] Float (matrix products), typed as in `typed`
   vector,   // [3] Float (dot, mv's vec, outer), typed as in `typed`
@@ -91,9 +92,15 @@ inline bool build_arguments(const opd::OperatorEntry& op, opd::Device device,
       case opd::argument_kind::device: stack.emplace_back(device); continue;
       case opd::argument_kind::other: break;
     }
+    const std::string_view name = s.arguments[i].name;
     const auto* n = &s.type(s.arguments[i].type);
-    if (n->kind == type_kind::optional) {  // any other optional: None
-      stack.emplace_back();
+    if (n->kind == type_kind::optional) {
+      // clamp's bounds get values past the generic try; any other optional: None
+      if (profile != ArgumentProfile::generic && (name == "min" || name == "max")) {
+        stack.emplace_back(name == "min" ? -1.0 : 1.0);
+      } else {
+        stack.emplace_back();
+      }
       continue;
     }
     const auto is_int = [](const auto& t) {
@@ -102,8 +109,12 @@ inline bool build_arguments(const opd::OperatorEntry& op, opd::Device device,
     if (n->kind == type_kind::list && is_int(s.type(n->child))) {
       // A dim list (reductions) names dim 1 of the [2, 3] tensors; any other
       // int list (sizes, shapes) is their shape.
-      if (s.arguments[i].name == "dim") stack.emplace_back(std::vector<int64_t>{1});
-      else stack.emplace_back(std::vector<int64_t>{2, 3});
+      // Images: a 2x2 window (kernel_size, stride), padding 0, dilation 1.
+      if (name == "dim") stack.emplace_back(std::vector<int64_t>{1});
+      else if (profile != ArgumentProfile::image) stack.emplace_back(std::vector<int64_t>{2, 3});
+      else if (name == "padding") stack.emplace_back(std::vector<int64_t>{0, 0});
+      else if (name == "dilation") stack.emplace_back(std::vector<int64_t>{1, 1});
+      else stack.emplace_back(std::vector<int64_t>{2, 2});
       continue;
     }
     if (n->kind == type_kind::list && s.type(n->child).kind == type_kind::base &&
@@ -113,7 +124,10 @@ inline bool build_arguments(const opd::OperatorEntry& op, opd::Device device,
     }
     if (n->kind != type_kind::base) return false;
     switch (n->base) {
-      case base_type::Scalar: stack.emplace_back(0.75); break;
+      case base_type::Scalar:  // an integer for the integer operators (bitwise, shifts)
+        if (profile == ArgumentProfile::integer) stack.emplace_back(int64_t{2});
+        else stack.emplace_back(0.75);
+        break;
       case base_type::float_: stack.emplace_back(0.5); break;
       case base_type::int_:
       case base_type::SymInt: stack.emplace_back(int64_t{1}); break;
