@@ -488,6 +488,44 @@ TEST(KernelsPointwise, Where) {
             "where expected condition to be a boolean tensor, but got a tensor with dtype Float");
 }
 
+// The select rows (try_where_rows): every value size (1, 2, 4, 8 bytes), a
+// row or a 0-dim value on each side, lengths with a tail after the full
+// blocks, split across threads and not.
+TEST(KernelsPointwise, WhereRowsEverySizeAndPattern) {
+  const int threads = get_num_threads();
+  for (const int64_t n : {int64_t{1}, int64_t{37}, int64_t{100003}}) {
+    std::vector<double> cs(static_cast<std::size_t>(n)), as(cs.size()), bs(cs.size());
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      cs[i] = static_cast<double>((i * 2654435761u >> 7) & 1u);
+      as[i] = static_cast<double>(i % 100);
+      bs[i] = -static_cast<double>(i % 50) - 1;
+    }
+    const Tensor c = tensor_of(cs, shape({n}), ST::Bool);
+    for (const ST dtype : {ST::Char, ST::Short, ST::Half, ST::Float, ST::Int, ST::Double, ST::Long}) {
+      const Tensor a_row = tensor_of(as, shape({n}), dtype), b_row = tensor_of(bs, shape({n}), dtype);
+      const Tensor a_one = tensor_of({7}, shape({}), dtype), b_one = tensor_of({-3}, shape({}), dtype);
+      for (const bool a_is_one : {false, true}) {
+        for (const bool b_is_one : {false, true}) {
+          const Tensor& a = a_is_one ? a_one : a_row;
+          const Tensor& b = b_is_one ? b_one : b_row;
+          std::vector<double> want(cs.size());
+          for (std::size_t i = 0; i < cs.size(); ++i) {
+            want[i] = cs[i] != 0 ? (a_is_one ? 7 : as[i]) : (b_is_one ? -3 : bs[i]);
+          }
+          for (const int t : {1, 4}) {
+            set_num_threads(t);
+            Tensor out = empty_from_meta(where_meta(c, a, b));
+            where_impl(c, a, b, out);
+            EXPECT_EQ(values(out), want) << "n " << n << ", dtype " << static_cast<int>(dtype) << ", a 0-dim "
+                                         << a_is_one << ", b 0-dim " << b_is_one << ", threads " << t;
+          }
+        }
+      }
+    }
+  }
+  set_num_threads(threads);
+}
+
 TEST(KernelsPointwise, Clamp) {
   const Tensor x = tensor_of({-3, 0, 4, kNaN}, shape({4}), ST::Float);
   auto run = [](const Tensor& s, std::optional<Scalar> lo, std::optional<Scalar> hi) {
