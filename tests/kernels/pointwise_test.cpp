@@ -350,6 +350,29 @@ TEST(KernelsPointwise, KeepDtypeOps) {
   EXPECT_TRUE(close(values(unary(UnaryOp::Softplus, d, {2.0, 3.0, {}})), softplus2, 1e-15));
 }
 
+// isinf / isfinite / isnan over rows long enough for the vector loop (the
+// special values at every position of a block and in the tail), each
+// floating dtype, against std::isinf / std::isfinite / std::isnan.
+TEST(KernelsPointwise, BoolClassificationInTheVectorLoop) {
+  const double fmax = std::numeric_limits<float>::max(), tiny = std::numeric_limits<float>::denorm_min();
+  const std::vector<double> specials = {0, -0.0, kNaN, -kNaN, kInf, -kInf, fmax, -fmax, tiny, -tiny, 1.5, -65504};
+  std::vector<double> xs;
+  for (int i = 0; i < 301; ++i) xs.push_back(specials[static_cast<std::size_t>(i * 7) % specials.size()]);
+  for (const ST dtype : {ST::Float, ST::Double, ST::Half, ST::BFloat16}) {
+    const Tensor t = tensor_of(xs, shape({static_cast<int64_t>(xs.size())}), dtype);
+    const std::vector<double> stored = values(t);  // after rounding to the dtype (fmax is inf in Half)
+    std::vector<double> inf, fin, nan;
+    for (double x : stored) {
+      inf.push_back(std::isinf(x) ? 1 : 0);
+      fin.push_back(std::isfinite(x) ? 1 : 0);
+      nan.push_back(std::isnan(x) ? 1 : 0);
+    }
+    EXPECT_EQ(values(unary(UnaryOp::IsInf, t)), inf) << static_cast<int>(dtype);
+    EXPECT_EQ(values(unary(UnaryOp::IsFinite, t)), fin) << static_cast<int>(dtype);
+    EXPECT_EQ(values(unary(UnaryOp::IsNan, t)), nan) << static_cast<int>(dtype);
+  }
+}
+
 TEST(KernelsPointwise, BoolResultsAndNanToNum) {
   const Tensor f = tensor_of({0, kNaN, kInf, -kInf, 2}, shape({5}), ST::Float);
   EXPECT_EQ(values(unary(UnaryOp::IsNan, f)), (std::vector<double>{0, 1, 0, 0, 0}));
