@@ -350,6 +350,29 @@ TEST(KernelsPointwise, KeepDtypeOps) {
   EXPECT_TRUE(close(values(unary(UnaryOp::Softplus, d, {2.0, 3.0, {}})), softplus2, 1e-15));
 }
 
+// isinf / isfinite / isnan over rows long enough for the vector loop (the
+// special values at every position of a block and in the tail), each
+// floating dtype, against std::isinf / std::isfinite / std::isnan.
+TEST(KernelsPointwise, BoolClassificationInTheVectorLoop) {
+  const double fmax = std::numeric_limits<float>::max(), tiny = std::numeric_limits<float>::denorm_min();
+  const std::vector<double> specials = {0, -0.0, kNaN, -kNaN, kInf, -kInf, fmax, -fmax, tiny, -tiny, 1.5, -65504};
+  std::vector<double> xs;
+  for (int i = 0; i < 301; ++i) xs.push_back(specials[static_cast<std::size_t>(i * 7) % specials.size()]);
+  for (const ST dtype : {ST::Float, ST::Double, ST::Half, ST::BFloat16}) {
+    const Tensor t = tensor_of(xs, shape({static_cast<int64_t>(xs.size())}), dtype);
+    const std::vector<double> stored = values(t);  // after rounding to the dtype (fmax is inf in Half)
+    std::vector<double> inf, fin, nan;
+    for (double x : stored) {
+      inf.push_back(std::isinf(x) ? 1 : 0);
+      fin.push_back(std::isfinite(x) ? 1 : 0);
+      nan.push_back(std::isnan(x) ? 1 : 0);
+    }
+    EXPECT_EQ(values(unary(UnaryOp::IsInf, t)), inf) << static_cast<int>(dtype);
+    EXPECT_EQ(values(unary(UnaryOp::IsFinite, t)), fin) << static_cast<int>(dtype);
+    EXPECT_EQ(values(unary(UnaryOp::IsNan, t)), nan) << static_cast<int>(dtype);
+  }
+}
+
 TEST(KernelsPointwise, BoolResultsAndNanToNum) {
   const Tensor f = tensor_of({0, kNaN, kInf, -kInf, 2}, shape({5}), ST::Float);
   EXPECT_EQ(values(unary(UnaryOp::IsNan, f)), (std::vector<double>{0, 1, 0, 0, 0}));
@@ -486,6 +509,44 @@ TEST(KernelsPointwise, Where) {
   EXPECT_EQ(values(out), (std::vector<double>{1, 0.25, 1, 2, 0.25, 2}));
   EXPECT_EQ(error_of([&] { (void)where_meta(b, a, b); }),
             "where expected condition to be a boolean tensor, but got a tensor with dtype Float");
+}
+
+// The select rows (try_where_rows): every value size (1, 2, 4, 8 bytes), a
+// row or a 0-dim value on each side, lengths with a tail after the full
+// blocks, split across threads and not.
+TEST(KernelsPointwise, WhereRowsEverySizeAndPattern) {
+  const int threads = get_num_threads();
+  for (const int64_t n : {int64_t{1}, int64_t{37}, int64_t{100003}}) {
+    std::vector<double> cs(static_cast<std::size_t>(n)), as(cs.size()), bs(cs.size());
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      cs[i] = static_cast<double>((i * 2654435761u >> 7) & 1u);
+      as[i] = static_cast<double>(i % 100);
+      bs[i] = -static_cast<double>(i % 50) - 1;
+    }
+    const Tensor c = tensor_of(cs, shape({n}), ST::Bool);
+    for (const ST dtype : {ST::Char, ST::Short, ST::Half, ST::Float, ST::Int, ST::Double, ST::Long}) {
+      const Tensor a_row = tensor_of(as, shape({n}), dtype), b_row = tensor_of(bs, shape({n}), dtype);
+      const Tensor a_one = tensor_of({7}, shape({}), dtype), b_one = tensor_of({-3}, shape({}), dtype);
+      for (const bool a_is_one : {false, true}) {
+        for (const bool b_is_one : {false, true}) {
+          const Tensor& a = a_is_one ? a_one : a_row;
+          const Tensor& b = b_is_one ? b_one : b_row;
+          std::vector<double> want(cs.size());
+          for (std::size_t i = 0; i < cs.size(); ++i) {
+            want[i] = cs[i] != 0 ? (a_is_one ? 7 : as[i]) : (b_is_one ? -3 : bs[i]);
+          }
+          for (const int t : {1, 4}) {
+            set_num_threads(t);
+            Tensor out = empty_from_meta(where_meta(c, a, b));
+            where_impl(c, a, b, out);
+            EXPECT_EQ(values(out), want) << "n " << n << ", dtype " << static_cast<int>(dtype) << ", a 0-dim "
+                                         << a_is_one << ", b 0-dim " << b_is_one << ", threads " << t;
+          }
+        }
+      }
+    }
+  }
+  set_num_threads(threads);
 }
 
 TEST(KernelsPointwise, Clamp) {

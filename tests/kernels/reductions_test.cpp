@@ -3,14 +3,17 @@
 // precision here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <vector>
 
 #include <kernels/cpu/parallel.hpp>
+#include <kernels/cpu/reduce_simd.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include "all_kernels.hpp"
 #include <kernels/ops_reductions.hpp>
@@ -134,6 +137,42 @@ TEST_F(Reductions, MeanAndProd) {
   EXPECT_EQ(vals(pi), (std::vector<double>{24}));
   EXPECT_EQ(vals(opd::call<ops::prod_dim>(x, 0, false)), (std::vector<double>{4, 10, 18}));
   EXPECT_EQ(vals(opd::call<ops::prod>(opd::empty(V{0}, ScalarType::Float))), (std::vector<double>{1}));
+}
+
+// prod_row's documented order, bit for bit, on every length around the 32
+// partials (the vector targets combine the partials in registers): factors
+// near 1, so that another order rounds differently.
+template <class T>
+T prod_in_documented_order(const std::vector<T>& x) {
+  T acc[32];
+  std::fill(acc, acc + 32, T(1));
+  std::size_t i = 0;
+  for (; i + 32 <= x.size(); i += 32)
+    for (std::size_t j = 0; j < 32; ++j) acc[j] *= x[i + j];
+  for (std::size_t width = 16; width > 0; width /= 2)
+    for (std::size_t j = 0; j < width; ++j) acc[j] *= acc[j + width];
+  T p = acc[0];
+  for (; i < x.size(); ++i) p *= x[i];
+  return p;
+}
+
+TEST(ReductionsProdRow, DocumentedOrderBitForBit) {
+  for (const std::size_t n : {0, 1, 5, 31, 32, 33, 63, 64, 100, 1000, 1007}) {
+    std::vector<float> f(n);
+    std::vector<double> d(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      d[i] = 1.0 + static_cast<double>((i * 2654435761u) % 1000) * 1e-4 - 0.05;
+      f[i] = static_cast<float>(d[i]);
+    }
+    const float pf = opd::kernels::simd::prod_row(f.data(), static_cast<int64_t>(n));
+    const double pd = opd::kernels::simd::prod_row(d.data(), static_cast<int64_t>(n));
+    EXPECT_EQ(pf, prod_in_documented_order(f)) << n;
+    EXPECT_EQ(pd, prod_in_documented_order(d)) << n;
+    if (n == 1000) {  // the factors tell orders apart: left to right rounds differently
+      EXPECT_NE(std::accumulate(f.begin(), f.end(), 1.0f, std::multiplies<>()), pf);
+      EXPECT_NE(std::accumulate(d.begin(), d.end(), 1.0, std::multiplies<>()), pd);
+    }
+  }
 }
 
 TEST_F(Reductions, AmaxAminMaxMinPropagateNaNAndRefuseEmpty) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <kernels/cpu/parallel.hpp>
@@ -431,6 +432,44 @@ TEST_F(ShapeOps, LargeInputsTakeTheParallelPaths) {
   const Tensor m = opd::call<ops::view>(c, ints{2, n});
   const Tensor mc = opd::call<ops::cat>(std::vector<Tensor>{m, m}, 1);
   EXPECT_EQ(opd::to_vector<int64_t>(mc)[static_cast<std::size_t>(3 * n + 7)], 7);
+}
+
+// flip of the last dim reads each row downwards as one run (gather_tables'
+// reversed runs): every element size, rows split across threads and one long
+// row split mid-run; a transposed input (a stride other than 1) and flips
+// of several dims keep their own paths.
+template <class T>
+void expect_last_dim_flipped(int64_t rows, int64_t cols) {
+  std::vector<T> v(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<T>(i % 113);
+  const Tensor x = make<T>(v, {rows, cols});
+  std::vector<T> want(v.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      want[static_cast<std::size_t>(r * cols + c)] = v[static_cast<std::size_t>(r * cols + cols - 1 - c)];
+  EXPECT_EQ(opd::to_vector<T>(opd::call<ops::flip>(x, ints{-1})), want) << rows << " x " << cols;
+  // both dims: the rows in reverse order, each read downwards
+  std::vector<T> both(v.rbegin(), v.rend());
+  EXPECT_EQ(opd::to_vector<T>(opd::call<ops::flip>(x, ints{0, 1})), both) << rows << " x " << cols;
+}
+
+TEST_F(ShapeOps, FlipOfTheLastDimEverySizeAndSplit) {
+  namespace k = opd::kernels;
+  const int previous = k::get_num_threads();
+  for (const int threads : {1, 4}) {
+    k::set_num_threads(threads);
+    for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{3, 37}, {1, 100003}, {5000, 17}, {2, 15}}) {
+      expect_last_dim_flipped<int8_t>(rows, cols);
+      expect_last_dim_flipped<int16_t>(rows, cols);
+      expect_last_dim_flipped<float>(rows, cols);
+      expect_last_dim_flipped<double>(rows, cols);
+    }
+  }
+  k::set_num_threads(previous);
+  // transposed: the last dim's stride is 3, the table steps down by 3
+  const Tensor t = opd::call<ops::transpose>(make<int32_t>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {4, 3}), 0, 1);
+  EXPECT_EQ(opd::to_vector<int32_t>(opd::call<ops::flip>(t, ints{1})),
+            (std::vector<int32_t>{9, 6, 3, 0, 10, 7, 4, 1, 11, 8, 5, 2}));
 }
 
 // Rows of several KiB whose source and destination differ in alignment: the

@@ -99,6 +99,12 @@ inline Table iota_table(int64_t n, int64_t stride) {
   return t;
 }
 
+// d[k] = last[-k] for k in [0, n): a run read downwards (flip's last dim).
+template <class U>
+void reversed_copy(U* __restrict d, const U* __restrict last, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) d[k] = last[-k];
+}
+
 // out (contiguous, sizes = the tables' lengths) from src through the tables.
 OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* src, const Tables& tables) {
   const int64_t numel = out.numel();
@@ -116,18 +122,28 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
     const Table& inner = tables.back();
     const int64_t n_inner = static_cast<int64_t>(inner.size());
     // The innermost table as contiguous runs (starts[r] .. starts[r + 1]
-    // read consecutive elements): one run when it is plain, a few long ones
-    // for repeat and roll. Long runs are copied with memcpy, short ones (an
-    // index table) element by element.
+    // read consecutive elements, upwards, or downwards for flip's last dim):
+    // one run when it is plain, a few long ones for repeat and roll. Long
+    // runs are copied with memcpy (downwards: a reversed loop the compiler
+    // vectorizes), short ones (an index table) element by element.
     // (Counted first, listed only when long: an index table has ~n_inner.)
-    int64_t n_runs = 1;
-    for (int64_t j = 1; j < n_inner; ++j) n_runs += inner[j] != inner[j - 1] + 1 ? 1 : 0;
-    const bool by_runs = n_runs * 16 <= n_inner;  // runs of 16 elements or more on average
+    const auto count_runs = [&](int64_t step) {
+      int64_t n = 1;
+      for (int64_t j = 1; j < n_inner; ++j) n += inner[j] != inner[j - 1] + step ? 1 : 0;
+      return n;
+    };
+    const auto long_runs = [&](int64_t n) { return n * 16 <= n_inner; };  // 16 elements or more on average
+    int64_t step = 1;
+    bool by_runs = long_runs(count_runs(1));
+    if (!by_runs && n_inner >= 16 && inner[1] == inner[0] - 1 && long_runs(count_runs(-1))) {
+      step = -1;
+      by_runs = true;
+    }
     SizesVector starts;
     if (by_runs) {
       starts.push_back(0);
       for (int64_t j = 1; j < n_inner; ++j) {
-        if (inner[j] != inner[j - 1] + 1) starts.push_back(j);
+        if (inner[j] != inner[j - 1] + step) starts.push_back(j);
       }
       starts.push_back(n_inner);
     }
@@ -138,7 +154,11 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
         int64_t r = static_cast<int64_t>(std::upper_bound(starts.begin(), starts.end(), jb) - starts.begin()) - 1;
         for (int64_t j = jb; j < je; ++r) {
           const int64_t end = std::min(je, starts[static_cast<std::size_t>(r + 1)]);
-          copy_memory(d + j, s + base + in[j], static_cast<std::size_t>(end - j) * sizeof(U));
+          if (step == 1) {
+            copy_memory(d + j, s + base + in[j], static_cast<std::size_t>(end - j) * sizeof(U));
+          } else {
+            reversed_copy(d + j, s + base + in[j], end - j);
+          }
           j = end;
         }
       } else {

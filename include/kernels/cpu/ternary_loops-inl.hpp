@@ -3,6 +3,7 @@
 // src/kernels/pointwise_ternary.cpp (integral dtypes) and
 // pointwise_ternary_floating.cpp (floating dtypes): one source per dtype group.
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -43,10 +44,95 @@ void run_clamp_scalar(const OperandRef& out, const std::array<OperandRef, 3>& in
   run_pointwise<T, 1>(out, {inputs[0]}, ClampScalarBounds<K, C>{lo, hi});
 }
 
+// The unsigned integer of N bytes: a select's mask for a value of that size.
+template <std::size_t N>
+using unsigned_of_size_t = std::conditional_t<
+    N == 1, uint8_t, std::conditional_t<N == 2, uint16_t, std::conditional_t<N == 4, uint32_t, uint64_t>>>;
+
+// where's select over one contiguous row of values of Size bytes: c the
+// condition's bytes, a and b rows or, where bit 0 (a) / bit 1 (b) of Mask
+// says so, one value. Both sides are loaded and the byte widened to a mask of
+// the value's width, so the select is a bitwise blend that GCC vectorizes:
+// `c[i] ? a[i] : b[i]` on bools stayed a branchy scalar loop (GCC does not
+// if-convert a select of 4-byte values on 1-byte conditions). Keyed on the
+// size, not the dtype: float and int32 share one loop. Full blocks of
+// kBlock elements, as contiguous_row_body.
+template <std::size_t Size, unsigned Mask>
+[[gnu::always_inline]] inline void select_row_body(const unsigned char* c, const void* a_row, const void* b_row,
+                                                   void* y_row, int64_t n) {
+  using U [[gnu::may_alias]] = unsigned_of_size_t<Size>;  // reads the dtype's bytes
+  const U* a = static_cast<const U*>(a_row);
+  const U* b = static_cast<const U*>(b_row);
+  U* y = static_cast<U*>(y_row);
+  const U a0 = (Mask & 1u) ? a[0] : U{};
+  const U b0 = (Mask & 2u) ? b[0] : U{};
+  const auto blend = [&](int64_t i) {
+    const U x = (Mask & 1u) ? a0 : a[i];
+    const U z = (Mask & 2u) ? b0 : b[i];
+    const U m = static_cast<U>(U{0} - static_cast<U>(c[i] != 0));
+    return static_cast<U>((x & m) | (z & static_cast<U>(~m)));
+  };
+  constexpr int64_t B = kBlock<unsigned_of_size_t<Size>>;
+  int64_t i = 0;
+  for (; i + B <= n; i += B) {
+    OPD_KERNEL_IVDEP
+    for (int64_t j = i; j < i + B; ++j) y[j] = blend(j);
+  }
+  for (; i < n; ++i) y[i] = blend(i);
+}
+
+#if OPD_KERNEL_AVX2_ROWS
+// The same loop for AVX2, picked at run time as contiguous_row_avx2 is.
+template <std::size_t Size, unsigned Mask>
+[[gnu::target("avx2"), gnu::noinline]] void select_row_avx2(const unsigned char* c, const void* a, const void* b,
+                                                           void* y, int64_t n) {
+  select_row_body<Size, Mask>(c, a, b, y, n);
+}
+#endif
+
+template <std::size_t Size, unsigned Mask>
+void select_row(const unsigned char* c, const void* a, const void* b, void* y, int64_t n) {
+#if OPD_KERNEL_AVX2_ROWS
+  if (cpu_has_avx2()) {
+    select_row_avx2<Size, Mask>(c, a, b, y, n);
+    return;
+  }
+#endif
+  select_row_body<Size, Mask>(c, a, b, y, n);
+}
+
+// select_row over n elements in chunks across threads; a side that is one
+// value (a_one, b_one) stays at it, a row moves with the chunk.
+template <std::size_t Size>
+void select_rows(const unsigned char* c, const void* a, bool a_one, const void* b, bool b_one, void* y, int64_t n) {
+  const auto rows = [&](auto mask_tag) {
+    constexpr unsigned M = decltype(mask_tag)::value;
+    const auto at = [](const void* p, int64_t i) { return static_cast<const char*>(p) + i * int64_t{Size}; };
+    parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
+      select_row<Size, M>(c + begin, (M & 1u) ? a : at(a, begin), (M & 2u) ? b : at(b, begin),
+                          static_cast<char*>(y) + begin * int64_t{Size}, end - begin);
+    });
+  };
+  switch ((a_one ? 1u : 0u) | (b_one ? 2u : 0u)) {
+    case 0: rows(std::integral_constant<unsigned, 0>{}); break;
+    case 1: rows(std::integral_constant<unsigned, 1>{}); break;
+    case 2: rows(std::integral_constant<unsigned, 2>{}); break;
+    default: rows(std::integral_constant<unsigned, 3>{}); break;
+  }
+}
+
+#ifndef OPD_HEADER_ONLY
+// Compiled once for every value size, in src/kernels/pointwise_ternary.cpp.
+extern template void select_rows<1>(const unsigned char*, const void*, bool, const void*, bool, void*, int64_t);
+extern template void select_rows<2>(const unsigned char*, const void*, bool, const void*, bool, void*, int64_t);
+extern template void select_rows<4>(const unsigned char*, const void*, bool, const void*, bool, void*, int64_t);
+extern template void select_rows<8>(const unsigned char*, const void*, bool, const void*, bool, void*, int64_t);
+#endif
+
 // where(condition, a, b) when out is a plain contiguous row of T, the
 // condition a Bool row of out's sizes and a and b rows of T of out's sizes or
-// 0-dim values (where.self, masked_fill): a select loop over the bytes,
-// which the compiler vectorizes, instead of the engine's loop, which converts
+// 0-dim values (where.self, its Scalar overloads, masked_fill): select_row
+// over chunks across threads, instead of the engine's loop, which converts
 // the condition to T chunk by chunk. False (nothing written) otherwise.
 template <class T>
 bool try_where_rows(const OperandRef& out, const std::array<OperandRef, 3>& inputs) {
@@ -61,23 +147,9 @@ bool try_where_rows(const OperandRef& out, const std::array<OperandRef, 3>& inpu
   }
   int64_t n = 1;
   for (int64_t s : out.sizes) n *= s;
-  const auto* c = reinterpret_cast<const bool*>(cond.data);
-  const auto* a = reinterpret_cast<const T*>(inputs[1].data);
-  const auto* b = reinterpret_cast<const T*>(inputs[2].data);
-  auto* y = reinterpret_cast<T*>(out.data);
-  // One loop per broadcast pattern, so that each is a plain select over rows.
-  const auto rows = [&](auto a_at, auto b_at) {
-    parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) y[i] = c[i] ? a_at(i) : b_at(i);
-    });
-  };
-  const auto row_of = [](const T* p) { return [p](int64_t i) { return p[i]; }; };
-  const auto value_of = [](const T* p) { return [v = *p](int64_t) { return v; }; };
-  const bool a_one = inputs[1].sizes.empty(), b_one = inputs[2].sizes.empty();
-  if (a_one && b_one) rows(value_of(a), value_of(b));
-  else if (a_one) rows(value_of(a), row_of(b));
-  else if (b_one) rows(row_of(a), value_of(b));
-  else rows(row_of(a), row_of(b));
+  if (n == 0) return true;
+  select_rows<sizeof(T)>(reinterpret_cast<const unsigned char*>(cond.data), inputs[1].data, inputs[1].sizes.empty(),
+                         inputs[2].data, inputs[2].sizes.empty(), out.data, n);
   return true;
 }
 
