@@ -254,6 +254,19 @@ struct norm_d {
     const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
     return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
   }
+  // the dtype overloads: the same gradient (PyTorch's norm_backward with p None = 2)
+  using OpT = k::norm_scalaropt_dtype;
+  static Tensor dtype(const Tensor& g, const saved<OpT, "self", "p", "result">& s) {
+    const Tensor x = s.get<"self">();
+    const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
+    return backward(g, x, p, s.get<"result">(), rx::all_dims(x.dim()), false);
+  }
+  using OpDT = k::norm_scalaropt_dim_dtype;
+  static Tensor dim_dtype(const Tensor& g, const saved<OpDT, "self", "p", "dim", "keepdim", "result">& s) {
+    const Tensor x = s.get<"self">();
+    const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
+    return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
+  }
 };
 struct cumsum_d {  // the reversed cumulative sum of grad
   using Op = k::cumsum;
@@ -368,6 +381,50 @@ struct native_dropout_d {
     const double p = s.get<"p">();
     const double scale = !train || !*train ? 1.0 : (p == 1 ? 0.0 : 1.0 / (1.0 - p));
     return fx::mul(fx::mul(g, s.get<"result1">()), Scalar(scale));
+  }
+};
+// native_dropout_backward (double backward of native_dropout): linear in grad_output
+struct native_dropout_backward_d {
+  using Op = k::native_dropout_backward;
+  static Tensor grad_output(const Tensor& g, const saved<Op, "mask", "scale">& s) {
+    return fx::mul(fx::mul(g, s.get<"mask">()), Scalar(s.get<"scale">()));
+  }
+};
+// zero, fill.Scalar: the result does not depend on self; lift_fresh: self itself
+struct constant_d {
+  static Tensor zeros(const Tensor& g) { return fx::zeros_like_sizes(g.sizes(), g); }
+  static Tensor identity(const Tensor& g) { return g; }
+};
+struct reshape_alias_d {  // _reshape_alias: the gradient reshaped back
+  using Op = k::reshape_alias;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::reshape(g, s.get<"self.sizes">()); }
+};
+// diagonal: the gradient written on the diagonal of zeros (diagonal_scatter: differentiable);
+// diagonal_scatter: self's gradient with zeros on the diagonal, src's the gradient's diagonal.
+struct diagonal_d {
+  using Op = k::diagonal;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal_scatter>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), g, s.get<"offset">(), s.get<"dim1">(),
+                                     s.get<"dim2">());
+  }
+  using OpS = k::diagonal_scatter;
+  static Tensor scatter_self(const Tensor& g, const saved<OpS, "src.sizes", "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"offset">(), s.get<"dim1">(),
+                                     s.get<"dim2">());
+  }
+  static Tensor scatter_src(const Tensor& g, const saved<OpS, "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal>(g, s.get<"offset">(), s.get<"dim1">(), s.get<"dim2">());
+  }
+};
+// unfold: unfold_backward (the windows added back); unfold_backward: linear, its gradient unfolds
+struct unfold_d {
+  using Op = k::unfold;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dimension", "size", "step">& s) {
+    return call<k::unfold_backward>(g, fx::ints(s.get<"self.sizes">()), s.get<"dimension">(), s.get<"size">(), s.get<"step">());
+  }
+  using OpB = k::unfold_backward;
+  static Tensor grad_in(const Tensor& g, const saved<OpB, "dim", "size", "step">& s) {
+    return call<k::unfold>(g, s.get<"dim">(), s.get<"size">(), s.get<"step">());
   }
 };
 
@@ -491,6 +548,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_correction, "StdBackward2",
                          formula<"self", &fd::std_d<kops::std_dev_correction>::correction>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd::norm_d::scalar>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
@@ -508,6 +567,17 @@ OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight"
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout_backward, "NativeDropoutBackwardBackward0",
+                         formula<"grad_output", &fd::native_dropout_backward_d::grad_output>, non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::zero, "ZeroBackward0", formula<"self", &fd::constant_d::zeros>);
+OPD_AUTOGRAD_DERIVATIVES(kops::fill, "FillBackward0", formula<"self", &fd::constant_d::zeros>);
+OPD_AUTOGRAD_DERIVATIVES(kops::lift_fresh, "LiftFreshBackward0", formula<"self", &fd::constant_d::identity>);
+OPD_AUTOGRAD_DERIVATIVES(kops::reshape_alias, "ReshapeAliasBackward0", formula<"self", &fd::reshape_alias_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::diagonal, "DiagonalBackward0", formula<"self", &fd::diagonal_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", formula<"self", &fd::diagonal_d::scatter_self>,
+                         formula<"src", &fd::diagonal_d::scatter_src>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
 
 OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>);
@@ -554,6 +624,8 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::std_dev_correction>();
   r.functional<kops::norm_scalar>();
   r.functional<kops::norm_scalaropt_dim>();
+  r.functional<kops::norm_scalaropt_dtype>();
+  r.functional<kops::norm_scalaropt_dim_dtype>();
   r.functional<kops::cumsum>();
   r.functional<kops::flip>();
   r.functional<kops::roll>();
@@ -568,6 +640,17 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
   r.functional<kops::native_dropout>();
+  r.functional<kops::native_dropout_backward>();
+  r.functional<kops::zero>();
+  r.functional<kops::fill>();
+  r.functional<kops::lift_fresh>();
+  r.functional<kops::reshape_alias>();
+  r.functional<kops::diagonal>();
+  r.view_copy<kops::diagonal>();
+  r.functional<kops::diagonal_scatter>();
+  r.functional<kops::unfold>();
+  r.view_copy<kops::unfold>();
+  r.functional<kops::unfold_backward>();
   r.functional<kops::tril>();
   r.functional<kops::triu>();
   r.functional<kops::scatter_src>();
