@@ -416,6 +416,92 @@ struct diagonal_d {
     return call<k::diagonal>(g, s.get<"offset">(), s.get<"dim1">(), s.get<"dim2">());
   }
 };
+// as_strided (PyTorch's as_strided_backward): the output's gradient added at its storage positions
+// in zeros covering both geometries (overlapping outputs add up), read back at the input's positions
+// (an input whose elements share memory: divided by how many share each). scatter_add and gather:
+// differentiable.
+struct as_strided_d {
+  using Op = k::as_strided;
+  // offset + sum_k i_k * strides[k] for each element of `sizes` (int64, on like's device)
+  static Tensor positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset, const Tensor& like) {
+    Tensor pos = call<k::arange_start>(Scalar(offset), Scalar(offset + 1), arg<"dtype"> = ScalarType::Long,
+                                       arg<"device"> = like.device());
+    const std::size_t n = sizes.size();
+    for (std::size_t d = 0; d < n; ++d) {
+      std::vector<int64_t> shape(n, 1);
+      shape[d] = sizes[d];
+      const Tensor a = call<k::arange>(Scalar(sizes[d]), arg<"dtype"> = ScalarType::Long, arg<"device"> = like.device());
+      pos = call<k::add::functional>(pos, fx::reshape(call<k::mul_scalar::functional>(a, Scalar(strides[d])), IntArrayRef(shape.data(), n)),
+                                     Scalar(int64_t{1}));
+    }
+    return fx::reshape(pos, sizes);
+  }
+  // Whether two elements of the geometry may share memory (strides sorted: each at least the extent below it).
+  static bool may_overlap(IntArrayRef sizes, IntArrayRef strides) {
+    std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with several elements
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return false;
+      if (sizes[d] > 1) dims.emplace_back(strides[d], sizes[d]);
+    }
+    std::sort(dims.begin(), dims.end());
+    int64_t extent = 1;
+    for (const auto& [stride, size] : dims) {
+      if (stride < extent) return true;
+      extent = stride * (size - 1) + extent;
+    }
+    return false;
+  }
+  static int64_t extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {  // 1 + the last position
+    int64_t last = offset;
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return 0;
+      last += (sizes[d] - 1) * strides[d];
+    }
+    return last + 1;
+  }
+  static Tensor self(const Tensor& g,
+                     const saved<Op, "self.sizes", "self.strides", "self.storage_offset", "size", "stride", "storage_offset">& s) {
+    const IntArrayRef in_sizes = s.get<"self.sizes">(), in_strides = s.get<"self.strides">();
+    const int64_t in_offset = s.get<"self.storage_offset">();
+    const std::vector<int64_t>& size = s.get<"size">();
+    const std::vector<int64_t>& stride = s.get<"stride">();
+    const int64_t offset = s.get<"storage_offset">().value_or(in_offset);
+    const int64_t n = std::max(extent(in_sizes, in_strides, in_offset),
+                               extent(IntArrayRef(size.data(), size.size()), IntArrayRef(stride.data(), stride.size()), offset));
+    const int64_t flat_shape[1] = {-1};
+    const IntArrayRef flat(flat_shape, 1);
+    const Tensor out_pos = fx::reshape(positions(IntArrayRef(size.data(), size.size()), IntArrayRef(stride.data(), stride.size()),
+                                                 offset, g),
+                                       flat);
+    const Tensor in_pos = fx::reshape(positions(in_sizes, in_strides, in_offset, g), flat);
+    const Tensor storage =
+        call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&n, 1), g), int64_t{0}, out_pos, fx::reshape(g, flat));
+    Tensor r = call<k::gather>(storage, int64_t{0}, in_pos, false);
+    if (may_overlap(in_sizes, in_strides)) {  // each position's gradient divided among the elements that share it
+      const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(in_pos.sizes(), g), 1);
+      const Tensor count = call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&n, 1), g), int64_t{0}, in_pos, ones);
+      r = fx::div(r, call<k::gather>(count, int64_t{0}, in_pos, false));
+    }
+    return fx::reshape(r, in_sizes);
+  }
+};
+// embedding_dense_backward (embedding's double backward): the rows of the gradient at the indices,
+// zeros at padding_idx (PyTorch's embedding_dense_double_backward; with scale_grad_by_freq, as PyTorch,
+// the first backward's scaling is not applied again)
+struct embedding_dense_backward_d {
+  using Op = k::embedding_dense_backward;
+  static Tensor grad_output(const Tensor& g, const saved<Op, "grad_output.sizes", "indices", "padding_idx">& s) {
+    const int64_t flat_idx[1] = {-1};
+    const Tensor idx = fx::reshape(s.get<"indices">(), IntArrayRef(flat_idx, 1));
+    Tensor rows = call<k::index_select>(g, int64_t{0}, idx);
+    const int64_t pad = s.get<"padding_idx">();
+    if (pad >= 0) {
+      const Tensor at_pad = call<k::eq_scalar::functional>(idx, Scalar(pad));
+      rows = call<k::where::functional>(call<k::unsqueeze>(at_pad, int64_t{1}), rx::zero0(rows), rows);
+    }
+    return fx::reshape(rows, s.get<"grad_output.sizes">());
+  }
+};
 // unfold: unfold_backward (the windows added back); unfold_backward: linear, its gradient unfolds
 struct unfold_d {
   using Op = k::unfold;
@@ -577,6 +663,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::diagonal, "DiagonalBackward0", formula<"self", &f
 OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", formula<"self", &fd::diagonal_d::scatter_self>,
                          formula<"src", &fd::diagonal_d::scatter_src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding_dense_backward, "EmbeddingDenseBackwardBackward0",
+                         formula<"grad_output", &fd::embedding_dense_backward_d::grad_output>, non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
 
 OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
@@ -651,6 +740,9 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::unfold>();
   r.view_copy<kops::unfold>();
   r.functional<kops::unfold_backward>();
+  r.functional<kops::as_strided>();
+  r.view_copy<kops::as_strided>();
+  r.functional<kops::embedding_dense_backward>();
   r.functional<kops::tril>();
   r.functional<kops::triu>();
   r.functional<kops::scatter_src>();

@@ -746,13 +746,13 @@ const std::set<std::string>& not_yet() {
       "aten::col2im", "aten::grid_sampler_2d",
       // sparse-ish selections and distances
       "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::_cdist_forward", "aten::_pdist_forward",
-      // strided views (PyTorch's as_strided_backward) and their *_copy / *_scatter
-      "aten::as_strided", "aten::as_strided_copy", "aten::as_strided_scatter",
+      // as_strided's scatter (its gradient depends on the output's geometry)
+      "aten::as_strided_scatter",
       // complex-valued: sgn, angle, conj_physical, the complex views, the FFTs
       "aten::sgn", "aten::angle", "aten::conj_physical", "aten::view_as_real", "aten::view_as_complex",
       "aten::view_as_real_copy", "aten::view_as_complex_copy", "aten::_fft_c2c", "aten::_fft_c2r", "aten::_fft_r2c",
       // backward kernels called as operators (double backward through them)
-      "aten::convolution_backward", "aten::native_layer_norm_backward", "aten::embedding_dense_backward",
+      "aten::convolution_backward", "aten::native_layer_norm_backward",
   };
   return s;
 }

@@ -373,11 +373,20 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
     m["aten::native_dropout_backward"] = {{{r({2, 3}), V(mask), V(2.0)}}};
   }
+  // contiguous inputs (libtorch gets contiguous copies); overlapping windows add up
+  m["aten::as_strided"] = {{{r({3, 4}), V(L{2, 2}), V(L{1, 2}), V(1)}}, {{r({6}), V(L{3, 2}), V(L{1, 1}), V()}},
+                           {{r({2, 3}), V(L{3}), V(L{2}), V()}}};
+  {
+    const Tensor ids = opd::from_vector<int64_t>({1, 3, 1, 0, 4, 3}, {2, 3});
+    m["aten::embedding_dense_backward"] = {{{r({2, 3, 2}), V(ids), V(5), V(-1), V(false)}, {1}},
+                                           {{r({2, 3, 2}), V(ids), V(5), V(3), V(false)}, {1}},
+                                           {{r({2, 3, 2}), V(ids), V(5), V(-1), V(true)}, {1}, false}};
+  }
   // the views' *_copy operators: their views' samples
   for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
                         "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",
                         "aten::alias", "aten::split.Tensor", "aten::split_with_sizes", "aten::unbind.int", "aten::diagonal",
-                        "aten::unfold"}) {
+                        "aten::unfold", "aten::as_strided"}) {
     const std::string view(v);
     const std::size_t dot = view.find('.');
     m[view.substr(0, dot) + "_copy" + (dot == std::string::npos ? "" : view.substr(dot))] = m.at(view);
