@@ -13,6 +13,7 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
+#include "kernels/ops_distance.hpp"
 #include "kernels/ops_loss.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
@@ -266,6 +267,20 @@ struct norm_d {
     const Tensor x = s.get<"self">();
     const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
     return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
+  }
+};
+// _cdist_forward: the p-norm over the last dim of x1[..., :, None, :] - x2[..., None, :, :], so norm's
+// gradient of those differences, summed over the other side's rows (PyTorch's _cdist_backward; batch
+// dims broadcast reduced back). Written with differentiable operators: second derivatives too.
+struct cdist_d {
+  using Op = k::cdist_forward;
+  static std::array<Tensor, 2> both(const Tensor& g, const saved<Op, "x1", "x2", "p", "result">& s) {
+    const Tensor x1 = s.get<"x1">(), x2 = s.get<"x2">();
+    const Tensor diff = fx::sub(call<k::unsqueeze>(x1, int64_t{-2}), call<k::unsqueeze>(x2, int64_t{-3}));
+    const int64_t n = diff.dim();
+    const Tensor gd = norm_d::backward(g, diff, s.get<"p">(), s.get<"result">(), {n - 1}, false);
+    return {fx::sum_to(fx::sum_dims(gd, {n - 2}, false), x1.sizes()),
+            fx::sum_to(fx::neg(fx::sum_dims(gd, {n - 3}, false)), x2.sizes())};
   }
 };
 struct cumsum_d {  // the reversed cumulative sum of grad
@@ -636,6 +651,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cdist_forward, "CdistBackward0", formula<"x1, x2", &fd::cdist_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
@@ -715,6 +731,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::norm_scalaropt_dim>();
   r.functional<kops::norm_scalaropt_dtype>();
   r.functional<kops::norm_scalaropt_dim_dtype>();
+  r.functional<kops::cdist_forward>();
   r.functional<kops::cumsum>();
   r.functional<kops::flip>();
   r.functional<kops::roll>();

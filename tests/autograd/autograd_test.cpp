@@ -745,7 +745,7 @@ const std::set<std::string>& not_yet() {
       "aten::upsample_bilinear2d.vec", "aten::upsample_nearest2d", "aten::upsample_nearest2d.vec",
       "aten::col2im", "aten::grid_sampler_2d",
       // sparse-ish selections and distances
-      "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::_cdist_forward", "aten::_pdist_forward",
+      "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::_pdist_forward",
       // as_strided's scatter (its gradient depends on the output's geometry)
       "aten::as_strided_scatter",
       // complex-valued: sgn, angle, conj_physical, the complex views, the FFTs

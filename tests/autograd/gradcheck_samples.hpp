@@ -373,6 +373,9 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
     m["aten::native_dropout_backward"] = {{{r({2, 3}), V(mask), V(2.0)}}};
   }
+  m["aten::_cdist_forward"] = {{{r({3, 2}), r({4, 2}), V(2.0), V()}}, {{r({2, 3, 2}), r({2, 4, 2}), V(1.0), V()}},
+                               {{r({3, 3}), r({2, 3}), V(3.0), V()}},
+                               {{r({3, 2}), r({2, 2}), V(std::numeric_limits<double>::infinity()), V()}}};
   // contiguous inputs (libtorch gets contiguous copies); overlapping windows add up
   m["aten::as_strided"] = {{{r({3, 4}), V(L{2, 2}), V(L{1, 2}), V(1)}}, {{r({6}), V(L{3, 2}), V(L{1, 1}), V()}},
                            {{r({2, 3}), V(L{3}), V(L{2}), V()}}};
