@@ -244,6 +244,14 @@ constexpr bool check_derivatives() {
   return ok;
 }
 
+// A node's printable name ("ExpandBackward0", "ExpandBackward0_copy"): one
+// copy of the string code per translation unit rather than per node type.
+[[gnu::noinline]] inline std::string node_display_name(std::string_view name, bool for_copy) {
+  std::string s(name);
+  if (for_copy) s += "_copy";
+  return s;
+}
+
 // The graph node of Op's calls. Its next edges come in groups, one per
 // argument with edges (edge_of): one edge for a Tensor, one per element for a
 // Tensor[]. Without Tensor[] arguments group g is edge g; with them `begin_`
@@ -264,7 +272,7 @@ class derived_node final : public Node {
   struct none {};
   using formulas_t = formulas;
   derived_node() : Node(static_cast<std::uint32_t>(Op::schema.returns.size())) {}
-  std::string name() const override { return std::string(D::node_name) + (for_copy_ ? "_copy" : ""); }
+  std::string name() const override { return node_display_name(D::node_name, for_copy_); }
   // recorded for a view's *_copy operator, which shares the view's node type (PyTorch: ExpandBackward0_copy)
   bool for_copy_ = false;
 
@@ -419,6 +427,11 @@ bool any_requires_grad(const T& v) {
   }
 }
 
+// A single output's history; an integer result (_to_copy to int64) gets none, as in PyTorch.
+[[gnu::noinline]] inline void set_output_history(const Tensor& result, const std::shared_ptr<Node>& node) {
+  if (is_floating_type(result.dtype()) || is_complex_type(result.dtype())) set_history(result, node, 0);
+}
+
 // Whether an alias operator's result is its input tensor itself.
 template <class R>
 bool is_input_itself(const R& result, const Tensor& input) {
@@ -532,8 +545,7 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       n.set_list_outputs(result);
       for (std::size_t k = 0; k < result.size(); ++k) set_history(result[k], node, static_cast<std::uint32_t>(k));
     } else if constexpr (num_outputs == 1) {
-      // an integer result (_to_copy to int64) gets no history, as in PyTorch
-      if (is_floating_type(result.dtype()) || is_complex_type(result.dtype())) set_history(result, node, 0);
+      kernel_detail::set_output_history(result, node);
     } else {
       kernel_detail::mp::mp_for_each<kernel_detail::mp::mp_iota_c<num_outputs>>([&](auto k) {
         const Tensor& t = std::get<k.value>(result);
@@ -605,15 +617,24 @@ inline constexpr DispatchKey kAutogradKeyList[] = {
     DispatchKey::AutogradMeta,        DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
     DispatchKey::AutogradPrivateUse3};
 
+namespace kernel_detail {
+// One kernel at every Autograd key. Not a template: one copy per translation
+// unit rather than one per operator.
+[[gnu::noinline]] inline RegistrationSet register_at_autograd_keys(OperatorEntry& entry, const KernelFunction& kernel,
+                                                                  const source_location& where) {
+  RegistrationSet set;
+  for (DispatchKey k : kAutogradKeyList) set.add(Dispatcher::singleton().register_kernel(entry, k, kernel, where));
+  return set;
+}
+}  // namespace kernel_detail
+
 // Registers Op's Autograd kernel.
 // NodeOp: see autograd_kernel (an in-place variant or a view's *_copy passes its functional).
 template <class Op, class D = derivatives_t<Op>, class NodeOp = Op>
 RegistrationSet register_derivatives(const source_location& where = source_location::current()) {
   static_assert(!std::is_void_v<D>, "opd::autograd::register_derivatives: no derivatives are declared for this operator");
   static_assert(kernel_detail::check_derivatives<Op, D>());
-  RegistrationSet set;
-  for (DispatchKey k : kAutogradKeyList) set.add(register_kernel<Op, &autograd_kernel<Op, D, NodeOp>::run>(k, where));
-  return set;
+  return kernel_detail::register_at_autograd_keys(entry_for<Op>(), make_kernel<Op, &autograd_kernel<Op, D, NodeOp>::run>(), where);
 }
 
 }  // namespace opd::autograd

@@ -29,7 +29,8 @@
 // What a formula may read is the parameter type of its second argument,
 // saved<Op, Names...>: inputs by name ("other": the tensor, or the value of a
 // non-Tensor argument), "result" (the output), or only metadata of a Tensor
-// input ("self.sizes", "self.dtype", "self.device", "self.dim"), which saves that and not the
+// input ("self.sizes", "self.strides", "self.storage_offset", "self.dtype", "self.device",
+// "self.dim"), which saves that and not the
 // tensor. The Autograd kernel fills a formula's saved values only when one of
 // the inputs it serves requires grad (PyTorch's should_compute_output).
 //
@@ -238,7 +239,7 @@ struct saved_device {
   Device value = Device::cpu();
 };
 
-enum class attr { none, sizes, dtype, device, dim, result, invalid };
+enum class attr { none, sizes, strides, storage_offset, dtype, device, dim, result, invalid };
 
 constexpr std::string_view base_of(std::string_view n) { return n.substr(0, n.find('.')); }
 constexpr attr attr_of(std::string_view n) {
@@ -246,6 +247,8 @@ constexpr attr attr_of(std::string_view n) {
   if (dot == std::string_view::npos) return attr::none;
   const std::string_view a = n.substr(dot + 1);
   if (a == "sizes") return attr::sizes;
+  if (a == "strides") return attr::strides;
+  if (a == "storage_offset") return attr::storage_offset;
   if (a == "dtype") return attr::dtype;
   if (a == "device") return attr::device;
   if (a == "dim") return attr::dim;
@@ -302,13 +305,13 @@ struct slot {
       return std::type_identity<SavedVariable>{};
     } else if constexpr (kind == attr::sizes && is_list) {
       return std::type_identity<std::vector<SizesVector>>{};  // "tensors.sizes": each element's
-    } else if constexpr (kind == attr::sizes) {
+    } else if constexpr (kind == attr::sizes || kind == attr::strides) {
       return std::type_identity<SizesVector>{};
     } else if constexpr (kind == attr::dtype) {
       return std::type_identity<ScalarType>{};
     } else if constexpr (kind == attr::device) {
       return std::type_identity<saved_device>{};
-    } else if constexpr (kind == attr::dim) {
+    } else if constexpr (kind == attr::dim || kind == attr::storage_offset) {
       return std::type_identity<std::int64_t>{};
     } else {
       return std::type_identity<owned_t<schema::arg_type_t<Op, static_cast<std::size_t>(index)>>>{};
@@ -332,6 +335,10 @@ struct slot {
         for (const Tensor& t : v) out.emplace_back(t.sizes());
       } else if constexpr (kind == attr::sizes) {
         out.assign(v.sizes());
+      } else if constexpr (kind == attr::strides) {
+        out.assign(v.strides());
+      } else if constexpr (kind == attr::storage_offset) {
+        out = v.storage_offset();
       } else if constexpr (kind == attr::dtype) {
         out = v.dtype();
       } else if constexpr (kind == attr::device) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_composites.hpp"  // unsafe_split
 
 namespace opd::autograd {
 
@@ -86,6 +87,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::split, "SplitBackward0", formula<"self", &fd::spl
 OPD_AUTOGRAD_DERIVATIVES(kops::split_with_sizes, "SplitWithSizesBackward0",
                          formula<"self", &fd::split_d<kops::split_with_sizes>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::chunk, "ChunkBackward0", formula<"self", &fd::split_d<kops::chunk>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_split, "UnsafeSplitBackward0", formula<"self", &fd::split_d<kops::unsafe_split>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::unbind, "UnbindBackward0", formula<"self", &fd::unbind_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::index, "IndexBackward0", formula<"self", &fd::index_d::self>,
                          non_differentiable<"indices">);
@@ -99,6 +101,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::list_formulas() {
   r.functional<kops::split>();
   r.functional<kops::split_with_sizes>();
   r.functional<kops::chunk>();
+  r.functional<kops::unsafe_split>();
   r.functional<kops::unbind>();
   r.view_copy<kops::split>();
   r.view_copy<kops::split_with_sizes>();

@@ -13,6 +13,7 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
+#include "kernels/ops_distance.hpp"
 #include "kernels/ops_loss.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
@@ -254,6 +255,33 @@ struct norm_d {
     const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
     return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
   }
+  // the dtype overloads: the same gradient (PyTorch's norm_backward with p None = 2)
+  using OpT = k::norm_scalaropt_dtype;
+  static Tensor dtype(const Tensor& g, const saved<OpT, "self", "p", "result">& s) {
+    const Tensor x = s.get<"self">();
+    const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
+    return backward(g, x, p, s.get<"result">(), rx::all_dims(x.dim()), false);
+  }
+  using OpDT = k::norm_scalaropt_dim_dtype;
+  static Tensor dim_dtype(const Tensor& g, const saved<OpDT, "self", "p", "dim", "keepdim", "result">& s) {
+    const Tensor x = s.get<"self">();
+    const double p = s.get<"p">() ? s.get<"p">()->to_double() : 2.0;
+    return backward(g, x, p, s.get<"result">(), rx::dims_of(s.get<"dim">(), x.dim()), s.get<"keepdim">());
+  }
+};
+// _cdist_forward: the p-norm over the last dim of x1[..., :, None, :] - x2[..., None, :, :], so norm's
+// gradient of those differences, summed over the other side's rows (PyTorch's _cdist_backward; batch
+// dims broadcast reduced back). Written with differentiable operators: second derivatives too.
+struct cdist_d {
+  using Op = k::cdist_forward;
+  static std::array<Tensor, 2> both(const Tensor& g, const saved<Op, "x1", "x2", "p", "result">& s) {
+    const Tensor x1 = s.get<"x1">(), x2 = s.get<"x2">();
+    const Tensor diff = fx::sub(call<k::unsqueeze>(x1, int64_t{-2}), call<k::unsqueeze>(x2, int64_t{-3}));
+    const int64_t n = diff.dim();
+    const Tensor gd = norm_d::backward(g, diff, s.get<"p">(), s.get<"result">(), {n - 1}, false);
+    return {fx::sum_to(fx::sum_dims(gd, {n - 2}, false), x1.sizes()),
+            fx::sum_to(fx::neg(fx::sum_dims(gd, {n - 3}, false)), x2.sizes())};
+  }
 };
 struct cumsum_d {  // the reversed cumulative sum of grad
   using Op = k::cumsum;
@@ -368,6 +396,136 @@ struct native_dropout_d {
     const double p = s.get<"p">();
     const double scale = !train || !*train ? 1.0 : (p == 1 ? 0.0 : 1.0 / (1.0 - p));
     return fx::mul(fx::mul(g, s.get<"result1">()), Scalar(scale));
+  }
+};
+// native_dropout_backward (double backward of native_dropout): linear in grad_output
+struct native_dropout_backward_d {
+  using Op = k::native_dropout_backward;
+  static Tensor grad_output(const Tensor& g, const saved<Op, "mask", "scale">& s) {
+    return fx::mul(fx::mul(g, s.get<"mask">()), Scalar(s.get<"scale">()));
+  }
+};
+// zero, fill.Scalar: the result does not depend on self; lift_fresh: self itself
+struct constant_d {
+  static Tensor zeros(const Tensor& g) { return fx::zeros_like_sizes(g.sizes(), g); }
+  static Tensor identity(const Tensor& g) { return g; }
+};
+struct reshape_alias_d {  // _reshape_alias: the gradient reshaped back
+  using Op = k::reshape_alias;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::reshape(g, s.get<"self.sizes">()); }
+};
+// diagonal: the gradient written on the diagonal of zeros (diagonal_scatter: differentiable);
+// diagonal_scatter: self's gradient with zeros on the diagonal, src's the gradient's diagonal.
+struct diagonal_d {
+  using Op = k::diagonal;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal_scatter>(fx::zeros_like_sizes(s.get<"self.sizes">(), g), g, s.get<"offset">(), s.get<"dim1">(),
+                                     s.get<"dim2">());
+  }
+  using OpS = k::diagonal_scatter;
+  static Tensor scatter_self(const Tensor& g, const saved<OpS, "src.sizes", "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"offset">(), s.get<"dim1">(),
+                                     s.get<"dim2">());
+  }
+  static Tensor scatter_src(const Tensor& g, const saved<OpS, "offset", "dim1", "dim2">& s) {
+    return call<k::diagonal>(g, s.get<"offset">(), s.get<"dim1">(), s.get<"dim2">());
+  }
+};
+// as_strided (PyTorch's as_strided_backward): the output's gradient added at its storage positions
+// in zeros covering both geometries (overlapping outputs add up), read back at the input's positions
+// (an input whose elements share memory: divided by how many share each). scatter_add and gather:
+// differentiable.
+struct as_strided_d {
+  using Op = k::as_strided;
+  // offset + sum_k i_k * strides[k] for each element of `sizes` (int64, on like's device)
+  static Tensor positions(IntArrayRef sizes, IntArrayRef strides, int64_t offset, const Tensor& like) {
+    Tensor pos = call<k::arange_start>(Scalar(offset), Scalar(offset + 1), arg<"dtype"> = ScalarType::Long,
+                                       arg<"device"> = like.device());
+    const std::size_t n = sizes.size();
+    for (std::size_t d = 0; d < n; ++d) {
+      std::vector<int64_t> shape(n, 1);
+      shape[d] = sizes[d];
+      const Tensor a = call<k::arange>(Scalar(sizes[d]), arg<"dtype"> = ScalarType::Long, arg<"device"> = like.device());
+      pos = call<k::add::functional>(pos, fx::reshape(call<k::mul_scalar::functional>(a, Scalar(strides[d])), IntArrayRef(shape.data(), n)),
+                                     Scalar(int64_t{1}));
+    }
+    return fx::reshape(pos, sizes);
+  }
+  // Whether two elements of the geometry may share memory (strides sorted: each at least the extent below it).
+  static bool may_overlap(IntArrayRef sizes, IntArrayRef strides) {
+    std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims with several elements
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return false;
+      if (sizes[d] > 1) dims.emplace_back(strides[d], sizes[d]);
+    }
+    std::sort(dims.begin(), dims.end());
+    int64_t extent = 1;
+    for (const auto& [stride, size] : dims) {
+      if (stride < extent) return true;
+      extent = stride * (size - 1) + extent;
+    }
+    return false;
+  }
+  static int64_t extent(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {  // 1 + the last position
+    int64_t last = offset;
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] == 0) return 0;
+      last += (sizes[d] - 1) * strides[d];
+    }
+    return last + 1;
+  }
+  static Tensor self(const Tensor& g,
+                     const saved<Op, "self.sizes", "self.strides", "self.storage_offset", "size", "stride", "storage_offset">& s) {
+    const IntArrayRef in_sizes = s.get<"self.sizes">(), in_strides = s.get<"self.strides">();
+    const int64_t in_offset = s.get<"self.storage_offset">();
+    const std::vector<int64_t>& size = s.get<"size">();
+    const std::vector<int64_t>& stride = s.get<"stride">();
+    const int64_t offset = s.get<"storage_offset">().value_or(in_offset);
+    const int64_t n = std::max(extent(in_sizes, in_strides, in_offset),
+                               extent(IntArrayRef(size.data(), size.size()), IntArrayRef(stride.data(), stride.size()), offset));
+    const int64_t flat_shape[1] = {-1};
+    const IntArrayRef flat(flat_shape, 1);
+    const Tensor out_pos = fx::reshape(positions(IntArrayRef(size.data(), size.size()), IntArrayRef(stride.data(), stride.size()),
+                                                 offset, g),
+                                       flat);
+    const Tensor in_pos = fx::reshape(positions(in_sizes, in_strides, in_offset, g), flat);
+    const Tensor storage =
+        call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&n, 1), g), int64_t{0}, out_pos, fx::reshape(g, flat));
+    Tensor r = call<k::gather>(storage, int64_t{0}, in_pos, false);
+    if (may_overlap(in_sizes, in_strides)) {  // each position's gradient divided among the elements that share it
+      const Tensor ones = fx::add_scalar(fx::zeros_like_sizes(in_pos.sizes(), g), 1);
+      const Tensor count = call<k::scatter_add>(fx::zeros_like_sizes(IntArrayRef(&n, 1), g), int64_t{0}, in_pos, ones);
+      r = fx::div(r, call<k::gather>(count, int64_t{0}, in_pos, false));
+    }
+    return fx::reshape(r, in_sizes);
+  }
+};
+// embedding_dense_backward (embedding's double backward): the rows of the gradient at the indices,
+// zeros at padding_idx (PyTorch's embedding_dense_double_backward; with scale_grad_by_freq, as PyTorch,
+// the first backward's scaling is not applied again)
+struct embedding_dense_backward_d {
+  using Op = k::embedding_dense_backward;
+  static Tensor grad_output(const Tensor& g, const saved<Op, "grad_output.sizes", "indices", "padding_idx">& s) {
+    const int64_t flat_idx[1] = {-1};
+    const Tensor idx = fx::reshape(s.get<"indices">(), IntArrayRef(flat_idx, 1));
+    Tensor rows = call<k::index_select>(g, int64_t{0}, idx);
+    const int64_t pad = s.get<"padding_idx">();
+    if (pad >= 0) {
+      const Tensor at_pad = call<k::eq_scalar::functional>(idx, Scalar(pad));
+      rows = call<k::where::functional>(call<k::unsqueeze>(at_pad, int64_t{1}), rx::zero0(rows), rows);
+    }
+    return fx::reshape(rows, s.get<"grad_output.sizes">());
+  }
+};
+// unfold: unfold_backward (the windows added back); unfold_backward: linear, its gradient unfolds
+struct unfold_d {
+  using Op = k::unfold;
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dimension", "size", "step">& s) {
+    return call<k::unfold_backward>(g, fx::ints(s.get<"self.sizes">()), s.get<"dimension">(), s.get<"size">(), s.get<"step">());
+  }
+  using OpB = k::unfold_backward;
+  static Tensor grad_in(const Tensor& g, const saved<OpB, "dim", "size", "step">& s) {
+    return call<k::unfold>(g, s.get<"dim">(), s.get<"size">(), s.get<"step">());
   }
 };
 
@@ -491,6 +649,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_correction, "StdBackward2",
                          formula<"self", &fd::std_d<kops::std_dev_correction>::correction>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd::norm_d::scalar>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cdist_forward, "CdistBackward0", formula<"x1, x2", &fd::cdist_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
@@ -508,6 +669,20 @@ OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight"
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout_backward, "NativeDropoutBackwardBackward0",
+                         formula<"grad_output", &fd::native_dropout_backward_d::grad_output>, non_differentiable<"mask">);
+OPD_AUTOGRAD_DERIVATIVES(kops::zero, "ZeroBackward0", formula<"self", &fd::constant_d::zeros>);
+OPD_AUTOGRAD_DERIVATIVES(kops::fill, "FillBackward0", formula<"self", &fd::constant_d::zeros>);
+OPD_AUTOGRAD_DERIVATIVES(kops::lift_fresh, "LiftFreshBackward0", formula<"self", &fd::constant_d::identity>);
+OPD_AUTOGRAD_DERIVATIVES(kops::reshape_alias, "ReshapeAliasBackward0", formula<"self", &fd::reshape_alias_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::diagonal, "DiagonalBackward0", formula<"self", &fd::diagonal_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", formula<"self", &fd::diagonal_d::scatter_self>,
+                         formula<"src", &fd::diagonal_d::scatter_src>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding_dense_backward, "EmbeddingDenseBackwardBackward0",
+                         formula<"grad_output", &fd::embedding_dense_backward_d::grad_output>, non_differentiable<"indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
 
 OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>);
@@ -554,6 +729,9 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::std_dev_correction>();
   r.functional<kops::norm_scalar>();
   r.functional<kops::norm_scalaropt_dim>();
+  r.functional<kops::norm_scalaropt_dtype>();
+  r.functional<kops::norm_scalaropt_dim_dtype>();
+  r.functional<kops::cdist_forward>();
   r.functional<kops::cumsum>();
   r.functional<kops::flip>();
   r.functional<kops::roll>();
@@ -568,6 +746,20 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
   r.functional<kops::native_dropout>();
+  r.functional<kops::native_dropout_backward>();
+  r.functional<kops::zero>();
+  r.functional<kops::fill>();
+  r.functional<kops::lift_fresh>();
+  r.functional<kops::reshape_alias>();
+  r.functional<kops::diagonal>();
+  r.view_copy<kops::diagonal>();
+  r.functional<kops::diagonal_scatter>();
+  r.functional<kops::unfold>();
+  r.view_copy<kops::unfold>();
+  r.functional<kops::unfold_backward>();
+  r.functional<kops::as_strided>();
+  r.view_copy<kops::as_strided>();
+  r.functional<kops::embedding_dense_backward>();
   r.functional<kops::tril>();
   r.functional<kops::triu>();
   r.functional<kops::scatter_src>();

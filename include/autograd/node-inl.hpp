@@ -19,6 +19,8 @@ OPD_FUNC std::uint64_t next_sequence_nr() noexcept {
 }
 }  // namespace detail
 
+OPD_FUNC Node::~Node() = default;
+
 OPD_FUNC Tensor Node::call_pre_hooks(std::uint32_t input_nr, Tensor grad) {
   for (auto& [nr, hook] : pre_hooks_) {
     if (nr != input_nr) continue;

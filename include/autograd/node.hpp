@@ -85,7 +85,7 @@ class EdgeList {
 
  private:
   Edge* inline_edges() noexcept { return reinterpret_cast<Edge*>(inline_); }
-  void grow() {
+  [[gnu::noinline]] void grow() {  // rare: kept out of every kernel that adds edges
     const std::size_t capacity = 2 * capacity_;
     Edge* data = std::allocator<Edge>().allocate(capacity);
     for (std::size_t i = 0; i < size_; ++i) {
@@ -117,7 +117,9 @@ class OPD_API Node {
       : sequence_nr_(sequence_nr), num_inputs_(num_inputs) {}
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
-  virtual ~Node() = default;
+  // Out of line: every derived node's destructor calls it instead of inlining
+  // the edges' and hooks' destruction (one copy, not one per operator).
+  virtual ~Node();
 
   // "MulBackward0", as PyTorch names it.
   virtual std::string name() const = 0;

@@ -319,6 +319,7 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::split.Tensor"] = {{{r({5, 2}), V(2), V(0)}}, {{noncontig({2, 3}), V(2), V(-1)}}, {{r({3}), V(3), V(0)}}};
     m["aten::split_with_sizes"] = {{{r({5, 2}), V(L{2, 3}), V(0)}}, {{r({2, 4}), V(L{1, 0, 3}), V(1)}}};
     m["aten::chunk"] = {{{r({5, 2}), V(3), V(0)}}, {{noncontig({2, 3}), V(2), V(1)}}};
+    m["aten::unsafe_split.Tensor"] = m.at("aten::split.Tensor");
     m["aten::unbind.int"] = {{{r({3, 2}), V(0)}}, {{r({2}), V(0)}}, {{noncontig({2, 3}), V(1)}}};
     m["aten::index.Tensor"] = {{{r({4, 3}), V(OL{i3})}}, {{r({3, 4}), V(OL{std::nullopt, dup})}},
                                {{noncontig({2, 3}), V(OL{mask})}}, {{r({4}), V(OL{dup})}}};
@@ -353,10 +354,42 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   m["aten::native_group_norm"] = {{{r({2, 4, 3}), r({4}), r({4}), V(2), V(4), V(3), V(2), V(1e-5)}},
                                   {{r({2, 4, 2, 2}), V(), V(), V(2), V(4), V(4), V(1), V(1e-5)}}};
   m["aten::_to_copy"] = {{{r({2, 3})}}, {{noncontig({2, 3})}}};
+  // the rest of the coverage list: constants, identity, strided views and their scatters, norm's dtype
+  // overloads, dropout's backward (formulas_reductions-inl.hpp)
+  m["aten::zero"] = {{{r({2, 3})}}, {{r({})}}};
+  m["aten::fill.Scalar"] = {{{r({2, 3}), V(1.5)}}};
+  m["aten::lift_fresh"] = {{{r({2, 3})}}};
+  m["aten::_reshape_alias"] = {{{r({2, 3}), V(L{3, 2}), V(L{2, 1})}}, {{r({2, 3}), V(L{6}), V(L{1})}}};
+  m["aten::diagonal"] = {{{r({3, 4}), V(0), V(0), V(1)}}, {{r({2, 3, 4}), V(1), V(2), V(0)}},
+                         {{noncontig({3, 3}), V(-1), V(0), V(1)}}};
+  m["aten::diagonal_scatter"] = {{{r({3, 4}), r({3}), V(1), V(0), V(1)}}, {{r({2, 3, 3}), r({2, 2}), V(-1), V(1), V(2)}}};
+  m["aten::unfold"] = {{{r({5, 2}), V(0), V(2), V(1)}}, {{r({7}), V(0), V(3), V(2)}}, {{noncontig({2, 5}), V(-1), V(2), V(3)}}};
+  m["aten::unfold_backward"] = {{{r({4, 2, 2}), V(L{5, 2}), V(0), V(2), V(1)}}, {{r({2, 2}), V(L{5}), V(0), V(2), V(3)}}};
+  m["aten::norm.ScalarOpt_dtype"] = {{{r({2, 3}), V(2), V(opd::ScalarType::Double)}},
+                                     {{r({3}), V(), V(opd::ScalarType::Double)}}};
+  m["aten::norm.ScalarOpt_dim_dtype"] = {{{r({2, 3}), V(2), V(L{1}), V(false), V(opd::ScalarType::Double)}},
+                                         {{nz({2, 3}), V(1.5), V(L{0}), V(true), V(opd::ScalarType::Double)}}};
+  {
+    const Tensor mask = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
+    m["aten::native_dropout_backward"] = {{{r({2, 3}), V(mask), V(2.0)}}};
+  }
+  m["aten::_cdist_forward"] = {{{r({3, 2}), r({4, 2}), V(2.0), V()}}, {{r({2, 3, 2}), r({2, 4, 2}), V(1.0), V()}},
+                               {{r({3, 3}), r({2, 3}), V(3.0), V()}},
+                               {{r({3, 2}), r({2, 2}), V(std::numeric_limits<double>::infinity()), V()}}};
+  // contiguous inputs (libtorch gets contiguous copies); overlapping windows add up
+  m["aten::as_strided"] = {{{r({3, 4}), V(L{2, 2}), V(L{1, 2}), V(1)}}, {{r({6}), V(L{3, 2}), V(L{1, 1}), V()}},
+                           {{r({2, 3}), V(L{3}), V(L{2}), V()}}};
+  {
+    const Tensor ids = opd::from_vector<int64_t>({1, 3, 1, 0, 4, 3}, {2, 3});
+    m["aten::embedding_dense_backward"] = {{{r({2, 3, 2}), V(ids), V(5), V(-1), V(false)}, {1}},
+                                           {{r({2, 3, 2}), V(ids), V(5), V(3), V(false)}, {1}},
+                                           {{r({2, 3, 2}), V(ids), V(5), V(-1), V(true)}, {1}, false}};
+  }
   // the views' *_copy operators: their views' samples
   for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
                         "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",
-                        "aten::alias", "aten::split.Tensor", "aten::split_with_sizes", "aten::unbind.int"}) {
+                        "aten::alias", "aten::split.Tensor", "aten::split_with_sizes", "aten::unbind.int", "aten::diagonal",
+                        "aten::unfold", "aten::as_strided"}) {
     const std::string view(v);
     const std::size_t dot = view.find('.');
     m[view.substr(0, dot) + "_copy" + (dot == std::string::npos ? "" : view.substr(dot))] = m.at(view);
