@@ -131,7 +131,7 @@ struct saved_value_not_declared {
 };
 template <class Op, fixed_string Name>
 struct saved_value_names_no_argument {
-  static_assert(std::is_void_v<Op*>, "opd::autograd: a saved value names no argument of the operator (nor \"result\"), or an unknown metadata (.sizes, .dtype, .device, .dim) (Op, Name: the template arguments above)");
+  static_assert(std::is_void_v<Op*>, "opd::autograd: a saved value names no argument of the operator (nor \"result\"), or an unknown metadata (known: .sizes, .strides, .storage_offset, .dtype, .device, .dim) (Op, Name: the template arguments above)");
 };
 template <class Op, fixed_string Name>
 struct differentiable_input_without_formula {

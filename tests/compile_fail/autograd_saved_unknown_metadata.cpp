@@ -1,5 +1,5 @@
 // EXPECT: saved_value_names_no_argument<.*my_neg.*self.layout
-// EXPECT-Clang: saved_value_names_no_argument<my_neg, [{][{]115, 101, 108, 102, 46, 108, 97, 121, 111, 117, 116
+// EXPECT-Clang: saved_value_names_no_argument<my_neg, [{][{]115, 101, 108, 102, 46, 108, 97, 121, 111, 117
 // A saved value names metadata that is not saved (.sizes, .strides, .storage_offset, .dtype, .device, .dim are): the error names
 // the operator and the value.
 #include <autograd/autograd_kernel.hpp>
