@@ -21,9 +21,13 @@
 //
 // A node that has run holds its results (`data`) and no operands: it is
 // device data, as a graph input is.
+//
+// lazy/op_node.hpp reads a node as its operator's typed node, OpNode<Op>
+// (attributes with the schema's C++ types, operands by argument name).
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -49,6 +53,15 @@ constexpr std::uint64_t hash_combine(std::uint64_t seed, std::uint64_t v) noexce
   h *= 0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 33;
   return h;
+}
+
+// An operator's schema text hashed (FNV-1a, then mixed): the seed of its
+// nodes' hashes. constexpr, so a typed node (op_node.hpp) has it at compile
+// time and the tracer computes the same number from the registry's text.
+constexpr std::uint64_t schema_hash(std::string_view text) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return hash_combine(0x5c4e6d61, h);
 }
 
 // One output's geometry: what a Meta kernel returned.
@@ -112,6 +125,9 @@ class OPD_API Node {
   // "aten::add.Tensor" (or "data"), then the attributes by name: "alpha=1".
   std::string op_name() const;
   std::string attributes_str() const;
+  // Where argument i's operands start: operands are in argument order, a
+  // Tensor[] / Tensor?[] as its elements, a None Tensor? as none.
+  std::size_t first_operand(std::size_t argument) const;
 };
 
 // Graph input / materialized values: a node holding CPU tensors.

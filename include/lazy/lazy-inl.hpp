@@ -97,7 +97,7 @@ OPD_FUNC std::unique_ptr<OpInfo> make_info(const OperatorEntry& op, const std::u
   auto info = std::make_unique<OpInfo>();
   info->op = &op;
   const std::string_view text = op.has_schema() ? std::string_view(op.schema().text()) : std::string_view(op.name());
-  info->hash = hash_combine(0x5c4e6d61, std::hash<std::string_view>{}(text));
+  info->hash = schema_hash(text);  // OpNode<Op>::schema_hash, for an operator declared from a type
   // Random operators draw from a generator when they run: run them now.
   info->eager = names_eager(eager, op.name()) || text.find("Generator") != std::string_view::npos;
   info->writes = !op.alias_facts().written.empty();
@@ -620,6 +620,15 @@ OPD_FUNC std::string dump_dot_of(std::vector<NodePtr> roots) {
 // ---- the IR ------------------------------------------------------------------
 
 OPD_FUNC std::string Node::op_name() const { return is_data() || op == nullptr ? "data" : op->name(); }
+
+OPD_FUNC std::size_t Node::first_operand(std::size_t argument) const {
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < argument; ++i) {
+    if (kinds[i] == ArgKind::tensor) ++first;
+    else if (kinds[i] != ArgKind::attribute) first += static_cast<std::size_t>(attributes[i].to_int());
+  }
+  return first;
+}
 
 OPD_FUNC std::string Node::attributes_str() const {
   std::ostringstream os;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -26,6 +27,8 @@
 #include <kernels/ops_shape.hpp>
 #include <kernels/ops_views.hpp>
 #include <lazy/lazy.hpp>
+#include <lazy/lowerings.hpp>
+#include <lazy/op_node.hpp>
 
 #include "all_formulas.hpp"
 #include "all_kernels.hpp"
@@ -639,6 +642,163 @@ TEST_F(Lazy, ABackendCompilerIsCalledOnceperGraphStructure) {
   const Tensor xc = randn({4, 4}, 14);
   for (int i = 0; i < 3; ++i) (void)lazy::to_cpu(step(lazy::to_lazy(xc), lazy::to_lazy(xc)));
   EXPECT_EQ(compiled, 1);
+  lazy::set_compiler(old);
+}
+
+// A backend author's view of a node: OpNode<Op> reads a traced node with the
+// types of Op's schema (operands by name, attributes typed, lists viewed).
+TEST_F(Lazy, TypedNodesReadOperandsAndAttributesWithTheSchemasTypes) {
+  using lazy::OpNode;
+  const Tensor a = lazy::make_lazy(randn({2, 3}, 40)), b = lazy::make_lazy(randn({2, 3}, 41));
+  const Tensor w = lazy::make_lazy(randn({4, 3}, 42));
+  const Tensor sum = opd::call<ops::add::functional>(a, b, 2.5);
+  const Tensor reduced = opd::call<ops::sum_dim>(sum, std::vector<int64_t>{1, 0}, true, opd::ScalarType::Double);
+  const Tensor g = opd::call<ops::gelu::functional>(a, "tanh");
+  const Tensor joined = opd::call<ops::cat>(std::vector<Tensor>{a, b, a}, 1);
+  const Tensor with_bias = opd::call<ops::linear>(a, w, std::optional<Tensor>(lazy::make_lazy(randn({4}, 43))));
+  const Tensor without_bias = opd::call<ops::linear>(a, w, std::nullopt);
+  const lazy::Node& add_node = *lazy::lazy_impl(sum)->node();
+
+  // Another operator's node, or data, is not matched.
+  EXPECT_FALSE(OpNode<ops::mul::functional>::match(add_node));
+  EXPECT_FALSE(OpNode<ops::add::functional>::match(*lazy::lazy_impl(a)->node()));
+
+  auto add = OpNode<ops::add::functional>::match(add_node);
+  ASSERT_TRUE(add);
+  const lazy::Operand& self = add->get<"self">();
+  EXPECT_EQ(self.node, lazy::lazy_impl(a)->node());
+  EXPECT_EQ(add->get<"other">().node, lazy::lazy_impl(b)->node());
+  static_assert(std::is_same_v<decltype(add->get<"alpha">()), opd::Scalar>);
+  EXPECT_EQ(add->get<"alpha">().to<double>(), 2.5);
+  const auto [alpha] = add->attributes();  // the one non-tensor argument
+  EXPECT_EQ(alpha.to<double>(), 2.5);
+  EXPECT_EQ(add->str(), "aten::add.Tensor(alpha=2.5)");
+  // The compile-time hash is the tracer's: the registry's schema text is the declared one.
+  EXPECT_EQ(OpNode<ops::add::functional>::schema_hash, lazy::schema_hash(add_node.op->schema().text()));
+  EXPECT_NE(OpNode<ops::add::functional>::schema_hash, OpNode<ops::mul::functional>::schema_hash);
+
+  auto s = OpNode<ops::sum_dim>::match(*lazy::lazy_impl(reduced)->node());
+  ASSERT_TRUE(s);
+  static_assert(std::is_same_v<decltype(s->get<"dim">()), std::optional<std::span<const int64_t>>>);
+  ASSERT_TRUE(s->get<"dim">());
+  EXPECT_EQ(std::vector<int64_t>(s->get<"dim">()->begin(), s->get<"dim">()->end()), (std::vector<int64_t>{1, 0}));
+  EXPECT_TRUE(s->get<"keepdim">());
+  EXPECT_EQ(s->get<"dtype">(), std::optional<opd::ScalarType>(opd::ScalarType::Double));
+  const auto [dim, keepdim, dtype] = s->attributes();
+  EXPECT_EQ(dim->size(), 2u);
+  EXPECT_TRUE(keepdim);
+  EXPECT_EQ(*dtype, opd::ScalarType::Double);
+
+  auto ge = OpNode<ops::gelu::functional>::match(*lazy::lazy_impl(g)->node());
+  ASSERT_TRUE(ge);
+  static_assert(std::is_same_v<decltype(ge->get<"approximate">()), std::string_view>);
+  EXPECT_EQ(ge->get<"approximate">(), "tanh");
+
+  auto c = OpNode<ops::cat>::match(*lazy::lazy_impl(joined)->node());
+  ASSERT_TRUE(c);
+  const std::span<const lazy::Operand> tensors = c->get<"tensors">();
+  ASSERT_EQ(tensors.size(), 3u);
+  EXPECT_EQ(tensors[2].node, lazy::lazy_impl(a)->node());
+  EXPECT_EQ(tensors[1].node, lazy::lazy_impl(b)->node());
+  EXPECT_EQ(c->get<"dim">(), 1);
+
+  // Tensor?: the operand, or null for None (the operands after it shift).
+  auto l1 = OpNode<ops::linear>::match(*lazy::lazy_impl(with_bias)->node());
+  auto l0 = OpNode<ops::linear>::match(*lazy::lazy_impl(without_bias)->node());
+  ASSERT_TRUE(l1 && l0);
+  ASSERT_NE(l1->get<"bias">(), nullptr);
+  EXPECT_EQ(l1->get<"bias">()->node->output(0).sizes, (std::vector<int64_t>{4}));
+  EXPECT_EQ(l0->get<"bias">(), nullptr);
+  EXPECT_EQ(l0->get<"weight">().node, lazy::lazy_impl(w)->node());
+  static_assert(std::tuple_size_v<decltype(l0->attributes())> == 0);
+}
+
+// A device author's compiler built from typed lowering rules: graphs of add,
+// mul and relu on same-shape float tensors run on its own loops (a program of
+// steps over node positions, so that the cached executable serves any graph
+// of this structure); any other graph goes to the CPU plan.
+struct ToyProgram {
+  std::vector<std::function<void(std::vector<std::vector<float>>&)>> steps;
+  std::uint32_t at = 0;  // the position of the node being lowered
+  std::uint32_t pos(const lazy::Operand& o) const { return o.node->order; }
+};
+
+class ToyExecutable final : public lazy::Executable {
+ public:
+  explicit ToyExecutable(ToyProgram p) : program_(std::move(p)) {}
+  std::vector<Tensor> run(const lazy::Graph& g) override {
+    std::vector<std::vector<float>> values(g.nodes.size());
+    for (const std::uint32_t i : g.inputs) values[i] = opd::to_vector<float>(g.nodes[i]->data[0]);
+    for (const auto& step : program_.steps) step(values);
+    std::vector<Tensor> out;
+    for (const std::uint32_t r : g.roots) {
+      Tensor t = opd::empty(g.nodes[r]->output(0).sizes, opd::ScalarType::Float);
+      std::copy(values[r].begin(), values[r].end(), t.data_ptr<float>());
+      out.push_back(t);
+    }
+    return out;
+  }
+  std::string describe() const override { return "toy program"; }
+
+ private:
+  ToyProgram program_;
+};
+
+TEST_F(Lazy, ABackendLowersNodesThroughTypedRules) {
+  lazy::Lowerings<ToyProgram> rules;
+  rules.on<ops::add::functional>([](lazy::OpNode<ops::add::functional> n, ToyProgram& p) {
+    const std::uint32_t a = p.pos(n.get<"self">()), b = p.pos(n.get<"other">()), at = p.at;
+    const auto alpha = static_cast<float>(n.get<"alpha">().to<double>());
+    p.steps.push_back([=](std::vector<std::vector<float>>& v) {
+      v[at].resize(v[a].size());
+      for (std::size_t i = 0; i < v[a].size(); ++i) v[at][i] = v[a][i] + alpha * v[b][i];
+    });
+  });
+  rules.on<ops::mul::functional>([](lazy::OpNode<ops::mul::functional> n, ToyProgram& p) {
+    const std::uint32_t a = p.pos(n.get<"self">()), b = p.pos(n.get<"other">()), at = p.at;
+    p.steps.push_back([=](std::vector<std::vector<float>>& v) {
+      v[at].resize(v[a].size());
+      for (std::size_t i = 0; i < v[a].size(); ++i) v[at][i] = v[a][i] * v[b][i];
+    });
+  });
+  rules.on<ops::relu>([](lazy::OpNode<ops::relu> n, ToyProgram& p) {
+    const std::uint32_t a = p.pos(n.get<"self">()), at = p.at;
+    p.steps.push_back([=](std::vector<std::vector<float>>& v) {
+      v[at].resize(v[a].size());
+      for (std::size_t i = 0; i < v[a].size(); ++i) v[at][i] = v[a][i] > 0.f ? v[a][i] : 0.f;
+    });
+  });
+  int toy = 0, planned = 0;
+  auto old = lazy::set_compiler([&](const lazy::Graph& g) -> std::unique_ptr<lazy::Executable> {
+    ToyProgram p;
+    for (const lazy::Node* n : g.nodes) {
+      if (n->is_data()) continue;
+      for (const lazy::Operand& o : n->operands)
+        if (o.node->output(o.index).sizes != n->output(0).sizes) {
+          ++planned;
+          return lazy::compile_cpu_plan(g);  // broadcasting: not this device's
+        }
+      p.at = n->order;
+      if (!rules.lower(*n, p)) {
+        ++planned;
+        return lazy::compile_cpu_plan(g);
+      }
+    }
+    ++toy;
+    return std::make_unique<ToyExecutable>(std::move(p));
+  });
+  const Tensor xc = randn({3, 5}, 50), yc = randn({3, 5}, 51);
+  auto program = [](const Tensor& x, const Tensor& y) {
+    return opd::call<ops::relu>(opd::call<ops::add::functional>(opd::call<ops::mul::functional>(x, y), x, 2.0));
+  };
+  for (int i = 0; i < 2; ++i) expect_same(lazy::to_cpu(program(lazy::to_lazy(xc), lazy::to_lazy(yc))), program(xc, yc), "toy");
+  EXPECT_EQ(toy, 1);  // compiled once, then cached
+  EXPECT_EQ(planned, 0);
+  // An operator without a rule: the graph goes to the CPU plan.
+  const Tensor e = opd::call<ops::exp::functional>(program(lazy::to_lazy(xc), lazy::to_lazy(yc)));
+  expect_same(lazy::to_cpu(e), opd::call<ops::exp::functional>(program(xc, yc)), "exp through the CPU plan");
+  EXPECT_EQ(planned, 1);
+  EXPECT_FALSE(rules.has(*lazy::lazy_impl(lazy::make_lazy(xc))->node()));  // data
   lazy::set_compiler(old);
 }
 
