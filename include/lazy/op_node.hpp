@@ -143,11 +143,7 @@ class OpNode {
   }
 
   // Every non-tensor argument, in schema order.
-  auto attributes() const {
-    return [this]<std::size_t... I>(std::index_sequence<I...>) {
-      return tuple_of<I...>(std::integral_constant<bool, is_attribute<I>>{}...);
-    }(std::make_index_sequence<num_arguments>{});
-  }
+  auto attributes() const { return attributes_of(std::make_index_sequence<num_arguments>{}); }
 
   // "aten::add.Tensor(alpha=1)": the operator and its attributes by name.
   std::string str() const { return node_->op_name() + "(" + node_->attributes_str() + ")"; }
@@ -174,10 +170,10 @@ class OpNode {
     }
   }
 
-  // The attribute tuple, built from the flags of every argument position.
-  template <std::size_t... I, class... Flags>
-  auto tuple_of(Flags...) const {
-    return std::tuple_cat(element<I>(Flags{})...);
+  // The attribute tuple: one element per attribute position, none per tensor.
+  template <std::size_t... I>
+  auto attributes_of(std::index_sequence<I...>) const {
+    return std::tuple_cat(element<I>(std::bool_constant<is_attribute<I>>{})...);
   }
   template <std::size_t I>
   auto element(std::true_type) const {
