@@ -33,9 +33,12 @@
 
 #include "dispatch/core/small_vector.hpp"
 #include "dispatch/dispatcher.hpp"
+#include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/sgemm_paths.hpp"
+#include "kernels/ops_views.hpp"
 #include "lazy/backend.hpp"
 #include "lazy/ir.hpp"
+#include "lazy/op_node.hpp"
 
 namespace opd::lazy {
 
@@ -46,6 +49,7 @@ enum class FOp : std::uint8_t {
   gt, lt, ge, le, eq, ne,                   // comparisons -> 0/1
   relu, neg, abs, exp, log, tanh, sigmoid, sqrt,
   where,                                     // c ? a : b
+  cast,                                      // a through the dtype `to` (_to_copy)
 };
 
 struct FusibleOp {
@@ -78,6 +82,7 @@ OPD_FUNC const FusibleOp* fusible(const std::string& name) {
                                                  {"sigmoid", FOp::sigmoid}, {"sqrt", FOp::sqrt}};
     for (const auto& [n, op] : unary) t[std::string("aten::") + n] = {op, 1, false, false, false};
     t["aten::where.self"] = {FOp::where, 3, false, false, false};
+    t["aten::_to_copy"] = {FOp::cast, 1, false, false, false};
     return t;
   }();
   auto it = table.find(name);
@@ -86,11 +91,35 @@ OPD_FUNC const FusibleOp* fusible(const std::string& name) {
 
 constexpr std::int64_t kBlock = 1024;
 
+// The dtypes a fused group loads and stores (converted to and from its float
+// registers as eager's copy_ converts), and those a cast in it may target.
+OPD_FUNC bool fusible_real_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short:
+    case ScalarType::Int: case ScalarType::Long: case ScalarType::Half: case ScalarType::BFloat16:
+    case ScalarType::Float: case ScalarType::Double:
+      return true;
+    default:
+      return false;
+  }
+}
+// f(type_tag<T>) for one of those dtypes.
+template <class F>
+void visit_fusible_dtype(ScalarType t, F&& f) {
+  visit_scalar_type(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_arithmetic_v<T> || kernels::is_reduced_float_v<T>) f(tag);
+  });
+}
+
 // Where a fused operand comes from, per block.
 struct FInput {
   std::uint32_t node = 0, index = 0;  // the value (graph position, output)
   std::int64_t period = 0;            // numel of the input: 1 (scalar), the group's numel, or a trailing-dims size
-  bool is_bool = false;
+  ScalarType dtype = ScalarType::Float;  // other than Float: converted when loaded
+  // Broadcast in another way ([n, 1] beside [n, m]): gathered per block
+  // through its strides over the group's dimensions (0 where it repeats).
+  bool general = false;
 };
 
 struct FInstr {
@@ -98,13 +127,14 @@ struct FInstr {
   std::int32_t dst, a, b, c;  // registers; b = -1 with a scalar operand
   float scalar = 0.f, alpha = 1.f;
   bool alpha_one = true;
+  ScalarType to = ScalarType::Float;  // FOp::cast's dtype
   bool writes_operand = false;  // computes a direct output (FOutput::direct): dst may be an operand's buffer
 };
 
 struct FOutput {
   std::int32_t reg;
   std::uint32_t node, slot;
-  bool is_bool;
+  ScalarType dtype;  // other than Float: converted when stored
   std::int32_t into_input = -1;  // >= 0: written into this group input's buffer when it may be (see CpuPlan)
   // Computed straight into that buffer (no instruction after the one that
   // computes it reads the input), else in its register and copied per block.
@@ -149,6 +179,16 @@ OPD_FUNC float scalar_of(const IValue& v) {
 }
 
 OPD_FUNC bool is_float_scalar_attr(const IValue& v) { return v.is_double() || v.is_int() || v.is_bool(); }
+
+// A cast's value in a float register: the element converted to `to` and
+// back, as eager's _to_copy gives it (exact in float for every fusible dtype:
+// a float -> integer conversion truncates to an integer a float holds).
+OPD_FUNC void cast_through(ScalarType to, float* d, const float* a, std::int64_t n) {
+  visit_fusible_dtype(to, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::int64_t k = 0; k < n; ++k) d[k] = kernels::convert<float>(kernels::convert<T>(a[k]));
+  });
+}
 
 // One operator over one block. Registers never overlap (hence __restrict),
 // except in an instruction that computes an output straight into the buffer
@@ -226,6 +266,7 @@ template <bool InPlace>
       })
       break;
     }
+    case FOp::cast: cast_through(in.to, d, a, n); break;
   }
 #undef OPD_LAZY_FOR
 }
@@ -256,6 +297,69 @@ OPD_FUNC std::int64_t broadcast_period(const Tensor& t) {
   return block;
 }
 
+// A general broadcast input's strides over the group's dimensions (0 where
+// it repeats), with adjacent dimensions merged where the strides allow: what
+// gather_block walks. From the run's tensor, so a strided one needs no copy.
+struct Gather {
+  SmallVector<std::int64_t, 6> sizes, strides;  // innermost last
+};
+OPD_FUNC Gather gather_of(const Tensor& t, const std::vector<std::int64_t>& out_sizes) {
+  Gather gt;
+  const std::size_t nd = out_sizes.size(), td = static_cast<std::size_t>(t.dim());
+  for (std::size_t d = 0; d < nd; ++d) {
+    const std::int64_t size = out_sizes[d];
+    std::int64_t stride = 0;
+    if (d + td >= nd) {
+      const std::size_t e = d + td - nd;
+      stride = t.sizes()[e] == 1 ? 0 : t.strides()[e];
+    }
+    if (size == 1) continue;
+    if (!gt.sizes.empty() && gt.strides.back() == stride * size) {  // merges into the previous dimension
+      gt.sizes.back() *= size;
+      gt.strides.back() = stride;
+    } else {
+      gt.sizes.push_back(size);
+      gt.strides.push_back(stride);
+    }
+  }
+  if (gt.sizes.empty()) {
+    gt.sizes.push_back(1);
+    gt.strides.push_back(0);
+  }
+  return gt;
+}
+
+// Elements [start, start + n) of the broadcast input, as floats.
+template <class T>
+void gather_block(const T* p, const Gather& gt, std::int64_t start, float* dst, std::int64_t n) {
+  const std::size_t nd = gt.sizes.size();
+  SmallVector<std::int64_t, 6> idx(nd);
+  std::int64_t off = 0, rest = start;
+  for (std::size_t d = nd; d-- > 0;) {
+    idx[d] = rest % gt.sizes[d];
+    rest /= gt.sizes[d];
+    off += idx[d] * gt.strides[d];
+  }
+  const std::int64_t inner = gt.sizes[nd - 1], step = gt.strides[nd - 1];
+  for (std::int64_t k = 0; k < n;) {
+    const std::int64_t run = std::min(inner - idx[nd - 1], n - k);
+    if (step == 0) {
+      std::fill(dst + k, dst + k + run, kernels::convert<float>(p[off]));
+    } else {
+      for (std::int64_t j = 0; j < run; ++j) dst[k + j] = kernels::convert<float>(p[off + j * step]);
+    }
+    k += run;
+    off += run * step;
+    idx[nd - 1] += run;
+    for (std::size_t d = nd - 1; d > 0 && idx[d] == gt.sizes[d]; --d) {  // carry
+      off -= idx[d] * gt.strides[d];
+      idx[d] = 0;
+      ++idx[d - 1];
+      off += gt.strides[d - 1];
+    }
+  }
+}
+
 // write_input: the output marked into_input takes that input's buffer
 // (CpuPlan::run checked that nothing reads it afterwards). `scratch` holds
 // g.registers blocks of kBlock floats (uninitialized).
@@ -265,10 +369,16 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   boost::container::small_vector<Tensor, 8> held(ni);
   SmallVector<const void*, 8> src(ni);
   SmallVector<std::int64_t, 8> period(ni);
+  boost::container::small_vector<Gather, 2> gathers;
+  SmallVector<std::int32_t, 8> gather_of_input(ni, -1);
   for (std::size_t i = 0; i < ni; ++i) {
     Tensor t = slots[static_cast<std::size_t>(g.input_slots[i])];
     period[i] = g.inputs[i].period;
-    if (!t.is_contiguous()) {
+    if (g.inputs[i].general) {
+      gather_of_input[i] = static_cast<std::int32_t>(gathers.size());
+      gathers.push_back(gather_of(t, g.sizes));
+      period[i] = -1;
+    } else if (!t.is_contiguous()) {
       if (const std::int64_t p = broadcast_period(t); p != 0) period[i] = p;
       else t = contiguous_copy(t);
     }
@@ -278,7 +388,7 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   results.clear();
   for (const FOutput& o : g.outputs) {
     if (write_input && o.into_input >= 0) results.push_back(held[static_cast<std::size_t>(o.into_input)]);
-    else results.push_back(empty(g.sizes, o.is_bool ? ScalarType::Bool : ScalarType::Float, Device::cpu()));
+    else results.push_back(empty(g.sizes, o.dtype, Device::cpu()));
   }
   SmallVector<float*, 16> reg(static_cast<std::size_t>(g.registers));
   for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch + r * kBlock;
@@ -286,14 +396,18 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   // Scalar inputs: filled once.
   for (std::size_t i = 0; i < ni; ++i) {
     if (period[i] != 1) continue;
-    const float v = g.inputs[i].is_bool ? (*static_cast<const bool*>(src[i]) ? 1.f : 0.f)
-                                        : *static_cast<const float*>(src[i]);
+    float v = 0.f;
+    visit_fusible_dtype(g.inputs[i].dtype, [&](auto tag) {
+      v = kernels::convert<float>(*static_cast<const typename decltype(tag)::type*>(src[i]));
+    });
     std::fill(base[i], base[i] + kBlock, v);
   }
   // An output written into an input's buffer: computed there directly when
   // the input is read in place (the instructions after it do not read it),
   // else in its register and copied after the block.
-  auto read_in_place = [&](std::size_t i) { return period[i] != 1 && period[i] == g.numel && !g.inputs[i].is_bool; };
+  auto read_in_place = [&](std::size_t i) {
+    return period[i] != 1 && period[i] == g.numel && g.inputs[i].dtype == ScalarType::Float;
+  };
   auto direct = [&](const FOutput& o) { return o.direct && read_in_place(static_cast<std::size_t>(o.into_input)); };
   bool in_place = false;  // an output is computed straight into an operand's buffer
   for (const FOutput& o : g.outputs) in_place = in_place || (write_input && o.into_input >= 0 && direct(o));
@@ -301,7 +415,7 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   // operands are all read in place and whose result goes straight to memory
   // (an SGD update) has none: one pass, without the per-block set-up.
   std::int64_t block = kBlock;
-  if (g.code.size() == 1 && g.outputs.size() == 1 && !g.outputs[0].is_bool &&
+  if (g.code.size() == 1 && g.outputs.size() == 1 && g.outputs[0].dtype == ScalarType::Float &&
       (!(write_input && g.outputs[0].into_input >= 0) || direct(g.outputs[0]))) {
     bool all_in_place = true;
     for (std::size_t i = 0; i < ni; ++i) all_in_place = all_in_place && read_in_place(i);
@@ -315,22 +429,26 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
       if (pi == 1) continue;
       if (read_in_place(i)) {
         reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;
-      } else if (in.is_bool) {
-        const bool* p = static_cast<const bool*>(src[i]);
-        for (std::int64_t k = 0; k < n; ++k) base[i][k] = p[(start + k) % pi] ? 1.f : 0.f;
-      } else {
-        const float* p = static_cast<const float*>(src[i]);
+        continue;
+      }
+      visit_fusible_dtype(in.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* p = static_cast<const T*>(src[i]);
+        if (pi < 0) {
+          gather_block(p, gathers[static_cast<std::size_t>(gather_of_input[i])], start, base[i], n);
+          return;
+        }
         std::int64_t j = start % pi;
         for (std::int64_t k = 0; k < n; ++k) {
-          base[i][k] = p[j];
+          base[i][k] = kernels::convert<float>(p[j]);
           if (++j == pi) j = 0;
         }
-      }
+      });
     }
     // Float outputs are computed in place in the output tensor.
     for (std::size_t o = 0; o < g.outputs.size(); ++o) {
       const FOutput& out = g.outputs[o];
-      if (out.is_bool) continue;
+      if (out.dtype != ScalarType::Float) continue;
       if (write_input && out.into_input >= 0) {
         if (direct(out)) reg[static_cast<std::size_t>(out.reg)] = reg[static_cast<std::size_t>(out.into_input)];
         else reg[static_cast<std::size_t>(out.reg)] = base[static_cast<std::size_t>(out.reg)];
@@ -347,9 +465,12 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
           std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
         continue;
       }
-      if (!out.is_bool) continue;
-      bool* p = static_cast<bool*>(results[o].data_ptr()) + start;
-      for (std::int64_t k = 0; k < n; ++k) p[k] = r[k] != 0.f;
+      if (out.dtype == ScalarType::Float) continue;
+      visit_fusible_dtype(out.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* p = static_cast<T*>(results[o].data_ptr()) + start;
+        for (std::int64_t k = 0; k < n; ++k) p[k] = kernels::convert<T>(r[k]);
+      });
     }
   }
 }
@@ -450,6 +571,26 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
     const FusibleOp* f = fusible(node->op->name());
     if (f == nullptr) return nullptr;
     const OutputMeta& out = node->output(0);
+    if (f->op == FOp::cast) {
+      // Between float and a real dtype, on this device, contiguous: either
+      // end Float (a register holds its value exactly, plain or converted).
+      const auto to = OpNode<kernels::ops::to_copy>::match(*node);
+      if (!to || node->operands.size() != 1 || !node->operands[0].node) return nullptr;
+      const ScalarType from = node->operands[0].node->output(node->operands[0].index).dtype;
+      const auto layout = to->get<"layout">();
+      const auto device = to->get<"device">();
+      if ((layout && *layout != Layout::Strided) || (device && device->type() != DeviceType::Lazy) ||
+          to->get<"pin_memory">().value_or(false) || !fusible_real_dtype(from) || !fusible_real_dtype(out.dtype) ||
+          (from != ScalarType::Float && out.dtype != ScalarType::Float) ||
+          out.sizes != node->operands[0].node->output(node->operands[0].index).sizes)
+        return nullptr;
+      std::int64_t expected = 1;  // contiguous, as the group writes it
+      for (std::size_t d = out.sizes.size(); d-- > 0;) {
+        if (out.sizes[d] != 1 && out.strides[d] != expected) return nullptr;
+        expected *= out.sizes[d];
+      }
+      return f;
+    }
     if (out.dtype != (f->compare ? ScalarType::Bool : ScalarType::Float)) return nullptr;
     if (f->scalar_other && !is_float_scalar_attr(node->attributes[1])) return nullptr;
     if (f->has_alpha && !is_float_scalar_attr(node->attributes[2])) return nullptr;
@@ -464,14 +605,12 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
       const bool want_bool = f->op == FOp::where && j == 0;
       if (m.dtype != (want_bool ? ScalarType::Bool : ScalarType::Float) && !(promotes_bool && m.dtype == ScalarType::Bool))
         return nullptr;
-      // same shape, a single element, or the output's trailing dimensions
-      if (m.sizes == out.sizes) continue;
-      std::int64_t numel = 1;
-      for (const std::int64_t s : m.sizes) numel *= s;
-      if (numel == 1) continue;
-      if (m.sizes.size() > out.sizes.size() ||
-          !std::equal(m.sizes.begin(), m.sizes.end(), out.sizes.end() - static_cast<std::ptrdiff_t>(m.sizes.size())))
-        return nullptr;
+      // broadcast to the output's shape (read in place, repeated, or gathered: FInput)
+      if (m.sizes.size() > out.sizes.size()) return nullptr;
+      for (std::size_t d = 0; d < m.sizes.size(); ++d) {
+        const std::int64_t o = out.sizes[out.sizes.size() - m.sizes.size() + d];
+        if (m.sizes[d] != o && m.sizes[d] != 1) return nullptr;
+      }
     }
     return f;
   };
@@ -652,7 +791,13 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
         const OutputMeta& m = o.node->output(o.index);
         in.period = 1;
         for (const std::int64_t s : m.sizes) in.period *= s;
-        in.is_bool = m.dtype == ScalarType::Bool;
+        in.dtype = m.dtype;
+        // same shape, one element, or the output's trailing dimensions: a
+        // period; another broadcast ([n, 1] beside [n, m]): gathered
+        in.general = in.period != 1 && m.sizes != grp.sizes &&
+                     (m.sizes.size() > grp.sizes.size() ||
+                      !std::equal(m.sizes.begin(), m.sizes.end(),
+                                  grp.sizes.end() - static_cast<std::ptrdiff_t>(m.sizes.size())));
         grp.inputs.push_back(in);
         grp.input_slots.push_back(static_cast<std::int32_t>(slot[p][o.index]));
         return static_cast<std::int32_t>(grp.inputs.size() - 1);
@@ -674,6 +819,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
         ins.b = f.arity >= 2 ? input_reg(node->operands[1]) : -1;
         ins.c = f.arity >= 3 ? input_reg(node->operands[2]) : -1;
         if (f.scalar_other) ins.scalar = scalar_of(node->attributes[1]);
+        if (f.op == FOp::cast) ins.to = node->output(0).dtype;
         if (f.has_alpha) {
           const IValue& alpha = node->attributes[2];
           ins.alpha = scalar_of(alpha);
@@ -684,7 +830,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
           const std::uint32_t s = take();
           slot[m] = {s};
           step.out.push_back(s);
-          grp.outputs.push_back(FOutput{reg[m], m, s, node->output(0).dtype == ScalarType::Bool});
+          grp.outputs.push_back(FOutput{reg[m], m, s, node->output(0).dtype});
         }
       }
       // The target input dies here (the group runs last): its buffer takes
@@ -696,7 +842,7 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
           if (grp.inputs[i].node == static_cast<std::uint32_t>(grp.target_node) && grp.inputs[i].index == grp.target_index)
             q = static_cast<std::int32_t>(i);
         for (std::size_t o = grp.outputs.size(); o-- > 0 && q >= 0 && !writes;)
-          if (!grp.outputs[o].is_bool) {
+          if (grp.outputs[o].dtype == ScalarType::Float) {
             grp.outputs[o].into_input = q;
             writes = true;
           }
@@ -712,10 +858,10 @@ OPD_FUNC CpuPlan::CpuPlan(const Graph& g) {
         for (std::size_t i = 0; i < grp.inputs.size() && grp.dying_input < 0; ++i) {
           const FInput& in = grp.inputs[i];
           const Node* src = g.nodes[in.node];
-          if (!in.is_bool && !src->is_data() && !is_root[in.node] && last_use[in.node] == static_cast<std::int64_t>(k) &&
+          if (in.dtype == ScalarType::Float && !in.general && !src->is_data() && !is_root[in.node] && last_use[in.node] == static_cast<std::int64_t>(k) &&
               src->output(in.index).sizes == grp.sizes)
             for (std::size_t o = grp.outputs.size(); o-- > 0 && grp.dying_input < 0;)
-              if (!grp.outputs[o].is_bool) {
+              if (grp.outputs[o].dtype == ScalarType::Float) {
                 grp.outputs[o].into_input = static_cast<std::int32_t>(i);
                 grp.dying_input = static_cast<std::int32_t>(i);
               }

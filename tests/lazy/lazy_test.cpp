@@ -619,6 +619,67 @@ TEST_F(Lazy, ElementwiseChainsRunFusedAndEqualEager) {
   EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 3u) << "gt, mul and add in one loop";
 }
 
+// Operands broadcast in any way ([n, 1] beside [n, m], [1, m], [b, 1, c]) are
+// gathered per block; casts between float and the real dtypes convert on
+// load or store (or through the dtype in a register): all bitwise eager's.
+TEST_F(Lazy, GeneralBroadcastsAndCastsRunFusedAndEqualEager) {
+  const Tensor xc = randn({33, 70}, 60), rc = randn({1, 70}, 61), yc = randn({4, 5, 6}, 62), zc = randn({4, 1, 6}, 63);
+  auto to = [](const Tensor& t, opd::ScalarType d) {
+    return opd::call<ops::to_copy>(t, d, std::nullopt, std::nullopt, std::nullopt, false, std::nullopt);
+  };
+  // x - sum(x, 1, keepdim) scaled by a row, then relu: the column and the row gathered.
+  auto centred = [](const Tensor& x, const Tensor& row) {
+    const Tensor col = opd::call<ops::sum_dim>(x, std::vector<int64_t>{1}, true, std::nullopt);
+    const Tensor d = opd::call<ops::sub::functional>(x, col, 1.0);
+    return opd::call<ops::relu>(opd::call<ops::mul::functional>(d, row));
+  };
+  lazy::Counters before = lazy::counters();
+  expect_same(lazy::to_cpu(centred(lazy::to_lazy(xc), lazy::to_lazy(rc))), centred(xc, rc), "[n, 1] and [1, m]");
+  EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 3u) << "sub, mul and relu in one loop";
+  // An outer sum [4, 1, 6] + [4, 5, 6] and a strided operand (a transpose's result).
+  auto outer = [](const Tensor& y, const Tensor& z) {
+    const Tensor zt = opd::call<ops::transpose>(opd::call<ops::neg::functional>(z), 0, 2);  // [6, 1, 4]
+    const Tensor back = opd::call<ops::transpose>(zt, 0, 2);                              // [4, 1, 6], strided
+    return opd::call<ops::mul::functional>(opd::call<ops::add::functional>(y, back, 1.0), y);
+  };
+  before = lazy::counters();
+  expect_same(lazy::to_cpu(outer(lazy::to_lazy(yc), lazy::to_lazy(zc))), outer(yc, zc), "[b, 1, c] strided");
+  EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 2u) << "add and mul in one loop";
+
+  // Casts: a mask to float, a Long input to float, a round trip through
+  // Long (truncation), and results stored as Half and Double.
+  const Tensor ic = to(opd::call<ops::mul_scalar::functional>(xc, 100.0), opd::ScalarType::Long);
+  auto casts = [&](const Tensor& x, const Tensor& i) {
+    const Tensor mask = to(opd::call<ops::gt_scalar::functional>(x, 0.0), opd::ScalarType::Float);
+    const Tensor idx = to(i, opd::ScalarType::Float);
+    const Tensor trunc = to(to(opd::call<ops::mul_scalar::functional>(x, 7.0), opd::ScalarType::Long), opd::ScalarType::Float);
+    const Tensor v = opd::call<ops::add::functional>(opd::call<ops::mul::functional>(mask, idx), trunc, 1.0);
+    return std::vector<Tensor>{to(v, opd::ScalarType::Half), to(v, opd::ScalarType::Double), v};
+  };
+  before = lazy::counters();
+  const std::vector<Tensor> lazy_casts = casts(lazy::to_lazy(xc), lazy::to_lazy(ic));
+  const std::vector<Tensor> eager_casts = casts(xc, ic);
+  lazy::sync(lazy_casts);
+  for (std::size_t k = 0; k < lazy_casts.size(); ++k) {
+    const Tensor got = lazy::to_cpu(lazy_casts[k]);
+    ASSERT_EQ(got.dtype(), eager_casts[k].dtype()) << k;
+    ASSERT_EQ(got.sizes().vec(), eager_casts[k].sizes().vec()) << k;
+    EXPECT_EQ(std::memcmp(got.data_ptr(), eager_casts[k].data_ptr(), static_cast<std::size_t>(got.numel()) * got.itemsize()), 0)
+        << "cast result " << k;
+  }
+  // Of the ten operators (gt, the mask's cast, the Long input's cast, mul 7,
+  // two casts, mul, add, the Half and Double casts) nine run fused: groups
+  // are formed greedily in post-order and never merged, so one cast starts a
+  // group of its own that is closed before its reader joins another, and a
+  // group of one runs as its operator.
+  EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 9u);
+  // A cast that is not between float and a real dtype is a step: Half to Double.
+  const Tensor hc = to(xc, opd::ScalarType::Half);
+  before = lazy::counters();
+  const Tensor hd = to(opd::call<ops::abs::functional>(to(lazy::to_lazy(hc), opd::ScalarType::Double)), opd::ScalarType::Float);
+  expect_same(lazy::to_cpu(hd), to(opd::call<ops::abs::functional>(to(hc, opd::ScalarType::Double)), opd::ScalarType::Float), "half to double");
+}
+
 // ---- dumps and the compiler hook -------------------------------------------------
 
 TEST_F(Lazy, DumpsNameOperatorsAttributesAndShapes) {
