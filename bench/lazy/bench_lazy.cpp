@@ -17,6 +17,9 @@
 // Every MLP row counts the minor page faults per step (getrusage).
 //   BM_lazy_chain8/<eager|lazy>/<n>      8 elementwise operators on n floats: eager,
 //                                        or traced and synced (run as one fused loop)
+//   BM_lazy_rownorm/<eager|lazy>/<rows>  (x - mean) * rstd * w + b on rows x 1024 floats,
+//                                        mean and rstd [rows, 1], w and b [1024]: the
+//                                        columns broadcast along rows (gathered per block)
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -207,6 +210,38 @@ void BM_lazy_chain8(benchmark::State& state, bool lazy) {
 }
 BENCHMARK_CAPTURE(BM_lazy_chain8, eager, false)->Name("BM_lazy_chain8/eager")->Arg(1000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_lazy_chain8, lazy, true)->Name("BM_lazy_chain8/lazy")->Arg(1000)->Arg(1000000);
+
+Tensor rownorm(const Tensor& x, const Tensor& mean, const Tensor& rstd, const Tensor& w, const Tensor& b) {
+  const Tensor centred = opd::call<ops::sub::functional>(x, mean, 1.0);
+  const Tensor scaled = opd::call<ops::mul::functional>(centred, rstd);
+  return opd::call<ops::add::functional>(opd::call<ops::mul::functional>(scaled, w), b, 1.0);
+}
+
+void BM_lazy_rownorm(benchmark::State& state, bool lazy) {
+  setup();
+  const int64_t rows = state.range(0);
+  const Tensor x = randn({rows, 1024}, 6), mean = randn({rows, 1}, 7), rstd = randn({rows, 1}, 8);
+  const Tensor w = randn({1024}, 9), b = randn({1024}, 10);
+  const Tensor lx = opd::lazy::to_lazy(x), lm = opd::lazy::to_lazy(mean), lr = opd::lazy::to_lazy(rstd);
+  const Tensor lw = opd::lazy::to_lazy(w), lb = opd::lazy::to_lazy(b);
+  Tensor keep;
+  const auto before = opd::lazy::counters();
+  for (auto _ : state) {
+    if (lazy) {
+      keep = rownorm(lx, lm, lr, lw, lb);
+      opd::lazy::sync();
+    } else {
+      keep = rownorm(x, mean, rstd, w, b);
+    }
+    benchmark::DoNotOptimize(keep);
+  }
+  state.SetBytesProcessed(state.iterations() * rows * 1024 * static_cast<int64_t>(sizeof(float)) * 2);
+  const auto after = opd::lazy::counters();
+  state.counters["fused_per_step"] =
+      static_cast<double>(after.fused_nodes - before.fused_nodes) / static_cast<double>(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_lazy_rownorm, eager, false)->Name("BM_lazy_rownorm/eager")->Arg(32)->Arg(1024);
+BENCHMARK_CAPTURE(BM_lazy_rownorm, lazy, true)->Name("BM_lazy_rownorm/lazy")->Arg(32)->Arg(1024);
 
 }  // namespace
 

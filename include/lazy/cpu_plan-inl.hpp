@@ -360,6 +360,27 @@ void gather_block(const T* p, const Gather& gt, std::int64_t start, float* dst, 
   }
 }
 
+// The value when elements [start, start + n) of the broadcast input are all
+// one element (a column [n, 1] beside a row of the block): then an operator
+// that has a scalar form reads it as its scalar, and nothing is gathered.
+template <class T>
+bool gather_constant(const T* p, const Gather& gt, std::int64_t start, std::int64_t n, float& value) {
+  const std::size_t nd = gt.sizes.size();
+  if (gt.strides[nd - 1] != 0) return false;
+  const std::int64_t inner = gt.sizes[nd - 1];
+  if (start % inner + n > inner) return false;
+  std::int64_t off = 0, rest = start;
+  for (std::size_t d = nd; d-- > 0;) {
+    off += (rest % gt.sizes[d]) * gt.strides[d];
+    rest /= gt.sizes[d];
+  }
+  value = kernels::convert<float>(p[off]);
+  return true;
+}
+
+// Operators with a scalar form for their second operand (FInstr::b = -1).
+constexpr bool has_scalar_form(FOp op) { return op <= FOp::ne; }
+
 // write_input: the output marked into_input takes that input's buffer
 // (CpuPlan::run checked that nothing reads it afterwards). `scratch` holds
 // g.registers blocks of kBlock floats (uninitialized).
@@ -385,6 +406,18 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
     src[i] = t.data_ptr();
     held[i] = std::move(t);
   }
+  // A general input read only as the second operand of operators with a
+  // scalar form: when a block sees one element of it, read as the scalar.
+  SmallVector<bool, 8> as_scalar(ni, false);
+  for (std::size_t i = 0; i < ni; ++i) as_scalar[i] = g.inputs[i].general;
+  for (const FInstr& in : g.code) {
+    for (const std::int32_t r : {in.a, in.c})
+      if (r >= 0 && static_cast<std::size_t>(r) < ni) as_scalar[static_cast<std::size_t>(r)] = false;
+    if (in.b >= 0 && static_cast<std::size_t>(in.b) < ni && !has_scalar_form(in.op)) as_scalar[static_cast<std::size_t>(in.b)] = false;
+  }
+  SmallVector<float, 8> block_value(ni);
+  SmallVector<bool, 8> block_constant(ni, false);
+  bool any_constant = false;
   results.clear();
   for (const FOutput& o : g.outputs) {
     if (write_input && o.into_input >= 0) results.push_back(held[static_cast<std::size_t>(o.into_input)]);
@@ -431,17 +464,33 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
         reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;
         continue;
       }
+      reg[i] = base[i];
+      if (pi > 1 && in.dtype == ScalarType::Float && start % pi + n <= pi) {  // the block within one period: read there
+        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start % pi;
+        continue;
+      }
       visit_fusible_dtype(in.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* p = static_cast<const T*>(src[i]);
         if (pi < 0) {
-          gather_block(p, gathers[static_cast<std::size_t>(gather_of_input[i])], start, base[i], n);
+          const Gather& gt = gathers[static_cast<std::size_t>(gather_of_input[i])];
+          block_constant[i] = as_scalar[i] && gather_constant(p, gt, start, n, block_value[i]);
+          any_constant = any_constant || block_constant[i];
+          if (!block_constant[i]) gather_block(p, gt, start, base[i], n);
           return;
         }
+        // the period's elements in runs (a bias of the trailing dimensions)
         std::int64_t j = start % pi;
-        for (std::int64_t k = 0; k < n; ++k) {
-          base[i][k] = kernels::convert<float>(p[j]);
-          if (++j == pi) j = 0;
+        for (std::int64_t k = 0; k < n;) {
+          const std::int64_t run = std::min(pi - j, n - k);
+          float* d = base[i] + k;
+          if constexpr (std::is_same_v<T, float>) {
+            std::memcpy(d, p + j, static_cast<std::size_t>(run) * sizeof(float));
+          } else {
+            for (std::int64_t e = 0; e < run; ++e) d[e] = kernels::convert<float>(p[j + e]);
+          }
+          k += run;
+          j = 0;
         }
       });
     }
@@ -456,7 +505,17 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
         reg[static_cast<std::size_t>(out.reg)] = static_cast<float*>(results[o].data_ptr()) + start;
       }
     }
-    for (const FInstr& in : g.code) (in.writes_operand && in_place ? apply_in_place : apply)(in, reg.data(), n);
+    for (const FInstr& in : g.code) {
+      auto run = in.writes_operand && in_place ? apply_in_place : apply;
+      if (any_constant && in.b >= 0 && static_cast<std::size_t>(in.b) < ni && block_constant[static_cast<std::size_t>(in.b)]) {
+        FInstr scalar = in;
+        scalar.b = -1;
+        scalar.scalar = block_value[static_cast<std::size_t>(in.b)];
+        run(scalar, reg.data(), n);
+      } else {
+        run(in, reg.data(), n);
+      }
+    }
     for (std::size_t o = 0; o < g.outputs.size(); ++o) {
       const FOutput& out = g.outputs[o];
       const float* r = reg[static_cast<std::size_t>(out.reg)];

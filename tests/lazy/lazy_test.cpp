@@ -636,6 +636,18 @@ TEST_F(Lazy, GeneralBroadcastsAndCastsRunFusedAndEqualEager) {
   lazy::Counters before = lazy::counters();
   expect_same(lazy::to_cpu(centred(lazy::to_lazy(xc), lazy::to_lazy(rc))), centred(xc, rc), "[n, 1] and [1, m]");
   EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 3u) << "sub, mul and relu in one loop";
+  // Rows of 2,500: a block within one row reads a column as its scalar (c1,
+  // a second operand only), a block across rows gathers it; c2 is a first
+  // operand and where's, so always gathered.
+  const Tensor wc = randn({3, 2500}, 64), c1 = randn({3, 1}, 65), c2 = randn({3, 1}, 66);
+  auto rows = [](const Tensor& x, const Tensor& a, const Tensor& b) {
+    const Tensor d = opd::call<ops::mul::functional>(opd::call<ops::sub::functional>(x, a, 2.0), a);
+    const Tensor q = opd::call<ops::div::functional>(b, d);
+    return opd::call<ops::where::functional>(opd::call<ops::gt::functional>(q, a), b, q);
+  };
+  before = lazy::counters();
+  expect_same(lazy::to_cpu(rows(lazy::to_lazy(wc), lazy::to_lazy(c1), lazy::to_lazy(c2))), rows(wc, c1, c2), "columns");
+  EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 5u);
   // An outer sum [4, 1, 6] + [4, 5, 6] and a strided operand (a transpose's result).
   auto outer = [](const Tensor& y, const Tensor& z) {
     const Tensor zt = opd::call<ops::transpose>(opd::call<ops::neg::functional>(z), 0, 2);  // [6, 1, 4]
