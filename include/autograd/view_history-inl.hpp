@@ -77,23 +77,22 @@ inline bool has_broadcast_dim(IntArrayRef sizes, IntArrayRef strides) {
 inline Tensor base_like(const TensorGeometry& base, const Tensor& like) {
   return empty_strided(IntArrayRef(base.sizes), IntArrayRef(base.strides), like.dtype(), like.device());
 }
-// The view's region of such a tensor.
+// The view's region of such a tensor (with grad mode on, through the
+// operator, so that autograd records the view).
 inline Tensor region(const Tensor& t, const TensorGeometry& base, const TensorGeometry& view) {
+  if (GradMode::is_enabled())
+    return call<kernels::ops::as_strided>(t, std::span<const int64_t>(view.sizes), std::span<const int64_t>(view.strides),
+                                          std::optional<int64_t>(view.offset - base.offset));
   return t.as_strided(IntArrayRef(view.sizes), IntArrayRef(view.strides), view.offset - base.offset);
 }
 
-// The gradient of a view from its regenerated history (AsStridedBackward0) or
-// of CopySlices is made below autograd: under create_graph the result would
-// have no history, which would be a silently wrong second derivative.
-[[gnu::cold, gnu::noinline]] inline void throw_create_graph(const char* node) {
-  throw NotImplementedError(std::string(node) +
-                            ": create_graph through an in-place operation on a view (or a view whose base was written "
-                            "in place) is not supported yet");
-}
-inline void check_no_graph(const variable_list& grads, const char* node) {
-  if (!GradMode::is_enabled()) return;
-  for (const Tensor& g : grads)
-    if (requires_grad(g)) throw_create_graph(node);
+// The gradients of CopySlices and of a regenerated view history
+// (AsStridedBackward0) are made below autograd, unless grad mode is on in
+// backward (create_graph): then through it, so that they have a history of
+// their own (the region written into a new tensor is an in-place write on a
+// view: CopySlices again), as PyTorch computes them.
+inline DispatchKeySet excluded_unless_graph() {
+  return GradMode::is_enabled() ? DispatchKeySet() : kAutogradKeys;
 }
 
 inline void regenerate(const Tensor& view, AutogradMeta& m, const Tensor& base) {
@@ -179,19 +178,17 @@ OPD_FUNC variable_list CopySlices::apply(variable_list&& grads) {
   variable_list out(next_edges().size());
   const Tensor& grad = grads.at(0);
   if (!grad.defined()) return out;
-  view_detail::check_no_graph(grads, "CopySlices");
   Tensor result, slice, slice_grad;
   {
-    ExcludeDispatchKeyGuard below(kAutogradKeys);
+    ExcludeDispatchKeyGuard below(view_detail::excluded_unless_graph());
     result = view_detail::base_like(base_, grad);
     call<kernels::ops::copy_>(result, grad, false);
     slice = view_detail::region(result, base_, view_);
     slice_grad = call<kernels::ops::clone>(slice);
   }
   variable_list res = fn_->apply({slice_grad});  // the in-place call's gradients, from its region's
-  view_detail::check_no_graph(res, "CopySlices");
   if (should_compute_output(0)) {
-    ExcludeDispatchKeyGuard below(kAutogradKeys);
+    ExcludeDispatchKeyGuard below(view_detail::excluded_unless_graph());
     if (!res.empty() && res[0].defined())
       call<kernels::ops::copy_>(slice, res[0], false);
     else
@@ -211,10 +208,9 @@ OPD_FUNC AsStridedBackward0::AsStridedBackward0(const Tensor& base, const Tensor
 OPD_FUNC variable_list AsStridedBackward0::apply(variable_list&& grads) {
   Tensor grad = grads.at(0);
   if (!grad.defined()) return {Tensor()};
-  view_detail::check_no_graph(grads, "AsStridedBackward0");
   OPD_CHECK(!view_detail::overlaps(IntArrayRef(view_.sizes), IntArrayRef(view_.strides)),
             "AsStridedBackward0: a view whose elements overlap in memory other than by broadcasting is not supported");
-  ExcludeDispatchKeyGuard below(kAutogradKeys);
+  ExcludeDispatchKeyGuard below(view_detail::excluded_unless_graph());
   TensorGeometry view = view_;
   std::vector<int64_t> broadcast;  // every element of a stride-0 dimension is one element of the base
   for (std::size_t d = 0; d < view.sizes.size(); ++d) {

@@ -211,7 +211,14 @@ variable_list opd_inplace_view_grads(int program, const Tensor& a, const Tensor&
       break;
     }
   }
-  return opd::autograd::grad({loss}, {a, c}, {}, std::nullopt, false, true);
+  // first derivatives with their graph (through CopySlices), then the second
+  // ones: the derivatives of sum(g_a * w) + sum(g_c * g_c), as the torch side
+  variable_list g = opd::autograd::grad({loss}, {a, c}, {}, std::nullopt, true, true);
+  Tensor second = sum(mul(g[0], w));
+  if (g[1].defined()) second = add(second, sum(mul(g[1], g[1])));
+  variable_list gg = opd::autograd::grad({second}, {a, c}, {}, std::nullopt, false, true);
+  g.insert(g.end(), gg.begin(), gg.end());
+  return g;
 }
 
 TEST(AutogradAgainstLibtorch, InPlaceWritesToViews) {
@@ -226,14 +233,16 @@ TEST(AutogradAgainstLibtorch, InPlaceWritesToViews) {
     c.set_requires_grad(true);
     const variable_list mine = opd_inplace_view_grads(p, a, c, w);
     const std::vector<std::vector<double>> theirs = grad_diff::torch_inplace_view_grads(p, a_data, c_data, w_data);
-    ASSERT_EQ(theirs.size(), 2u);
-    for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(theirs.size(), 4u);
+    ASSERT_EQ(mine.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
       const std::vector<double> m =
           mine[i].defined() ? opd::to_vector<double>(mine[i]) : std::vector<double>(theirs[i].size(), 0.0);
       ASSERT_EQ(m.size(), theirs[i].size()) << "program " << p;
       for (std::size_t j = 0; j < m.size(); ++j)
         EXPECT_LE(std::abs(m[j] - theirs[i][j]), 1e-10 * std::max(1.0, std::abs(theirs[i][j])))
-            << "program " << p << ", input " << i << ", element " << j << ": opd " << m[j] << ", libtorch " << theirs[i][j];
+            << "program " << p << (i < 2 ? ", first" : ", second") << " derivative by input " << i % 2 << ", element " << j
+            << ": opd " << m[j] << ", libtorch " << theirs[i][j];
     }
   }
 }

@@ -160,12 +160,19 @@ std::vector<std::vector<double>> torch_inplace_view_grads(int program, const std
       break;
     }
   }
-  const auto g = torch::autograd::grad({loss}, {a, c}, {}, c10::nullopt, false, true);
+  // first derivatives with their graph, then the derivatives of
+  // sum(g_a * w) + sum(g_c * g_c) (the second ones)
+  const auto g = torch::autograd::grad({loss}, {a, c}, {}, c10::nullopt, true, true);
+  at::Tensor second = (g[0] * w).sum();
+  if (g[1].defined()) second = second + (g[1] * g[1]).sum();
+  const auto gg = torch::autograd::grad({second}, {a, c}, {}, c10::nullopt, false, true);
   std::vector<std::vector<double>> out;
-  for (std::size_t i = 0; i < g.size(); ++i) {
-    const at::Tensor t = g[i].defined() ? g[i].contiguous() : at::zeros(i == 0 ? a.sizes() : c.sizes(), options);
-    out.emplace_back(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
-  }
+  for (const auto* list : {&g, &gg})
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const at::Tensor& d = (*list)[i];
+      const at::Tensor t = d.defined() ? d.detach().contiguous() : at::zeros(i == 0 ? a.sizes() : c.sizes(), options);
+      out.emplace_back(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+    }
   return out;
 }
 

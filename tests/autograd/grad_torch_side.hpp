@@ -29,7 +29,8 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
                   const std::vector<diff::RawTensor>& v, const std::vector<diff::RawTensor>& u);
 
 // Programs that write views in place (PyTorch's CopySlices), on a [3, 4], c [2, 4] and
-// w [3, 4] (doubles, row-major): {d loss / d a, d loss / d c} (zeros where unused).
+// w [3, 4] (doubles, row-major): {d loss / d a, d loss / d c, then the derivatives of
+// s = sum(d loss / d a * w) + sum((d loss / d c)^2) by a and c} (zeros where unused).
 // grad_torch_diff_test.cpp runs the same programs with opd (kInplaceViewPrograms of them).
 inline constexpr int kInplaceViewPrograms = 5;
 std::vector<std::vector<double>> torch_inplace_view_grads(int program, const std::vector<double>& a,
