@@ -1,4 +1,4 @@
-// opd_bench_lazy (issue 28): the lazy backend's costs, one thread.
+// opd_bench_lazy (issue 28): the lazy backend's costs, one thread (the _mt rows: all).
 //
 //   BM_lazy_trace_per_op                 tracing only (no sync), per operator: a
 //                                        relu(x * y + 1) chain on lazy tensors, 8x8
@@ -17,6 +17,7 @@
 // Every MLP row counts the minor page faults per step (getrusage).
 //   BM_lazy_chain8/<eager|lazy>/<n>      8 elementwise operators on n floats: eager,
 //                                        or traced and synced (run as one fused loop)
+//   BM_lazy_chain8_mt/<eager|lazy>/<n>   the same on all the machine's threads (real time)
 //   BM_lazy_rownorm/<eager|lazy>/<rows>  (x - mean) * rstd * w + b on rows x 1024 floats,
 //                                        mean and rstd [rows, 1], w and b [1024]: the
 //                                        columns broadcast along rows (gathered per block)
@@ -24,6 +25,7 @@
 #include <sys/resource.h>
 
 #include <random>
+#include <thread>
 #include <vector>
 
 #include <autograd/autograd.hpp>
@@ -187,8 +189,14 @@ Tensor chain8(const Tensor& x, const Tensor& y) {
   return opd::call<ops::add_scalar::functional>(f, 1.0, 1.0);
 }
 
-void BM_lazy_chain8(benchmark::State& state, bool lazy) {
+void BM_lazy_chain8(benchmark::State& state, bool lazy, bool all_threads = false) {
   setup();
+  struct Threads {  // all of the machine's threads for the _mt rows, then one again
+    explicit Threads(bool all) {
+      if (all) opd::kernels::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
+    }
+    ~Threads() { opd::kernels::set_num_threads(1); }
+  } threads(all_threads);
   const int64_t n = state.range(0);
   const Tensor x = randn({n}, 4), y = randn({n}, 5);
   const Tensor lx = opd::lazy::to_lazy(x), ly = opd::lazy::to_lazy(y);
@@ -210,6 +218,8 @@ void BM_lazy_chain8(benchmark::State& state, bool lazy) {
 }
 BENCHMARK_CAPTURE(BM_lazy_chain8, eager, false)->Name("BM_lazy_chain8/eager")->Arg(1000)->Arg(1000000);
 BENCHMARK_CAPTURE(BM_lazy_chain8, lazy, true)->Name("BM_lazy_chain8/lazy")->Arg(1000)->Arg(1000000);
+BENCHMARK_CAPTURE(BM_lazy_chain8, eager_mt, false, true)->Name("BM_lazy_chain8_mt/eager")->Arg(1000000)->UseRealTime();
+BENCHMARK_CAPTURE(BM_lazy_chain8, lazy_mt, true, true)->Name("BM_lazy_chain8_mt/lazy")->Arg(1000000)->UseRealTime();
 
 Tensor rownorm(const Tensor& x, const Tensor& mean, const Tensor& rstd, const Tensor& w, const Tensor& b) {
   const Tensor centred = opd::call<ops::sub::functional>(x, mean, 1.0);

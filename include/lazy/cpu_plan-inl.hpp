@@ -34,6 +34,7 @@
 #include "dispatch/core/small_vector.hpp"
 #include "dispatch/dispatcher.hpp"
 #include "kernels/cpu/convert-inl.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/sgemm_paths.hpp"
 #include "kernels/ops_views.hpp"
 #include "lazy/backend.hpp"
@@ -415,25 +416,10 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
       if (r >= 0 && static_cast<std::size_t>(r) < ni) as_scalar[static_cast<std::size_t>(r)] = false;
     if (in.b >= 0 && static_cast<std::size_t>(in.b) < ni && !has_scalar_form(in.op)) as_scalar[static_cast<std::size_t>(in.b)] = false;
   }
-  SmallVector<float, 8> block_value(ni);
-  SmallVector<bool, 8> block_constant(ni, false);
-  bool any_constant = false;
   results.clear();
   for (const FOutput& o : g.outputs) {
     if (write_input && o.into_input >= 0) results.push_back(held[static_cast<std::size_t>(o.into_input)]);
     else results.push_back(empty(g.sizes, o.dtype, Device::cpu()));
-  }
-  SmallVector<float*, 16> reg(static_cast<std::size_t>(g.registers));
-  for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch + r * kBlock;
-  const SmallVector<float*, 16> base = reg;
-  // Scalar inputs: filled once.
-  for (std::size_t i = 0; i < ni; ++i) {
-    if (period[i] != 1) continue;
-    float v = 0.f;
-    visit_fusible_dtype(g.inputs[i].dtype, [&](auto tag) {
-      v = kernels::convert<float>(*static_cast<const typename decltype(tag)::type*>(src[i]));
-    });
-    std::fill(base[i], base[i] + kBlock, v);
   }
   // An output written into an input's buffer: computed there directly when
   // the input is read in place (the instructions after it do not read it),
@@ -447,91 +433,119 @@ OPD_FUNC void run_group(const Group& g, const std::vector<Tensor>& slots, std::v
   // Blocks keep a chain's intermediates in L1. A group of one operator whose
   // operands are all read in place and whose result goes straight to memory
   // (an SGD update) has none: one pass, without the per-block set-up.
-  std::int64_t block = kBlock;
+  bool one_pass = false;
   if (g.code.size() == 1 && g.outputs.size() == 1 && g.outputs[0].dtype == ScalarType::Float &&
       (!(write_input && g.outputs[0].into_input >= 0) || direct(g.outputs[0]))) {
-    bool all_in_place = true;
-    for (std::size_t i = 0; i < ni; ++i) all_in_place = all_in_place && read_in_place(i);
-    if (all_in_place) block = std::max<std::int64_t>(g.numel, 1);
+    one_pass = true;
+    for (std::size_t i = 0; i < ni; ++i) one_pass = one_pass && read_in_place(i);
   }
-  for (std::int64_t start = 0; start < g.numel; start += block) {
-    const std::int64_t n = std::min(block, g.numel - start);
+  // Elements [begin, end) (begin a multiple of kBlock), with the registers in
+  // `scratch`: one range per thread, each its own scratch.
+  auto run_range = [&](std::int64_t begin, std::int64_t end, float* scratch_base) {
+    SmallVector<float*, 16> reg(static_cast<std::size_t>(g.registers));
+    for (std::int32_t r = 0; r < g.registers; ++r) reg[static_cast<std::size_t>(r)] = scratch_base + r * kBlock;
+    const SmallVector<float*, 16> base = reg;
+    // Scalar inputs: filled once.
     for (std::size_t i = 0; i < ni; ++i) {
-      const FInput& in = g.inputs[i];
-      const std::int64_t pi = period[i];
-      if (pi == 1) continue;
-      if (read_in_place(i)) {
-        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;
-        continue;
-      }
-      reg[i] = base[i];
-      if (pi > 1 && in.dtype == ScalarType::Float && start % pi + n <= pi) {  // the block within one period: read there
-        reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start % pi;
-        continue;
-      }
-      visit_fusible_dtype(in.dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const T* p = static_cast<const T*>(src[i]);
-        if (pi < 0) {
-          const Gather& gt = gathers[static_cast<std::size_t>(gather_of_input[i])];
-          block_constant[i] = as_scalar[i] && gather_constant(p, gt, start, n, block_value[i]);
-          any_constant = any_constant || block_constant[i];
-          if (!block_constant[i]) gather_block(p, gt, start, base[i], n);
-          return;
+      if (period[i] != 1) continue;
+      float v = 0.f;
+      visit_fusible_dtype(g.inputs[i].dtype, [&](auto tag) {
+        v = kernels::convert<float>(*static_cast<const typename decltype(tag)::type*>(src[i]));
+      });
+      std::fill(base[i], base[i] + kBlock, v);
+    }
+    SmallVector<float, 8> block_value(ni);
+    SmallVector<bool, 8> block_constant(ni, false);
+    bool any_constant = false;
+    const std::int64_t block = one_pass ? std::max<std::int64_t>(end - begin, 1) : kBlock;
+    for (std::int64_t start = begin; start < end; start += block) {
+      const std::int64_t n = std::min(block, end - start);
+      for (std::size_t i = 0; i < ni; ++i) {
+        const FInput& in = g.inputs[i];
+        const std::int64_t pi = period[i];
+        if (pi == 1) continue;
+        if (read_in_place(i)) {
+          reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start;
+          continue;
         }
-        // the period's elements in runs (a bias of the trailing dimensions)
-        std::int64_t j = start % pi;
-        for (std::int64_t k = 0; k < n;) {
-          const std::int64_t run = std::min(pi - j, n - k);
-          float* d = base[i] + k;
-          if constexpr (std::is_same_v<T, float>) {
-            std::memcpy(d, p + j, static_cast<std::size_t>(run) * sizeof(float));
-          } else {
-            for (std::int64_t e = 0; e < run; ++e) d[e] = kernels::convert<float>(p[j + e]);
+        reg[i] = base[i];
+        if (pi > 1 && in.dtype == ScalarType::Float && start % pi + n <= pi) {  // the block within one period: read there
+          reg[i] = const_cast<float*>(static_cast<const float*>(src[i])) + start % pi;
+          continue;
+        }
+        visit_fusible_dtype(in.dtype, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          const T* p = static_cast<const T*>(src[i]);
+          if (pi < 0) {
+            const Gather& gt = gathers[static_cast<std::size_t>(gather_of_input[i])];
+            block_constant[i] = as_scalar[i] && gather_constant(p, gt, start, n, block_value[i]);
+            any_constant = any_constant || block_constant[i];
+            if (!block_constant[i]) gather_block(p, gt, start, base[i], n);
+            return;
           }
-          k += run;
-          j = 0;
+          // the period's elements in runs (a bias of the trailing dimensions)
+          std::int64_t j = start % pi;
+          for (std::int64_t k = 0; k < n;) {
+            const std::int64_t run = std::min(pi - j, n - k);
+            float* d = base[i] + k;
+            if constexpr (std::is_same_v<T, float>) {
+              std::memcpy(d, p + j, static_cast<std::size_t>(run) * sizeof(float));
+            } else {
+              for (std::int64_t e = 0; e < run; ++e) d[e] = kernels::convert<float>(p[j + e]);
+            }
+            k += run;
+            j = 0;
+          }
+        });
+      }
+      // Float outputs are computed in place in the output tensor.
+      for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+        const FOutput& out = g.outputs[o];
+        if (out.dtype != ScalarType::Float) continue;
+        if (write_input && out.into_input >= 0) {
+          if (direct(out)) reg[static_cast<std::size_t>(out.reg)] = reg[static_cast<std::size_t>(out.into_input)];
+          else reg[static_cast<std::size_t>(out.reg)] = base[static_cast<std::size_t>(out.reg)];
+        } else {
+          reg[static_cast<std::size_t>(out.reg)] = static_cast<float*>(results[o].data_ptr()) + start;
         }
-      });
-    }
-    // Float outputs are computed in place in the output tensor.
-    for (std::size_t o = 0; o < g.outputs.size(); ++o) {
-      const FOutput& out = g.outputs[o];
-      if (out.dtype != ScalarType::Float) continue;
-      if (write_input && out.into_input >= 0) {
-        if (direct(out)) reg[static_cast<std::size_t>(out.reg)] = reg[static_cast<std::size_t>(out.into_input)];
-        else reg[static_cast<std::size_t>(out.reg)] = base[static_cast<std::size_t>(out.reg)];
-      } else {
-        reg[static_cast<std::size_t>(out.reg)] = static_cast<float*>(results[o].data_ptr()) + start;
+      }
+      for (const FInstr& in : g.code) {
+        auto run = in.writes_operand && in_place ? apply_in_place : apply;
+        if (any_constant && in.b >= 0 && static_cast<std::size_t>(in.b) < ni && block_constant[static_cast<std::size_t>(in.b)]) {
+          FInstr scalar = in;
+          scalar.b = -1;
+          scalar.scalar = block_value[static_cast<std::size_t>(in.b)];
+          run(scalar, reg.data(), n);
+        } else {
+          run(in, reg.data(), n);
+        }
+      }
+      for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+        const FOutput& out = g.outputs[o];
+        const float* r = reg[static_cast<std::size_t>(out.reg)];
+        if (write_input && out.into_input >= 0) {
+          if (!direct(out))
+            std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
+          continue;
+        }
+        if (out.dtype == ScalarType::Float) continue;
+        visit_fusible_dtype(out.dtype, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          T* p = static_cast<T*>(results[o].data_ptr()) + start;
+          for (std::int64_t k = 0; k < n; ++k) p[k] = kernels::convert<T>(r[k]);
+        });
       }
     }
-    for (const FInstr& in : g.code) {
-      auto run = in.writes_operand && in_place ? apply_in_place : apply;
-      if (any_constant && in.b >= 0 && static_cast<std::size_t>(in.b) < ni && block_constant[static_cast<std::size_t>(in.b)]) {
-        FInstr scalar = in;
-        scalar.b = -1;
-        scalar.scalar = block_value[static_cast<std::size_t>(in.b)];
-        run(scalar, reg.data(), n);
-      } else {
-        run(in, reg.data(), n);
-      }
-    }
-    for (std::size_t o = 0; o < g.outputs.size(); ++o) {
-      const FOutput& out = g.outputs[o];
-      const float* r = reg[static_cast<std::size_t>(out.reg)];
-      if (write_input && out.into_input >= 0) {
-        if (!direct(out))
-          std::memcpy(static_cast<float*>(results[o].data_ptr()) + start, r, static_cast<std::size_t>(n) * sizeof(float));
-        continue;
-      }
-      if (out.dtype == ScalarType::Float) continue;
-      visit_fusible_dtype(out.dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* p = static_cast<T*>(results[o].data_ptr()) + start;
-        for (std::int64_t k = 0; k < n; ++k) p[k] = kernels::convert<T>(r[k]);
-      });
-    }
-  }
+  };
+  // Threads over runs of blocks, as the eager kernels split their loops
+  // (kernels::parallel_for: one thread below two grains). Elementwise, so
+  // the results are the same bits on any number of threads.
+  const std::int64_t blocks = (g.numel + kBlock - 1) / kBlock;
+  kernels::parallel_for(0, blocks, kernels::grain_size / kBlock, [&](std::int64_t b, std::int64_t e) {
+    std::unique_ptr<float[]> own;
+    if (b != 0) own.reset(new float[static_cast<std::size_t>(g.registers) * kBlock]);  // the first run has the caller's
+    run_range(b * kBlock, std::min(e * kBlock, g.numel), b == 0 ? scratch : own.get());
+  });
 }
 
 // The view an X_copy operator copies ("aten::t_copy" -> "aten::t"), when it exists.

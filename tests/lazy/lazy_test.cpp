@@ -19,6 +19,7 @@
 #include <dispatch/dispatcher.hpp>
 #include <functionalize/functionalize.hpp>
 #include <kernels/cpu/elementwise.hpp>
+#include <kernels/cpu/parallel.hpp>
 #include <kernels/ops_arithmetic.hpp>
 #include <kernels/ops_linalg.hpp>
 #include <kernels/ops_reductions.hpp>
@@ -690,6 +691,35 @@ TEST_F(Lazy, GeneralBroadcastsAndCastsRunFusedAndEqualEager) {
   before = lazy::counters();
   const Tensor hd = to(opd::call<ops::abs::functional>(to(lazy::to_lazy(hc), opd::ScalarType::Double)), opd::ScalarType::Float);
   expect_same(lazy::to_cpu(hd), to(opd::call<ops::abs::functional>(to(hc, opd::ScalarType::Double)), opd::ScalarType::Float), "half to double");
+}
+
+// A group over 2^20 elements runs on several threads (runs of blocks, each
+// with its own registers): the same bits as on one thread and as eager.
+TEST_F(Lazy, LargeFusedGroupsSplitAcrossThreadsAndEqualEager) {
+  const Tensor xc = randn({1024, 1024}, 70), col = randn({1024, 1}, 71), row = randn({1024}, 72);
+  auto program = [](const Tensor& x, const Tensor& c, const Tensor& r) {
+    const Tensor d = opd::call<ops::mul::functional>(opd::call<ops::sub::functional>(x, c, 1.0), r);
+    const Tensor m = opd::call<ops::gt_scalar::functional>(d, 0.5);
+    const Tensor h = opd::call<ops::to_copy>(opd::call<ops::where::functional>(m, d, x), opd::ScalarType::Half,
+                                             std::nullopt, std::nullopt, std::nullopt, false, std::nullopt);
+    return std::vector<Tensor>{opd::call<ops::relu>(d), h};
+  };
+  const int threads = opd::kernels::get_num_threads();
+  const std::vector<Tensor> eager = program(xc, col, row);
+  for (const int n : {1, 2}) {
+    opd::kernels::set_num_threads(n);
+    const lazy::Counters before = lazy::counters();
+    const std::vector<Tensor> got = program(lazy::to_lazy(xc), lazy::to_lazy(col), lazy::to_lazy(row));
+    lazy::sync(got);
+    EXPECT_EQ(lazy::counters().fused_nodes - before.fused_nodes, 6u) << n << " threads";
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const Tensor c = lazy::to_cpu(got[k]);
+      ASSERT_EQ(c.dtype(), eager[k].dtype());
+      EXPECT_EQ(std::memcmp(c.data_ptr(), eager[k].data_ptr(), static_cast<std::size_t>(c.numel()) * c.itemsize()), 0)
+          << "result " << k << " on " << n << " threads";
+    }
+  }
+  opd::kernels::set_num_threads(threads);
 }
 
 // ---- dumps and the compiler hook -------------------------------------------------
