@@ -57,6 +57,7 @@
 namespace {
 
 using diff::B;
+using diff::BL;
 using diff::D;
 using diff::I;
 using diff::L;
@@ -73,6 +74,7 @@ enum class Fill {
   unit,   // floats in [0.05, 0.95): inside every unary operator's domain
   mask,   // Bool, about half true
   small,  // integers in [0, 8) (shift amounts, bitwise operands)
+  above_one,  // floats in [1.05, 1.95): acosh's domain
 };
 
 RawTensor raw(int dtype, std::vector<int64_t> sizes, Fill fill = Fill::unit, uint64_t seed = 1) {
@@ -90,7 +92,13 @@ RawTensor raw(int dtype, std::vector<int64_t> sizes, Fill fill = Fill::unit, uin
     unsigned char* at = r.storage.data() + static_cast<std::size_t>(i) * item;
     const int64_t k = static_cast<int64_t>(h % 1000);
     switch (dtype) {
-      case diff::f32: { const float v = fill == Fill::unit ? 0.05f + 0.0009f * static_cast<float>(k) : static_cast<float>(k % 8); std::memcpy(at, &v, 4); break; }
+      case diff::f32: {
+        const float v = fill == Fill::unit        ? 0.05f + 0.0009f * static_cast<float>(k)
+                        : fill == Fill::above_one ? 1.05f + 0.0009f * static_cast<float>(k)
+                                                  : static_cast<float>(k % 8);
+        std::memcpy(at, &v, 4);
+        break;
+      }
       case diff::c64: {  // real part as f32's, imaginary part its half
         const float v[2] = {0.05f + 0.0009f * static_cast<float>(k), 0.025f + 0.00045f * static_cast<float>(k)};
         std::memcpy(at, v, 8);
@@ -120,6 +128,14 @@ Value Idx(std::vector<int64_t> sizes, int64_t bound) { return T(indices(std::mov
 Value OTL(std::vector<RawTensor> ts) { return diff::OTL({std::make_move_iterator(ts.begin()), std::make_move_iterator(ts.end())}); }
 Value C64(std::vector<int64_t> sizes) { return T(raw(diff::c64, std::move(sizes))); }
 Value F32() { return I(diff::f32); }  // a ScalarType argument
+Value Long() { return I(diff::i64); }
+// Bag offsets 0, step, 2 step, ... (count of them), Long.
+Value Offsets(int64_t count, int64_t step) {
+  RawTensor r = raw(diff::i64, {count}, Fill::small);
+  auto* p = reinterpret_cast<int64_t*>(r.storage.data());
+  for (int64_t i = 0; i < count; ++i) p[i] = i * step;
+  return T(std::move(r));
+}
 
 // [rows, cols] holding n elements: [1, 1] for 1, [1000, 1000] for 1e6.
 std::vector<int64_t> rc(int64_t n) { return n < 1000 ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n / 1000, 1000}; }
@@ -387,6 +403,92 @@ std::vector<Case> make_cases() {
       {"_fft_r2c", "", EW, "[n] float32, onesided", [](int64_t n) { return std::vector<Value>{X, L({0}), I(0), B(true)}; }},
       {"_fft_c2c", "", EW, "[n] complex64, forward", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), B(true)}; }},
       {"_fft_c2r", "", {1, 500001}, "[n] complex64 to [2 (n - 1)] float32 ([1] at n = 1)", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), I(std::max<int64_t>(1, 2 * (n - 1)))}; }},
+      // the rest of issue 25's operators: elementwise and complex, [n]
+      {"clamp_min", "", EW, "[n], 0.5", [](int64_t n) { return std::vector<Value>{X, D(0.5)}; }},
+      {"clamp_min", "Tensor", EW, "[n], [n]", [](int64_t n) { return std::vector<Value>{X, Y}; }},
+      {"acosh", "", EW, "[n] in [1.05, 1.95)", [](int64_t n) { return std::vector<Value>{T(raw(diff::f32, {n}, Fill::above_one))}; }},
+      {"asinh", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      {"atanh", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      {"hardsigmoid", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      {"leaky_relu", "", EW, "[n], 0.01", [](int64_t n) { return std::vector<Value>{X, D(0.01)}; }},
+      {"elu", "", EW, "[n], 1, 1, 1", [](int64_t n) { return std::vector<Value>{X, I(1), I(1), I(1)}; }},
+      {"sgn", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"angle", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"conj_physical", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"conj", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"resolve_conj", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"resolve_neg", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      {"real", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"imag", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"view_as_real", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"view_as_real_copy", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"view_as_complex", "", EW, "[n / 2, 2] ([1, 2] for 1)", [](int64_t n) { return std::vector<Value>{F({std::max<int64_t>(n / 2, 1), 2})}; }},
+      {"view_as_complex_copy", "", EW, "[n / 2, 2] ([1, 2] for 1)", [](int64_t n) { return std::vector<Value>{F({std::max<int64_t>(n / 2, 1), 2})}; }},
+      {"is_complex", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{X}; }},
+      {"is_conj", "", EW, "[n] complex64", [](int64_t n) { return std::vector<Value>{C64({n})}; }},
+      {"native_dropout", "", EW, "[n], p 0.5, train", [](int64_t n) { return std::vector<Value>{X, D(0.5), B(true)}; }},
+      {"native_dropout_backward", "", EW, "[n], mask [n], scale 2", [](int64_t n) { return std::vector<Value>{X, M({n}), D(2.0)}; }},
+      {"masked_scatter", "", EW, "[n], mask [n], source [n]", [](int64_t n) { return std::vector<Value>{X, M({n}), Y}; }},
+      // factories and queries
+      {"full_like", "", EW, "[n], 1.5", [](int64_t n) { return std::vector<Value>{X, D(1.5), None(), None(), None(), None(), None()}; }},
+      {"new_zeros", "", EW, "[n] like [n]", [](int64_t n) { return std::vector<Value>{X, L({n}), None(), None(), None(), None()}; }},
+      {"rand", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{L({n}), None(), None(), None(), None()}; }},
+      {"randn", "", EW, "[n]", [](int64_t n) { return std::vector<Value>{L({n}), None(), None(), None(), None()}; }},
+      {"rand", "generator", EW, "[n], default generator", [](int64_t n) { return std::vector<Value>{L({n}), None(), None(), None(), None(), None()}; }},
+      {"randn", "generator", EW, "[n], default generator", [](int64_t n) { return std::vector<Value>{L({n}), None(), None(), None(), None(), None()}; }},
+      {"randperm", "", EW, "n, Long", [](int64_t n) { return std::vector<Value>{I(n), Long(), None(), None(), None()}; }},
+      {"randperm", "generator", EW, "n, default generator, Long", [](int64_t n) { return std::vector<Value>{I(n), None(), Long(), None(), None(), None()}; }},
+      {"scalar_tensor", "", {1}, "0-dim from 1.5", [](int64_t) { return std::vector<Value>{D(1.5), None(), None(), None(), None()}; }},
+      {"_local_scalar_dense", "", {1}, "[1]", [](int64_t) { return std::vector<Value>{F({1})}; }},
+      {"sym_size", "int", EW, "[r, c], dim 0", [](int64_t n) { return std::vector<Value>{MAT, I(0)}; }},
+      {"sym_stride", "int", EW, "[r, c], dim 0", [](int64_t n) { return std::vector<Value>{MAT, I(0)}; }},
+      {"sym_numel", "", EW, "[r, c]", [](int64_t n) { return std::vector<Value>{MAT}; }},
+      {"sym_storage_offset", "", EW, "[r, c]", [](int64_t n) { return std::vector<Value>{MAT}; }},
+      {"sym_is_contiguous", "", EW, "[r, c] (PyTorch 2.x: ATen 1.13 refuses)", [](int64_t n) { return std::vector<Value>{MAT, I(0)}; }},
+      {"resize", "", EW, "[n] to [n]", [](int64_t n) { return std::vector<Value>{X, L({n}), None()}; }},
+      // shape and indexing
+      {"squeeze", "dims", EW, "[1, n], dims [0] (PyTorch 2.x: ATen 1.13 refuses)", [](int64_t n) { return std::vector<Value>{F({1, n}), L({0})}; }},
+      {"any", "dims", EW, "[r, c], dim -1 (PyTorch 2.x: ATen 1.13 refuses)", [](int64_t n) { return std::vector<Value>{MAT, L({-1}), B(false)}; }},
+      {"unsafe_split", "Tensor", EW, "[r, c] in pieces of c/2 along -1 (1 for 1)", [](int64_t n) { return std::vector<Value>{MAT, I(std::max<int64_t>(cols(n) / 2, 1)), I(-1)}; }},
+      {"scatter_add", "", EW, "[r, c], dim -1, [r, c] indices and src", [](int64_t n) { return std::vector<Value>{MAT, I(-1), Idx(rc(n), cols(n)), F(rc(n), 2)}; }},
+      {"scatter_reduce", "two", EW, "[r, c], dim -1, [r, c] indices and src, 'sum'", [](int64_t n) { return std::vector<Value>{MAT, I(-1), Idx(rc(n), cols(n)), F(rc(n), 2), S("sum"), B(true)}; }},
+      {"constant_pad_nd", "", EW, "[r, c], 1 each side of c", [](int64_t n) { return std::vector<Value>{MAT, L({1, 1}), D(0.0)}; }},
+      // NN layers, fixed shapes
+      {"embedding_dense_backward", "", {256000}, "grad [1000, 256], 1000 indices, 1000 rows", [](int64_t) { return std::vector<Value>{F({1000, 256}), Idx({1000}, 1000), I(1000), I(-1), B(false)}; }},
+      {"_embedding_bag", "", {256000}, "weight [1000, 256], 1000 indices in 100 bags, sum", [](int64_t) { return std::vector<Value>{F({1000, 256}), Idx({1000}, 1000), Offsets(100, 10), B(false), I(0), B(false), None(), B(false), I(-1)}; }},
+      {"_pdist_forward", "", {16384}, "[256, 64], p 2", [](int64_t) { return std::vector<Value>{F({256, 64}), D(2.0)}; }},
+      {"_cdist_forward", "", {16384}, "[256, 64] to [256, 64], p 2", [](int64_t) { return std::vector<Value>{F({256, 64}), F({256, 64}, 2), D(2.0), None()}; }},
+      {"col2im", "", {200704}, "[1, 576, 3136] to [1, 64, 56, 56], 3x3 pad 1", [](int64_t) { return std::vector<Value>{F({1, 576, 3136}), L({56, 56}), L({3, 3}), L({1, 1}), L({1, 1}), L({1, 1})}; }},
+      {"_adaptive_avg_pool2d", "", {25088}, "[1, 512, 7, 7] to 1x1", [](int64_t) { return std::vector<Value>{F({1, 512, 7, 7}), L({1, 1})}; }},
+      {"_adaptive_avg_pool2d_backward", "", {25088}, "grad [1, 512, 1, 1] of [1, 512, 7, 7]", [](int64_t) { return std::vector<Value>{F({1, 512, 1, 1}), F({1, 512, 7, 7}, 2)}; }},
+      {"_adaptive_avg_pool3d", "", {262144}, "[1, 64, 16, 16, 16] to 4x4x4", [](int64_t) { return std::vector<Value>{F({1, 64, 16, 16, 16}), L({4, 4, 4})}; }},
+      {"adaptive_avg_pool1d", "", {32768}, "[1, 64, 512] to 16", [](int64_t) { return std::vector<Value>{F({1, 64, 512}), L({16})}; }},
+      {"avg_pool1d", "", {32768}, "[1, 64, 512], 2 stride 2", [](int64_t) { return std::vector<Value>{F({1, 64, 512}), L({2}), L({2}), L({0}), B(false), B(true)}; }},
+      {"avg_pool3d", "", {65536}, "[1, 16, 16, 16, 16], 2x2x2 stride 2", [](int64_t) { return std::vector<Value>{F({1, 16, 16, 16, 16}), L({2, 2, 2}), L({2, 2, 2}), L({0, 0, 0}), B(false), B(true), None()}; }},
+      {"avg_pool2d_backward", "", {200704}, "grad [1, 64, 28, 28] of [1, 64, 56, 56], 2x2 stride 2", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), F({1, 64, 56, 56}, 2), L({2, 2}), L({2, 2}), L({0, 0}), B(false), B(true), None()}; }},
+      {"max_pool3d_with_indices", "", {65536}, "[1, 16, 16, 16, 16], 2x2x2 stride 2", [](int64_t) { return std::vector<Value>{F({1, 16, 16, 16, 16}), L({2, 2, 2}), L({2, 2, 2}), L({0, 0, 0}), L({1, 1, 1}), B(false)}; }},
+      {"max_pool2d_with_indices_backward", "", {802816}, "grad [1, 64, 56, 56] of [1, 64, 112, 112], 3x3 stride 2 pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), F({1, 64, 112, 112}, 2), L({3, 3}), L({2, 2}), L({1, 1}), L({1, 1}), B(false), Idx({1, 64, 56, 56}, 112 * 112)}; }},
+      {"reflection_pad1d", "", {32768}, "[1, 64, 512], 3 each side", [](int64_t) { return std::vector<Value>{F({1, 64, 512}), L({3, 3})}; }},
+      {"reflection_pad2d", "", {200704}, "[1, 64, 56, 56], 1 each side", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), L({1, 1, 1, 1})}; }},
+      {"reflection_pad3d", "", {65536}, "[1, 16, 16, 16, 16], 1 each side", [](int64_t) { return std::vector<Value>{F({1, 16, 16, 16, 16}), L({1, 1, 1, 1, 1, 1})}; }},
+      {"replication_pad1d", "", {32768}, "[1, 64, 512], 3 each side", [](int64_t) { return std::vector<Value>{F({1, 64, 512}), L({3, 3})}; }},
+      {"replication_pad2d", "", {200704}, "[1, 64, 56, 56], 1 each side", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), L({1, 1, 1, 1})}; }},
+      {"replication_pad3d", "", {65536}, "[1, 16, 16, 16, 16], 1 each side", [](int64_t) { return std::vector<Value>{F({1, 16, 16, 16, 16}), L({1, 1, 1, 1, 1, 1})}; }},
+      {"upsample_nearest2d", "", {50176}, "[1, 64, 28, 28] to 56x56", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), L({56, 56}), None(), None()}; }},
+      {"upsample_nearest2d", "vec", {50176}, "[1, 64, 28, 28] to 56x56", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), L({56, 56}), None()}; }},
+      {"upsample_bilinear2d", "", {50176}, "[1, 64, 28, 28] to 56x56", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), L({56, 56}), B(false), None(), None()}; }},
+      {"upsample_bilinear2d", "vec", {50176}, "[1, 64, 28, 28] to 56x56", [](int64_t) { return std::vector<Value>{F({1, 64, 28, 28}), L({56, 56}), B(false), None()}; }},
+      {"grid_sampler_2d", "", {65536}, "[1, 16, 64, 64], grid [1, 64, 64, 2], bilinear, zeros", [](int64_t) { return std::vector<Value>{F({1, 16, 64, 64}), F({1, 64, 64, 2}, 2), I(0), I(0), B(false)}; }},
+      {"conv_transpose1d", "", {16384}, "[1, 64, 256], 4 stride 2, 64 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 256}), F({64, 64, 4}, 2), F({64}, 3), L({2}), L({1}), L({0}), I(1), L({1})}; }},
+      {"conv_transpose3d", "input", {8192}, "[1, 16, 8, 8, 8], 4x4x4 stride 2, 16 out, pad 1", [](int64_t) { return std::vector<Value>{F({1, 16, 8, 8, 8}), F({16, 16, 4, 4, 4}, 2), F({16}, 3), L({2, 2, 2}), L({1, 1, 1}), L({0, 0, 0}), I(1), L({1, 1, 1})}; }},
+      {"convolution_backward", "", {200704}, "[1, 64, 56, 56], 3x3, 64 out, pad 1, all three", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), F({1, 64, 56, 56}, 2), F({64, 64, 3, 3}, 3), L({64}), L({1, 1}), L({1, 1}), L({1, 1}), B(false), L({0, 0}), I(1), BL({true, true, true})}; }},
+      {"native_group_norm", "", {200704}, "[1, 64, 56, 56], 32 groups", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), F({64}, 2), F({64}, 3), I(1), I(64), I(3136), I(32), D(1e-5)}; }},
+      {"native_group_norm_backward", "", {200704}, "[1, 64, 56, 56], 32 groups, all three", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), F({1, 64, 56, 56}, 2), F({1, 32}, 4), F({1, 32}, 5), F({64}, 3), I(1), I(64), I(3136), I(32), BL({true, true, true})}; }},
+      {"native_layer_norm_backward", "", EW, "[r, c] over c, weight and bias, all three", [](int64_t n) { return std::vector<Value>{MAT, F(rc(n), 2), L({cols(n)}), F({rows(n), 1}, 4), F({rows(n), 1}, 5), F({cols(n)}, 2), F({cols(n)}, 3), BL({true, true, true})}; }},
+      {"_native_batch_norm_legit", "no_stats", {802816}, "[1, 64, 112, 112], training (PyTorch 2.x: ATen 1.13 refuses)", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), F({64}, 2), F({64}, 3), B(true), D(0.1), D(1e-5)}; }},
+      {"_native_batch_norm_legit_no_training", "", {802816}, "[1, 64, 112, 112] (PyTorch 2.x: ATen 1.13 refuses)", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), F({64}, 2), F({64}, 3), F({64}, 4), F({64}, 5), D(0.1), D(1e-5)}; }},
+      {"_transformer_encoder_layer_fwd", "", {16384}, "[1, 64, 256], 4 heads, ffn 1024, relu, norm after", [](int64_t) { return std::vector<Value>{F({1, 64, 256}), I(256), I(4), F({768, 256}, 2), F({768}, 3), F({256, 256}, 4), F({256}, 5), B(false), B(false), D(1e-5), F({256}, 6), F({256}, 7), F({256}, 8), F({256}, 9), F({1024, 256}, 10), F({1024}, 11), F({256, 1024}, 12), F({256}, 13), None(), None()}; }},
+      {"_native_multi_head_attention", "", {16384}, "q, k, v [1, 64, 256], 4 heads, weights averaged", [](int64_t) { return std::vector<Value>{F({1, 64, 256}), F({1, 64, 256}, 2), F({1, 64, 256}, 3), I(256), I(4), F({768, 256}, 4), F({768}, 5), F({256, 256}, 6), F({256}, 7), None(), B(true), B(true), None()}; }},
   };
   c.insert(c.end(), rest.begin(), rest.end());
   // *_copy of every view the library has one for: the view's arguments.
