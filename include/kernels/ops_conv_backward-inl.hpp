@@ -11,6 +11,8 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/im2col.hpp"
+#include "kernels/cpu/linalg.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/ops_conv.hpp"
 #include "kernels/ops_conv_backward.hpp"
@@ -43,44 +45,35 @@ inline std::array<int64_t, 3> spatial(const Tensor& t, int64_t dims) {
 // small[n, a, q] * big[n, group(a) * big_per_group + b, q * stride - padding + k * dilation].
 // For a convolution small is grad_output and big the input; for a
 // transposed one small is the input and big grad_output (weight (Cin, Cout/g, k)).
+// As matrix products, per image and group: the columns of big over small's
+// positions (im2col3: rows (b, k), one column per q), then
+// grad_weight[group] (a, (b, k)) += small[n, group] (a, q) @ columns^T.
 template <class T>
-void grad_weight_loop(const T* small, const T* big, T* gw, int64_t batch, int64_t c_small, int64_t c_big,
-                      int64_t groups, std::array<int64_t, 3> ps, std::array<int64_t, 3> pb, std::array<int64_t, 3> k,
+void grad_weight_gemm(const Tensor& small, const Tensor& big, const Tensor& gw, int64_t groups,
+                      std::array<int64_t, 3> ps, std::array<int64_t, 3> pb, std::array<int64_t, 3> k,
                       std::array<int64_t, 3> stride, std::array<int64_t, 3> pad, std::array<int64_t, 3> dil) {
-  const int64_t small_per_group = c_small / groups, big_per_group = c_big / groups;
-  const int64_t vol_s = ps[0] * ps[1] * ps[2], vol_b = pb[0] * pb[1] * pb[2], kvol = k[0] * k[1] * k[2];
-  const int64_t rows = c_small * big_per_group;  // (a, b) pairs, one task each
-  parallel_for(0, rows, std::max<int64_t>(1, grain_size / std::max<int64_t>(1, batch * vol_s * kvol)),
-               [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      const int64_t a = row / big_per_group, b = row % big_per_group;
-      const int64_t cb = (a / small_per_group) * big_per_group + b;
-      for (int64_t kk = 0; kk < kvol; ++kk) {
-        const int64_t k0 = kk / (k[1] * k[2]), k1 = (kk / k[2]) % k[1], k2 = kk % k[2];
-        double acc = 0;
-        for (int64_t n = 0; n < batch; ++n) {
-          const T* s = small + (n * c_small + a) * vol_s;
-          const T* g = big + (n * c_big + cb) * vol_b;
-          for (int64_t q0 = 0; q0 < ps[0]; ++q0) {
-            const int64_t b0 = q0 * stride[0] - pad[0] + k0 * dil[0];
-            if (b0 < 0 || b0 >= pb[0]) continue;
-            for (int64_t q1 = 0; q1 < ps[1]; ++q1) {
-              const int64_t b1 = q1 * stride[1] - pad[1] + k1 * dil[1];
-              if (b1 < 0 || b1 >= pb[1]) continue;
-              const T* srow = s + (q0 * ps[1] + q1) * ps[2];
-              const T* grow = g + (b0 * pb[1] + b1) * pb[2];
-              for (int64_t q2 = 0; q2 < ps[2]; ++q2) {
-                const int64_t b2 = q2 * stride[2] - pad[2] + k2 * dil[2];
-                if (b2 < 0 || b2 >= pb[2]) continue;
-                acc += static_cast<double>(srow[q2]) * static_cast<double>(grow[b2]);
-              }
-            }
-          }
-        }
-        gw[row * kvol + kk] = static_cast<T>(acc);
-      }
+  using conv_detail::matrix;
+  const int64_t batch = small.size(0), c_small = small.size(1), c_big = big.size(1);
+  const int64_t spg = c_small / groups, bpg = c_big / groups;
+  conv_detail::Geometry3 g;
+  g.in = pb;
+  g.out = ps;
+  g.k = k;
+  g.s = stride;
+  g.p = pad;
+  g.d = dil;
+  const int64_t rows = bpg * g.k_size(), vol_s = g.out_size(), vol_b = g.in_size();
+  std::vector<T> col_buffer(static_cast<std::size_t>(rows * vol_s));
+  const int64_t col_sizes[] = {rows * vol_s}, col_strides[] = {1};
+  const Tensor col = opd::from_blob(col_buffer.data(), col_sizes, col_strides, small.dtype());
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t gi = 0; gi < groups; ++gi) {
+      conv_detail::im2col3<T>(big.data_ptr<T>() + (n * c_big + gi * bpg) * vol_b, bpg, g, col_buffer.data());
+      detail::batched_gemm("convolution_backward", matrix(small, (n * c_small + gi * spg) * vol_s, spg, vol_s),
+                           matrix(col, 0, vol_s, rows, /*transposed=*/true), Scalar(n == 0 ? 0 : 1), Scalar(1),
+                           matrix(gw, gi * spg * rows, spg, rows));
     }
-  });
+  }
 }
 
 inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
@@ -146,12 +139,14 @@ inline std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& gra
       const Tensor go = contiguous_of(grad_output), x = contiguous_of(input);
       const Tensor& small = transposed ? x : go;
       const Tensor& big = transposed ? go : x;
-      const int64_t batch = input.size(0);
       const auto run = [&](auto tag) {
         using T = typename decltype(tag)::type;
-        grad_weight_loop<T>(small.data_ptr<T>(), big.data_ptr<T>(), grad_weight.data_ptr<T>(), batch, small.size(1),
-                            big.size(1), groups, spatial(small, dims), spatial(big, dims), spatial(weight, dims), s3,
-                            p3, d3);
+        if (small.size(0) == 0) {  // no image: a zero gradient
+          std::fill(grad_weight.data_ptr<T>(), grad_weight.data_ptr<T>() + grad_weight.numel(), T(0));
+          return;
+        }
+        grad_weight_gemm<T>(small, big, grad_weight, groups, spatial(small, dims), spatial(big, dims),
+                            spatial(weight, dims), s3, p3, d3);
       };
       if (dt == ScalarType::Float) run(type_tag<float>{});
       else run(type_tag<double>{});
