@@ -14,6 +14,7 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
+#include "kernels/cpu/loops-inl.hpp"
 #include "kernels/cpu/normalization.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/reduce_engine-inl.hpp"
@@ -452,6 +453,89 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
   return {dx, dgamma, dbeta};
 }
 
+namespace norm_detail {
+
+// native_layer_norm_backward's loops, in T (float for float, as ATen's
+// opmath), each sum in a fixed order; compiled twice, the AVX2 clone picked
+// at run time (the default build targets SSE2), without FMA so that both
+// give the same bits.
+template <class T>
+struct LayerNormGrad {
+  const T *x, *dy, *mean, *rstd, *w;  // rows of N; mean and rstd per row; w null without weight
+  T *dx, *dgamma, *dbeta;             // null when not wanted
+  int64_t M, N;
+};
+
+// Rows [lo, hi): dx when wanted, and dgamma / dbeta's sums over these rows
+// added into pg / pb (null when not wanted): one pass over x and dy.
+// Rows [lo, hi): dx when wanted, and dgamma / dbeta's sums over these rows
+// added into pg / pb (null when not wanted).
+template <class T>
+[[gnu::always_inline]] inline void layer_norm_rows_body(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g, T* pg,
+                                                        T* pb) {
+  const int64_t N = a.N;
+  const T scale = T(1) / static_cast<T>(N);
+  for (int64_t m = lo; m < hi; ++m) {
+    const T* xr = a.x + m * N;
+    const T* gr = a.dy + m * N;
+    if (pg != nullptr) {
+      const T mu = a.mean[m], rs = a.rstd[m];
+      for (int64_t j = 0; j < N; ++j) pg[j] += gr[j] * (xr[j] - mu) * rs;
+    }
+    if (pb != nullptr) {
+      for (int64_t j = 0; j < N; ++j) pb[j] += gr[j];
+    }
+    if (a.dx == nullptr) continue;
+    if (a.w != nullptr) {
+      for (int64_t j = 0; j < N; ++j) g[j] = gr[j] * a.w[j];
+    } else {
+      for (int64_t j = 0; j < N; ++j) g[j] = gr[j];
+    }
+    // sum(g x) and sum(g) in kLanes partial sums: vectorized, not one chain of adds
+    constexpr int64_t kLanes = 16;
+    T ds_l[kLanes] = {}, db_l[kLanes] = {};
+    int64_t j = 0;
+    for (; j + kLanes <= N; j += kLanes) {
+      for (int64_t l = 0; l < kLanes; ++l) {
+        ds_l[l] += g[j + l] * xr[j + l];
+        db_l[l] += g[j + l];
+      }
+    }
+    T ds = 0, db = 0;
+    for (int64_t l = 0; l < kLanes; ++l) {
+      ds += ds_l[l];
+      db += db_l[l];
+    }
+    for (; j < N; ++j) {
+      ds += g[j] * xr[j];
+      db += g[j];
+    }
+    const T mu = a.mean[m], rs = a.rstd[m];
+    const T b = (db * mu - ds) * rs * rs * rs * scale;
+    const T c = -b * mu - db * rs * scale;
+    T* dr = a.dx + m * N;
+    for (int64_t k = 0; k < N; ++k) dr[k] = rs * g[k] + b * xr[k] + c;
+  }
+}
+
+#if OPD_KERNEL_AVX2_ROWS
+template <class T>
+[[gnu::target("avx2"), gnu::noinline]] void layer_norm_rows_avx2(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g,
+                                                                T* pg, T* pb) {
+  layer_norm_rows_body(a, lo, hi, g, pg, pb);
+}
+#endif
+
+template <class T>
+void layer_norm_rows(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g, T* pg, T* pb) {
+#if OPD_KERNEL_AVX2_ROWS
+  if (detail::cpu_has_avx2()) return layer_norm_rows_avx2(a, lo, hi, g, pg, pb);
+#endif
+  layer_norm_rows_body(a, lo, hi, g, pg, pb);
+}
+
+}  // namespace norm_detail
+
 OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
     const Tensor& grad_out, const Tensor& input, std::span<const int64_t> normalized_shape, const Tensor& mean,
     const Tensor& rstd, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
@@ -512,45 +596,28 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
       const T* mp = mu_t.data_ptr<T>();
       const T* rp = rs_t.data_ptr<T>();
       const T* wp = w.defined() ? w.data_ptr<T>() : nullptr;
-      if (dx.defined()) {
-        T* dxp = dx.data_ptr<T>();
-        const double scale = 1.0 / static_cast<double>(N);
-        parallel_for(0, M, std::max<int64_t>(1, grain_size / N), [&](int64_t lo, int64_t hi) {
-          for (int64_t m = lo; m < hi; ++m) {
-            const T* xr = xp + m * N;
-            const T* gr = gp + m * N;
-            double ds = 0, db = 0;
-            for (int64_t j = 0; j < N; ++j) {
-              const double g = static_cast<double>(gr[j]) * (wp ? static_cast<double>(wp[j]) : 1.0);
-              ds += g * static_cast<double>(xr[j]);
-              db += g;
-            }
-            const double mu = static_cast<double>(mp[m]), rs = static_cast<double>(rp[m]);
-            const double b = (db * mu - ds) * rs * rs * rs * scale;
-            const double c = -b * mu - db * rs * scale;
-            for (int64_t j = 0; j < N; ++j) {
-              const double g = static_cast<double>(gr[j]) * (wp ? static_cast<double>(wp[j]) : 1.0);
-              dxp[m * N + j] = static_cast<T>(rs * g + b * static_cast<double>(xr[j]) + c);
-            }
-          }
-        });
-      }
-      if (dgamma.defined() || dbeta.defined()) {
-        T* dgp = dgamma.defined() ? dgamma.data_ptr<T>() : nullptr;
-        T* dbp = dbeta.defined() ? dbeta.data_ptr<T>() : nullptr;
-        parallel_for(0, N, std::max<int64_t>(1, grain_size / M), [&](int64_t lo, int64_t hi) {
-          for (int64_t j = lo; j < hi; ++j) {
-            double g = 0, b = 0;
-            for (int64_t m = 0; m < M; ++m) {
-              const double d = static_cast<double>(gp[m * N + j]);
-              g += d * (static_cast<double>(xp[m * N + j]) - static_cast<double>(mp[m])) * static_cast<double>(rp[m]);
-              b += d;
-            }
-            if (dgp) dgp[j] = static_cast<T>(g);
-            if (dbp) dbp[j] = static_cast<T>(b);
-          }
-        });
-      }
+      T* dxp = dx.defined() ? dx.data_ptr<T>() : nullptr;
+      T* dgp = dgamma.defined() ? dgamma.data_ptr<T>() : nullptr;
+      T* dbp = dbeta.defined() ? dbeta.data_ptr<T>() : nullptr;
+      const norm_detail::LayerNormGrad<T> a{xp, gp, mp, rp, wp, dxp, dgp, dbp, M, N};
+      // One pass over the rows: a task per thread (one below two grains),
+      // each with its own dgamma / dbeta sums, added in task order after.
+      const int64_t tasks = M * N >= 2 * grain_size * grain_scale() ? std::min<int64_t>(get_num_threads(), M) : 1;
+      const auto NN = static_cast<std::size_t>(N);
+      std::vector<T> pg(dgp != nullptr ? NN * static_cast<std::size_t>(tasks) : 0, T(0));
+      std::vector<T> pb(dbp != nullptr ? NN * static_cast<std::size_t>(tasks) : 0, T(0));
+      parallel_tasks(tasks, [&](int64_t t) {
+        std::vector<T> g(dxp != nullptr ? NN : 0);  // scratch: a row's gradient times the weight
+        norm_detail::layer_norm_rows(a, M * t / tasks, M * (t + 1) / tasks, g.data(),
+                                     dgp != nullptr ? pg.data() + NN * static_cast<std::size_t>(t) : nullptr,
+                                     dbp != nullptr ? pb.data() + NN * static_cast<std::size_t>(t) : nullptr);
+      });
+      for (int64_t t = 0; t < tasks; ++t)
+        for (int64_t j = 0; j < N; ++j) {
+          const std::size_t at = NN * static_cast<std::size_t>(t) + static_cast<std::size_t>(j);
+          if (dgp != nullptr) dgp[j] = t == 0 ? pg[at] : dgp[j] + pg[at];
+          if (dbp != nullptr) dbp[j] = t == 0 ? pb[at] : dbp[j] + pb[at];
+        }
     }
   });
   return {dx, dgamma, dbeta};
