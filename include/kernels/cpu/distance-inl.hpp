@@ -13,6 +13,8 @@
 #include "kernels/cpu/distance.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/linalg.hpp"
+#include "kernels/cpu/loops-inl.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace opd::kernels {
@@ -36,23 +38,73 @@ inline Norm norm_of(double p) {
   return Norm::P;
 }
 
-// The distance of rows a and b of m elements, summed in order in T.
-template <class T>
-T distance(Norm n, T p, const T* a, const T* b, int64_t m) {
+// The distance of rows a and b of m elements in T: the sums in kLanes
+// partial sums (in this order on every run), so that they vectorize rather
+// than form one chain of adds (ATen sums in its vector lanes too).
+template <Norm N, class T>
+[[gnu::always_inline]] inline T distance_of(T p, const T* a, const T* b, int64_t m) {
+  constexpr int64_t kLanes = 16;
+  const auto term = [p](T d) {
+    if constexpr (N == Norm::Zero) return d == T(0) ? T(0) : T(1);  // ATen: min(ceil(d), 1)
+    else if constexpr (N == Norm::One) return d;
+    else if constexpr (N == Norm::Two) return d * d;
+    else return std::pow(d, p);
+  };
   T agg = 0;
-  for (int64_t k = 0; k < m; ++k) {
-    const T d = std::abs(a[k] - b[k]);
-    switch (n) {
-      case Norm::Zero: agg += d == T(0) ? T(0) : T(1); break;  // ATen: min(ceil(d), 1)
-      case Norm::One: agg += d; break;
-      case Norm::Two: agg += d * d; break;
-      case Norm::Inf: agg = std::isnan(d) || d > agg ? d : agg; break;  // ATen's max propagates NaN
-      case Norm::P: agg += std::pow(d, p); break;
+  if constexpr (N == Norm::Inf) {
+    for (int64_t k = 0; k < m; ++k) {
+      const T d = std::abs(a[k] - b[k]);
+      agg = std::isnan(d) || d > agg ? d : agg;  // ATen's max propagates NaN
     }
+    return agg;
+  } else {
+    T lanes[kLanes] = {};
+    int64_t k = 0;
+    for (; k + kLanes <= m; k += kLanes)
+      for (int64_t l = 0; l < kLanes; ++l) lanes[l] += term(std::abs(a[k + l] - b[k + l]));
+    for (int64_t l = 0; l < kLanes; ++l) agg += lanes[l];
+    for (; k < m; ++k) agg += term(std::abs(a[k] - b[k]));
+    if constexpr (N == Norm::Two) return std::sqrt(agg);
+    else if constexpr (N == Norm::P) return std::pow(agg, T(1) / p);
+    else return agg;
   }
-  if (n == Norm::Two) return std::sqrt(agg);
-  if (n == Norm::P) return std::pow(agg, T(1) / p);
-  return agg;
+}
+template <class T>
+[[gnu::always_inline]] inline T distance(Norm n, T p, const T* a, const T* b, int64_t m) {
+  switch (n) {
+    case Norm::Zero: return distance_of<Norm::Zero>(p, a, b, m);
+    case Norm::One: return distance_of<Norm::One>(p, a, b, m);
+    case Norm::Two: return distance_of<Norm::Two>(p, a, b, m);
+    case Norm::Inf: return distance_of<Norm::Inf>(p, a, b, m);
+    case Norm::P: break;
+  }
+  return distance_of<Norm::P>(p, a, b, m);
+}
+
+// Rows [begin, end) of pdist: the pairs (i, j > i), which start at
+// i * rows - i * (i + 1) / 2; compiled twice, the AVX2 clone picked at run
+// time (without FMA: the same bits).
+template <class T>
+[[gnu::always_inline]] inline void pdist_rows_body(Norm n, T p, const T* x, int64_t rows, int64_t m, T* o,
+                                                   int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i) {
+    T* dst = o + i * rows - i * (i + 1) / 2;
+    for (int64_t j = i + 1; j < rows; ++j) *dst++ = distance<T>(n, p, x + i * m, x + j * m, m);
+  }
+}
+#if OPD_KERNEL_AVX2_ROWS
+template <class T>
+[[gnu::target("avx2"), gnu::noinline]] void pdist_rows_avx2(Norm n, T p, const T* x, int64_t rows, int64_t m, T* o,
+                                                           int64_t begin, int64_t end) {
+  pdist_rows_body(n, p, x, rows, m, o, begin, end);
+}
+#endif
+template <class T>
+void pdist_rows(Norm n, T p, const T* x, int64_t rows, int64_t m, T* o, int64_t begin, int64_t end) {
+#if OPD_KERNEL_AVX2_ROWS
+  if (detail::cpu_has_avx2()) return pdist_rows_avx2(n, p, x, rows, m, o, begin, end);
+#endif
+  pdist_rows_body(n, p, x, rows, m, o, begin, end);
 }
 
 inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
@@ -110,35 +162,37 @@ OPD_FUNC Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p, std:
   const int64_t m = c1, per_batch = r1 * r2;
   const auto run = [&](auto* o, const auto* pa, const auto* pb) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(pa)>>;
-    const T pt = static_cast<T>(p);
-    std::vector<T> norm1, norm2;
-    if (euclid_mm) {  // |x|^2 of every row, as ATen's x.pow(2).sum(-1)
-      norm1.resize(static_cast<std::size_t>(batches * r1));
-      norm2.resize(static_cast<std::size_t>(batches * r2));
-      const auto fill = [m](std::vector<T>& dst, const T* rows) {
-        for (std::size_t i = 0; i < dst.size(); ++i) {
-          T s = 0;
-          for (int64_t k = 0; k < m; ++k) s += rows[static_cast<int64_t>(i) * m + k] * rows[static_cast<int64_t>(i) * m + k];
-          dst[i] = s;
+    if (euclid_mm) {
+      // ATen's _euclidean_dist: [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T as a
+      // matrix product, clamped at 0, sqrt
+      const int64_t w = m + 2;
+      const auto augmented = [&](const T* rows, int64_t r, bool first) {
+        Tensor t = opd::empty(std::vector<int64_t>{batches, r, w}, dt, Device::cpu());
+        T* d = t.data_ptr<T>();
+        for (int64_t i = 0; i < batches * r; ++i) {
+          const T* src = rows + i * m;
+          T* dst = d + i * w;
+          T sq = 0;
+          for (int64_t k = 0; k < m; ++k) sq += src[k] * src[k];
+          for (int64_t k = 0; k < m; ++k) dst[k] = first ? T(-2) * src[k] : src[k];
+          dst[m] = first ? sq : T(1);
+          dst[m + 1] = first ? T(1) : sq;
         }
+        return t;
       };
-      fill(norm1, pa);
-      fill(norm2, pb);
+      const Tensor a_aug = augmented(pa, r1, true), b_aug = augmented(pb, r2, false);
+      const int64_t bt_sizes[] = {batches, w, r2}, bt_strides[] = {r2 * w, 1, w};
+      detail::batched_gemm("cdist", a_aug, b_aug.as_strided(bt_sizes, bt_strides, 0), Scalar(0), Scalar(1),
+                           out.as_strided(std::vector<int64_t>{batches, r1, r2}, std::vector<int64_t>{r1 * r2, r2, 1}, 0));
+      const int64_t total = batches * per_batch;
+      for (int64_t e = 0; e < total; ++e) o[e] = std::sqrt(std::isnan(o[e]) ? o[e] : std::max(o[e], T(0)));
+      return;
     }
+    const T pt = static_cast<T>(p);
     parallel_for(0, batches * per_batch, std::max<int64_t>(1, grain_size / (16 * m)), [&](int64_t begin, int64_t end) {
       for (int64_t e = begin; e < end; ++e) {
         const int64_t l = e / per_batch, i = (e % per_batch) / r2, j = e % r2;
-        const T* row1 = pa + (l * r1 + i) * m;
-        const T* row2 = pb + (l * r2 + j) * m;
-        if (!euclid_mm) {
-          o[e] = distance<T>(n, pt, row1, row2, m);
-          continue;
-        }
-        // ATen's _euclidean_dist: [-2 x1, |x1|^2, 1] . [x2, 1, |x2|^2], clamped at 0, sqrt
-        T dot = 0;
-        for (int64_t k = 0; k < m; ++k) dot += (T(-2) * row1[k]) * row2[k];
-        const T sq = dot + norm1[static_cast<std::size_t>(l * r1 + i)] + norm2[static_cast<std::size_t>(l * r2 + j)];
-        o[e] = std::sqrt(std::isnan(sq) ? sq : std::max(sq, T(0)));
+        o[e] = distance<T>(n, pt, pa + (l * r1 + i) * m, pb + (l * r2 + j) * m, m);
       }
     });
   };
@@ -165,13 +219,8 @@ OPD_FUNC Tensor pdist_forward(const Tensor& self, double p) {
   const auto run = [&](auto* o, const auto* x) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(x)>>;
     const T pt = static_cast<T>(p);
-    parallel_for(0, rows, std::max<int64_t>(1, grain_size / (16 * m * rows)), [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        // pairs (i, j > i) start at i * rows - i * (i + 1) / 2
-        T* dst = o + i * rows - i * (i + 1) / 2;
-        for (int64_t j = i + 1; j < rows; ++j) *dst++ = distance<T>(n, pt, x + i * m, x + j * m, m);
-      }
-    });
+    parallel_for(0, rows, std::max<int64_t>(1, grain_size / (16 * m * rows)),
+                 [&](int64_t begin, int64_t end) { pdist_rows<T>(n, pt, x, rows, m, o, begin, end); });
   };
   if (dt == ScalarType::Float) run(out.data_ptr<float>(), self.data_ptr<float>());
   else run(out.data_ptr<double>(), self.data_ptr<double>());
