@@ -26,7 +26,8 @@ template <class T>
 bool try_unary_simd_of(UnaryOp op, const UnaryParams& params, const OperandRef& out, const OperandRef& in) {
   const double a = params.a.value_or(0.0);
   const double b = params.b.value_or(0.0);
-  return try_simd_row<T>(out, in, [&](const T* x, T* y, int64_t n) { return simd::unary_row(op, x, y, n, a, b); });
+  const double c = params.c.value_or(0.0);
+  return try_simd_row<T>(out, in, [&](const T* x, T* y, int64_t n) { return simd::unary_row(op, x, y, n, a, b, c); });
 }
 inline bool try_unary_simd(UnaryOp op, const UnaryParams& params, ScalarType compute, const OperandRef& out,
                            const OperandRef& in) {

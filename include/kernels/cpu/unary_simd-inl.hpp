@@ -10,8 +10,8 @@
 // nvcc (a header-only .cu file) cannot compile Highway's dispatch tables
 // (HWY_EXPORT): there the scalar loops serve.
 namespace opd::kernels::simd {
-OPD_FUNC bool unary_row(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
-OPD_FUNC bool unary_row(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
+OPD_FUNC bool unary_row(UnaryOp, const float*, float*, int64_t, double, double, double) { return false; }
+OPD_FUNC bool unary_row(UnaryOp, const double*, double*, int64_t, double, double, double) { return false; }
 OPD_FUNC bool clamp_row(const float*, float*, int64_t, float, float) { return false; }
 OPD_FUNC bool clamp_row(const double*, double*, int64_t, double, double) { return false; }
 }  // namespace opd::kernels::simd
@@ -30,11 +30,11 @@ HWY_EXPORT(ClampF32);
 HWY_EXPORT(ClampF64);
 }  // namespace unary_detail
 
-OPD_FUNC bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a, double b) {
-  return HWY_DYNAMIC_DISPATCH(unary_detail::UnaryF32)(op, in, out, n, a, b);
+OPD_FUNC bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a, double b, double c) {
+  return HWY_DYNAMIC_DISPATCH(unary_detail::UnaryF32)(op, in, out, n, a, b, c);
 }
-OPD_FUNC bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a, double b) {
-  return HWY_DYNAMIC_DISPATCH(unary_detail::UnaryF64)(op, in, out, n, a, b);
+OPD_FUNC bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a, double b, double c) {
+  return HWY_DYNAMIC_DISPATCH(unary_detail::UnaryF64)(op, in, out, n, a, b, c);
 }
 OPD_FUNC bool clamp_row(const float* in, float* out, int64_t n, float lo, float hi) {
   return HWY_DYNAMIC_DISPATCH(unary_detail::ClampF32)(in, out, n, lo, hi);

@@ -16,11 +16,12 @@ namespace opd::kernels::simd {
 // out[i] = op(in[i]) for i < n, out may be in; false (nothing written) when
 // `op` has no vector row or the CPU has none of the vector instruction sets
 // (unary_row(op, x, y, 0) asks without writing). a, b: softplus's beta and
-// threshold; the other ops ignore them. Besides the float-kind ops: floor,
-// ceil, round, trunc, frac, neg, abs, relu, sign, gelu (both forms), hardswish,
-// softplus.
-OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a = 0, double b = 0);
-OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a = 0, double b = 0);
+// threshold; a, b, c: elu's alpha, scale and input_scale; a: leaky_relu's
+// slope; the other ops ignore them. Besides the float-kind ops: floor, ceil,
+// round, trunc, frac, neg, abs, relu, sign, gelu (both forms), hardswish,
+// softplus, elu, leaky_relu.
+OPD_API bool unary_row(UnaryOp op, const float* in, float* out, int64_t n, double a = 0, double b = 0, double c = 0);
+OPD_API bool unary_row(UnaryOp op, const double* in, double* out, int64_t n, double a = 0, double b = 0, double c = 0);
 
 // out[i] = std::min(std::max(in[i], lo), hi) for i < n (clamp with Scalar
 // bounds, bit for bit as the scalar loop: NaN passes, a NaN bound changes

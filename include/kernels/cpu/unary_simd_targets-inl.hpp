@@ -202,6 +202,32 @@ struct Softplus {
   }
 };
 
+// elu: x <= 0 ? expm1(x * input_scale) * alpha * scale : x * scale, as the
+// scalar EluOp (NaN takes the second branch), expm1 only for vectors with a
+// lane <= 0; leaky_relu: x > 0 ? x : x * slope.
+template <class T>
+struct Elu {
+  T negcoef, poscoef, negiptcoef;
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    const V pos = hn::Mul(v, hn::Set(d, poscoef));
+    const auto nonpositive = hn::Le(v, hn::Zero(d));
+    if (hn::AllFalse(d, nonpositive)) return pos;  // no expm1 when no lane needs it (as ATen's)
+    const V neg = hn::Mul(Expm1()(hn::Mul(v, hn::Set(d, negiptcoef))), hn::Set(d, negcoef));
+    return hn::IfThenElse(nonpositive, neg, pos);
+  }
+};
+template <class T>
+struct LeakyRelu {
+  T slope;
+  template <class V>
+  HWY_INLINE V operator()(V v) const {
+    const hn::DFromV<V> d;
+    return hn::IfThenElse(hn::Gt(v, hn::Zero(d)), v, hn::Mul(v, hn::Set(d, slope)));
+  }
+};
+
 // Whole vectors, then the tail through a padded vector, so that every
 // element goes through the same function.
 template <class T, class F>
@@ -218,9 +244,10 @@ HWY_INLINE void Rows(const T* in, T* out, int64_t n, F f) {
   }
 }
 
-// a, b: softplus's beta and threshold (unused by the other ops).
+// a, b: softplus's beta and threshold; a, b, c: elu's alpha, scale and
+// input_scale; a: leaky_relu's slope (unused by the other ops).
 template <class T>
-HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, double b) {
+HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, double b, double c) {
   switch (op) {
     case UnaryOp::Exp: Rows(in, out, n, Exp()); return true;
     case UnaryOp::Exp2: Rows(in, out, n, Exp2()); return true;
@@ -258,15 +285,21 @@ HWY_INLINE bool Unary(UnaryOp op, const T* in, T* out, int64_t n, double a, doub
     case UnaryOp::GeluTanh: Rows(in, out, n, GeluTanh()); return true;
     case UnaryOp::Hardswish: Rows(in, out, n, Hardswish()); return true;
     case UnaryOp::Softplus: Rows(in, out, n, Softplus<T>{static_cast<T>(a), static_cast<T>(b)}); return true;
+    // (the scalar EluOp's coefficients, rounded to T as it rounds them)
+    case UnaryOp::Elu:
+      Rows(in, out, n, Elu<T>{static_cast<T>(a) * static_cast<T>(b), static_cast<T>(b), static_cast<T>(c)});
+      return true;
+    case UnaryOp::LeakyRelu: Rows(in, out, n, LeakyRelu<T>{static_cast<T>(a)}); return true;
     default: return false;
   }
 }
 
-OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp op, const float* in, float* out, int64_t n, double a, double b) {
-  return Unary(op, in, out, n, a, b);
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp op, const float* in, float* out, int64_t n, double a, double b, double c) {
+  return Unary(op, in, out, n, a, b, c);
 }
-OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, int64_t n, double a, double b) {
-  return Unary(op, in, out, n, a, b);
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp op, const double* in, double* out, int64_t n, double a, double b,
+                                    double c) {
+  return Unary(op, in, out, n, a, b, c);
 }
 
 // clamp with Scalar bounds: std::min(std::max(x, lo), hi), as ClampScalarBounds.
@@ -290,8 +323,8 @@ OPD_FUNC HWY_NOINLINE bool ClampF64(const double* in, double* out, int64_t n, do
 
 #else  // a target without Sleef functions (EMU128, SCALAR): the scalar loops serve
 
-OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t, double, double) { return false; }
-OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t, double, double) { return false; }
+OPD_FUNC HWY_NOINLINE bool UnaryF32(UnaryOp, const float*, float*, int64_t, double, double, double) { return false; }
+OPD_FUNC HWY_NOINLINE bool UnaryF64(UnaryOp, const double*, double*, int64_t, double, double, double) { return false; }
 OPD_FUNC HWY_NOINLINE bool ClampF32(const float*, float*, int64_t, float, float) { return false; }
 OPD_FUNC HWY_NOINLINE bool ClampF64(const double*, double*, int64_t, double, double) { return false; }
 
