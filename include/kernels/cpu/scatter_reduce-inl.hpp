@@ -59,37 +59,36 @@ inline void check_shapes(std::string_view op, const Tensor& self, int64_t dim, c
             " apart from dimension ", dim, " and to be smaller size than src ", src.sizes());
 }
 
-// For every element of index, in row-major order: the offset of its target in
-// `out` (contiguous, self's shape) and of its value in src. Every index value
-// is checked before anything is written.
-struct Positions {
-  std::vector<int64_t> target, source;
-};
-inline Positions positions(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src) {
+// f(target, source) for every element of index, in row-major order: the
+// offset of its target in `out` (contiguous, self's shape) and of its value
+// in src; the last dimension as the inner loop. Every index value is checked
+// before f is first called (nothing is written for a bad one).
+template <class F>
+void for_each_position(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src,
+                       F&& f) {
   const Tensor idx = index.is_contiguous() ? index : contiguous_clone(index);
   const int64_t* iv = idx.data_ptr<int64_t>();
   const int64_t nd = nd_of(index), n = index.numel(), limit = size_of(out, dim);
-  Positions p;
-  p.target.resize(static_cast<std::size_t>(n));
-  p.source.resize(static_cast<std::size_t>(n));
-  std::vector<int64_t> coord(static_cast<std::size_t>(nd), 0);
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < n; ++i)
     OPD_CHECK(iv[i] >= 0 && iv[i] < limit, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
               " with size ", limit);
-    int64_t t = 0, s = 0;
-    for (int64_t d = 0; d < nd; ++d) {
+  const int64_t last = nd - 1, inner = size_of(index, last);
+  const int64_t out_dim = stride_of(out, dim), out_last = last == dim ? 0 : stride_of(out, last);
+  const int64_t src_last = stride_of(src, last);
+  std::vector<int64_t> coord(static_cast<std::size_t>(nd), 0);
+  for (int64_t i = 0; i < n; i += inner) {
+    int64_t t = 0, s = 0;  // the row's offsets, dim's coordinate left out of t
+    for (int64_t d = 0; d < last; ++d) {
       const int64_t c = coord[static_cast<std::size_t>(d)];
-      t += (d == dim ? iv[i] : c) * stride_of(out, d);
+      if (d != dim) t += c * stride_of(out, d);
       s += c * stride_of(src, d);
     }
-    p.target[static_cast<std::size_t>(i)] = t;
-    p.source[static_cast<std::size_t>(i)] = s;
-    for (int64_t d = nd; d-- > 0;) {  // the next coordinate of index, row-major
+    for (int64_t k = 0; k < inner; ++k) f(t + iv[i + k] * out_dim + k * out_last, s + k * src_last);
+    for (int64_t d = last; d-- > 0;) {  // the next row of index, row-major
       if (++coord[static_cast<std::size_t>(d)] < size_of(index, d)) break;
       coord[static_cast<std::size_t>(d)] = 0;
     }
   }
-  return p;
 }
 
 template <class T>
@@ -164,18 +163,26 @@ OPD_FUNC Tensor scatter_reduce_two(const Tensor& self, int64_t dim, const Tensor
   if (self.is_meta() || index.is_meta() || src.is_meta()) return opd::empty(self.sizes(), self.dtype(), Device::meta());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
-  const Positions p = positions(op, out, dim, index, src);
   dispatch_dtype(self.dtype(), "scatter_reduce", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_ptr<T>();
     const T* s = static_cast<const T*>(src.data_ptr());
-    if (!include_self) {
-      for (int64_t t : p.target) o[t] = identity<T>(r);
+    // the reduction chosen once, not per element
+    const auto run = [&](auto kind) {
+      constexpr Reduce R = decltype(kind)::value;
+      if (!include_self) for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t) { o[t] = identity<T>(R); });
+      for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t i) { o[t] = combine<T>(R, o[t], s[i]); });
+    };
+    switch (r) {
+      case Reduce::Sum: run(std::integral_constant<Reduce, Reduce::Sum>{}); break;
+      case Reduce::Prod: run(std::integral_constant<Reduce, Reduce::Prod>{}); break;
+      case Reduce::Mean: run(std::integral_constant<Reduce, Reduce::Mean>{}); break;
+      case Reduce::Amax: run(std::integral_constant<Reduce, Reduce::Amax>{}); break;
+      case Reduce::Amin: run(std::integral_constant<Reduce, Reduce::Amin>{}); break;
     }
-    for (std::size_t i = 0; i < p.target.size(); ++i) o[p.target[i]] = combine<T>(r, o[p.target[i]], s[p.source[i]]);
     if (r != Reduce::Mean) return;
     std::vector<int64_t> count(static_cast<std::size_t>(out.numel()), include_self ? 1 : 0);
-    for (int64_t t : p.target) ++count[static_cast<std::size_t>(t)];
+    for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t) { ++count[static_cast<std::size_t>(t)]; });
     for (std::size_t k = 0; k < count.size(); ++k) {
       if (count[k] != 0) o[k] = divide<T>(o[k], count[k]);  // ATen: a count of 0 divides by 1
     }
