@@ -1,5 +1,6 @@
 #pragma once
 // Out-of-line part of ops_random.hpp (compiled in src/kernels/random.cpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/type_promotion.hpp"
+#include "kernels/cpu/unary_simd.hpp"
 #include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_random.hpp"
 
@@ -61,11 +63,31 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
       }
       return;
     }
-    for (int64_t i = 0; i < n; i += 2) {
-      const double u1 = 1.0 - uniform01(g.engine), u2 = uniform01(g.engine);  // u1 in (0, 1]
-      const double r = std::sqrt(-2.0 * std::log(u1)), a = 2.0 * std::numbers::pi * u2;
-      p[i] = convert<T>(scale * r * std::cos(a));
-      if (i + 1 < n) p[i + 1] = convert<T>(scale * r * std::sin(a));
+    // Blocks of pairs: the draws first (in pair order), then the pairs'
+    // logarithms, cosines and sines a vector at a time (Sleef's, within 1 ULP
+    // of libm's), in buffers that stay in cache (no fresh pages per call).
+    constexpr int64_t kPairs = 512;
+    double r[kPairs], a[kPairs], c[kPairs], sn[kPairs];
+    const int64_t pairs = (n + 1) / 2;
+    for (int64_t k0 = 0; k0 < pairs; k0 += kPairs) {
+      const int64_t m = std::min(kPairs, pairs - k0);
+      for (int64_t k = 0; k < m; ++k) {
+        r[k] = 1.0 - uniform01(g.engine);  // u1 in (0, 1]
+        a[k] = 2.0 * std::numbers::pi * uniform01(g.engine);
+      }
+      const auto map = [m](UnaryOp op, double (*scalar)(double), const double* in, double* out) {
+        if (simd::unary_row(op, in, out, m)) return;
+        for (int64_t k = 0; k < m; ++k) out[k] = scalar(in[k]);
+      };
+      map(UnaryOp::Log, [](double x) { return std::log(x); }, r, r);
+      map(UnaryOp::Cos, [](double x) { return std::cos(x); }, a, c);
+      map(UnaryOp::Sin, [](double x) { return std::sin(x); }, a, sn);
+      for (int64_t k = 0; k < m; ++k) {
+        const double radius = scale * std::sqrt(-2.0 * r[k]);
+        const int64_t i = 2 * (k0 + k);
+        p[i] = convert<T>(radius * c[k]);
+        if (i + 1 < n) p[i + 1] = convert<T>(radius * sn[k]);
+      }
     }
   });
 }
