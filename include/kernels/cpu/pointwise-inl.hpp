@@ -361,11 +361,12 @@ inline void check_clamp_bounds_given(bool min, bool max) {
 
 // The value read from a 0-dim tensor, as a Scalar of its kind.
 inline Scalar item_of(const Tensor& t) {
-  return dispatch_dtype_with_complex(t.dtype(), "item", [&](auto tag) -> Scalar {
+  return dispatch_dtype_with_complex_half(t.dtype(), "item", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T v{};
     copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}, true}, OperandRef::of(t));
-    if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
+    if constexpr (is_complex_half_v<T>) return Scalar(convert<std::complex<double>>(v));
+    else if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return Scalar(v);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
     else return Scalar(static_cast<double>(convert<double>(v)));
