@@ -1,4 +1,4 @@
-// Complex dtypes (complex64, complex128) against libtorch 1.13 through the
+// Complex dtypes (complex64, complex128; complex32's conversions) against libtorch 1.13 through the
 // differential harness (diff/README.md): the conversions (copy_, _to_copy,
 // fill_, the factories) between every dtype pair, the arithmetic add / sub /
 // mul / div with type promotion between complex and real operands, complex
@@ -6,6 +6,8 @@
 // throw). Complex results are compared part by part (real, imaginary) as
 // floats of the part's dtype.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,17 @@ namespace {
 
 const int kReal[] = {u8, i8, i16, i32, i64, f16, f32, f64, b8, bf16};
 const int kComplex[] = {c64, c128};
+
+// An int64 index tensor holding `values`.
+RawTensor index_tensor(const std::vector<int64_t>& values) {
+  RawTensor t;
+  t.dtype = i64;
+  t.sizes = {static_cast<int64_t>(values.size())};
+  t.strides = {1};
+  t.storage.resize(values.size() * sizeof(int64_t));
+  std::memcpy(t.storage.data(), values.data(), t.storage.size());
+  return t;
+}
 
 Fill fill_for(int dtype) { return is_floating(dtype) || is_complex(dtype) ? Fill::special : Fill::standard; }
 
@@ -502,5 +515,66 @@ TEST(ComplexTorchDiff, OpInfoSweepOperators) {
   }
   // A real dtype= with complex end points: both throw.
   cases.push_back({"aten::linspace", "", {C(1.0, 2.0), D(3.0), I(5), ScalarT(f32), None(), None(), None()}});
+  check_all(cases);
+}
+
+// ComplexHalf (complex32): what PyTorch 1.13 does with it on CPU, to the bit
+// (ulp 0: each part rounded once to Half through complex<float>, a double or
+// complex128 source rounded to float first). copy_ and _to_copy with every
+// dtype both ways on every layout, the factories and fill_ (one element is
+// checked against Half's range, more against float's and rounded: fill_(1e6)
+// throws on one element and gives inf on two, on both sides), the views with
+// Half and the element-moving operators; then operators 1.13 refuses on
+// complex32 (both sides must throw).
+TEST(ComplexTorchDiff, ComplexHalf) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  std::vector<int> all(std::begin(kReal), std::end(kReal));
+  all.insert(all.end(), {c32, c64, c128});
+  for (int other : all) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::copy_", "", {T(other, {3, 4}), T(c32, {3, 4}, layout, Fill::special), B(false)}, exact});
+      cases.push_back({"aten::copy_", "", {T(c32, {3, 4}, layout), T(other, {3, 4}, Layout::contiguous, fill_for(other)), B(false)}, exact});
+    }
+    cases.push_back({"aten::copy_", "", {T(c32, {2, 3}), T(other, {3}), B(false)}, exact});  // broadcast
+    cases.push_back({"aten::_to_copy", "", {T(c32, {2, 3}, Layout::transposed, Fill::special), ScalarT(other), None(), None(), None(), B(false), None()}, exact});
+    cases.push_back({"aten::_to_copy", "", {T(other, {300}, Layout::sliced, fill_for(other)), ScalarT(c32), None(), None(), None(), B(false), None()}, exact});
+  }
+  cases.push_back({"aten::zeros", "", {L({2, 3}), ScalarT(c32), None(), None(), None()}, exact});
+  cases.push_back({"aten::ones", "", {L({4}), ScalarT(c32), None(), None(), None()}, exact});
+  for (int64_t n : {1, 2, 300}) {
+    for (double v : {0.1, 65519.0, 65520.0, 1e6, 1e40, -1e300}) {
+      cases.push_back({"aten::full", "", {L({n}), D(v), ScalarT(c32), None(), None(), None()}, exact});
+      cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}, Layout::contiguous), C(0.3, v)}, exact});
+    }
+    cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}), I(100000)}, exact});
+    cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}), B(true)}, exact});
+  }
+  cases.push_back({"aten::fill_", "Scalar", {T(c32, {2, 3}, Layout::transposed), C(-1.0, 0.5)}, exact});
+  cases.push_back({"aten::fill_", "Tensor", {T(c32, {4}), T(c32, {})}, exact});
+  cases.push_back({"aten::_local_scalar_dense", "", {T(c32, {})}, exact});
+  // views and element moves (no arithmetic)
+  cases.push_back({"aten::view_as_real", "", {T(c32, {2, 3}, Layout::sliced, Fill::special)}, exact});
+  cases.push_back({"aten::view_as_complex", "", {T(f16, {3, 2})}, exact});
+  cases.push_back({"aten::real", "", {T(c32, {2, 3}, Layout::transposed)}, exact});
+  cases.push_back({"aten::imag", "", {T(c32, {2, 3}, Layout::transposed)}, exact});
+  cases.push_back({"aten::clone", "", {T(c32, {3, 4}, Layout::transposed), None()}, exact});
+  cases.push_back({"aten::cat", "", {TL({make_tensor(c32, {2, 3}), make_tensor(c32, {1, 3}, Layout::contiguous, Fill::special, 7)}), I(0)}, exact});
+  cases.push_back({"aten::index_select", "", {T(c32, {4, 3}), I(0), T(index_tensor({3, 0, 3}))}, exact});
+  cases.push_back({"aten::roll", "", {T(c32, {5}), L({2}), L({0})}, exact});
+  cases.push_back({"aten::constant_pad_nd", "", {T(c32, {2, 3}), L({1, 2}), D(0.0)}, exact});
+  // refused by 1.13 on complex32: the library refuses them too
+  cases.push_back({"aten::flip", "", {T(c32, {3, 4}), L({0})}});
+  cases.push_back({"aten::tril", "", {T(c32, {3, 3}), I(0)}});
+  cases.push_back({"aten::triu", "", {T(c32, {3, 3}), I(0)}});
+  cases.push_back({"aten::gather", "", {T(c32, {4}), I(0), T(index_tensor({1, 3})), B(false)}});
+  cases.push_back({"aten::masked_select", "", {T(c32, {4}), T(b8, {4})}});
+  for (const char* op : {"aten::sum", "aten::exp", "aten::sqrt", "aten::cumsum"}) {
+    if (std::string(op) == "aten::cumsum") cases.push_back({op, "", {T(c32, {4}), I(0), None()}});
+    else if (std::string(op) == "aten::sum") cases.push_back({op, "", {T(c32, {4}), None()}});
+    else cases.push_back({op, "", {T(c32, {4})}});
+  }
+  cases.push_back({"aten::div", "Tensor", {T(c32, {4}), T(c32, {4})}});
+  cases.push_back({"aten::mm", "", {T(c32, {2, 2}), T(c32, {2, 2})}});
   check_all(cases);
 }
