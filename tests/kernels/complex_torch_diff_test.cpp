@@ -563,6 +563,43 @@ TEST(ComplexTorchDiff, ComplexHalf) {
   cases.push_back({"aten::index_select", "", {T(c32, {4, 3}), I(0), T(index_tensor({3, 0, 3}))}, exact});
   cases.push_back({"aten::roll", "", {T(c32, {5}), L({2}), L({0})}, exact});
   cases.push_back({"aten::constant_pad_nd", "", {T(c32, {2, 3}), L({1, 2}), D(0.0)}, exact});
+  // add / sub / mul as 1.13 computes them (complex64, each complex32 operation
+  // rounded once; alpha * b a complex32 operation of its own), with every
+  // dtype beside complex32 (converted to complex32 first), Scalars, alpha,
+  // in-place, out= of another dtype, every layout and special values
+  for (const char* op : {"add", "sub", "mul"}) {
+    const std::string name = std::string("aten::") + op;
+    const bool has_alpha = name != "aten::mul";
+    auto args = [&](Value a, Value b, Value alpha) {
+      std::vector<Value> v{std::move(a), std::move(b)};
+      if (has_alpha) v.push_back(std::move(alpha));
+      return v;
+    };
+    for (Layout layout : all_layouts) {
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::standard, 1), T(c32, {3, 4}, Layout::contiguous, Fill::standard, 2), I(1)), exact});
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::special, 1), T(c32, {3, 4}, layout, Fill::special, 2), I(1)), exact});
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::special, 3), T(c32, {3, 4}, Layout::contiguous, Fill::special, 4), C(0.3, 0.7)), exact});
+    }
+    for (int other : all) {
+      if (other == b8 && name == "aten::sub") continue;  // sub refuses bool (both sides)
+      // (beside complex64/complex128 the common dtype is theirs: ComplexTorchDiff.Arithmetic's tolerance)
+      const Tolerance t = other == c64 || other == c128 ? Tolerance{.ulp = 4, .atol = 1e-6} : exact;
+      cases.push_back({name, "Tensor", args(T(c32, {2, 5}), T(other, {2, 5}, Layout::contiguous, fill_for(other)), D(0.3)), t});
+      cases.push_back({name, "Tensor", args(T(other, {5}, Layout::sliced, fill_for(other)), T(c32, {2, 5}), I(1)), t});
+    }
+    cases.push_back({name, "Tensor", args(T(c32, {300}, Layout::contiguous, Fill::standard, 5), T(c32, {300}), D(2.5)), exact});
+    cases.push_back({name, "Tensor", args(T(c32, {4, 1}), T(c32, {1, 3}), D(-1.0)), exact});
+    cases.push_back({name, "Tensor", args(T(c32, {2}), T(c32, {2}), D(1e6)), exact});  // alpha beyond Half: both throw
+    cases.push_back({name, "Scalar", args(T(c32, {2, 3}, Layout::expanded), C(0.1, -0.3), D(0.7)), exact});
+    cases.push_back({name, "Scalar", args(T(c32, {70}), D(2049.0), I(1)), exact});
+    cases.push_back({name + "_", "Tensor", args(T(c32, {3, 4}, Layout::transposed), T(f16, {4}), C(0.0, 1.5)), exact});
+    cases.push_back({name + "_", "Scalar", args(T(c32, {3}), C(2.0, 1.0), I(1)), exact});
+    for (int to : {c32, c64, c128}) {
+      std::vector<Value> out = args(T(c32, {2, 3}), T(c32, {2, 3}, Layout::contiguous, Fill::standard, 5), D(0.3));
+      out.push_back(T(to, {0}));
+      cases.push_back({name, "out", out, exact});
+    }
+  }
   // refused by 1.13 on complex32: the library refuses them too
   cases.push_back({"aten::flip", "", {T(c32, {3, 4}), L({0})}});
   cases.push_back({"aten::tril", "", {T(c32, {3, 3}), I(0)}});

@@ -261,8 +261,18 @@ class ZeroCopy(unittest.TestCase):
             ops.aten.full.default([1], 1e6, dtype=torch.complex32)         # one element is checked as Half
         with self.assertRaisesRegex(TypeError, "\"flip_cpu\" not implemented for 'ComplexHalf'"):
             ops.aten.flip(x, [0])
-        with self.assertRaisesRegex(TypeError, "\"add\" not implemented for 'ComplexHalf'"):
-            ops.aten.add(x, x)     # 1.13 computes it; the library has no complex32 arithmetic
+        # add/sub/mul as 1.13: in complex64, each complex32 operation rounded once (alpha * b too)
+        y = torch.tensor([0.3 - 7j, 1e4 + 2j, -1.5 + 0.1j]).to(torch.complex32)
+        for got, want in ((ops.aten.add.Tensor(x, y, alpha=0.3 + 0.7j), torch.add(c, y, alpha=0.3 + 0.7j)),
+                          (ops.aten.sub.Tensor(x, y), c - y), (ops.aten.mul.Tensor(x, y), c * y),
+                          (ops.aten.mul.Scalar(x, 0.1 + 0.3j), c * (0.1 + 0.3j))):
+            got = torch.from_dlpack(got)
+            self.assertEqual(got.dtype, torch.complex32)
+            self.assertTrue(torch.equal(torch.view_as_real(got).view(torch.int16), torch.view_as_real(want).view(torch.int16)))
+        with self.assertRaisesRegex(TypeError, "\"div\" not implemented for 'ComplexHalf'"):
+            ops.aten.div(x, x)     # 1.13 refuses it too ("div_cpu")
+        with self.assertRaisesRegex(TypeError, "\"eq\" not implemented for 'ComplexHalf'"):
+            ops.aten.eq(x, x)      # 1.13 computes it; the library does not yet
 
     def test_torch_tensors_as_arguments(self):
         a = torch.arange(6, dtype=torch.float32).reshape(2, 3)
