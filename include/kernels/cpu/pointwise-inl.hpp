@@ -444,8 +444,14 @@ inline ScalarType where_checks(const Tensor& condition, const Tensor& self, cons
   OPD_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::Byte,
             "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
   const ScalarType common = result_type(self, other);
-  if (!is_kernel_dtype(common) && !is_complex_kernel_dtype(common)) throw_not_implemented_for("where_cpu", common);
+  if (!is_kernel_dtype(common) && !is_complex_kernel_dtype(common) && common != ScalarType::ComplexHalf)
+    throw_not_implemented_for("where_cpu", common);
   return common;
+}
+// The dtype a select (where, masked_fill) runs its loop in: complex32's in
+// complex64, which is exact (choosing commutes with rounding to complex32).
+constexpr ScalarType select_dtype(ScalarType t) noexcept {
+  return t == ScalarType::ComplexHalf ? ScalarType::ComplexFloat : t;
 }
 }  // namespace detail
 
@@ -461,10 +467,16 @@ OPD_FUNC void where_impl(const Tensor& condition, const Tensor& self, const Tens
   const ScalarType common = detail::where_checks(condition, self, other);
   const std::vector<int64_t> shape = detail::shape_of({&condition, &self, &other});
   detail::check_out("where", out, {&condition, &self, &other}, shape, common);
+  if (common == ScalarType::ComplexHalf && out.dtype() != common) {  // the complex32 result, converted
+    Tensor result = opd::empty(out.sizes(), common, Device::cpu());
+    where_impl(condition, self, other, result);
+    copy_elements(OperandRef::of(out), OperandRef::of(result));
+    return;
+  }
   const Tensor c = detail::readable_input(condition, out);
   const Tensor a = detail::readable_input(self, out);
   const Tensor b = detail::readable_input(other, out);
-  detail::ternary_pointwise_loops(detail::TernaryOp::Where, common, OperandRef::of(out),
+  detail::ternary_pointwise_loops(detail::TernaryOp::Where, detail::select_dtype(common), OperandRef::of(out),
                                   {OperandRef::of(c), OperandRef::of(a), OperandRef::of(b)});
 }
 
@@ -579,7 +591,8 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   OPD_CHECK(is_expandable_to(mask.sizes(), self.sizes()), "masked_fill_: the mask of shape ", mask.sizes(),
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
-  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
+  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d) && d != ScalarType::ComplexHalf)
+    throw_not_implemented_for("masked_fill", d);
   if (mask.dtype() == ScalarType::Byte && !mask.is_meta()) {  // a value check: not on Meta
     bool binary = true;
     ElementwiseIter<0> iter(OperandRef::of(mask), {});
@@ -598,7 +611,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   // The value converted as Scalar::to does (overflow is an error), before writing.
   const Tensor v = kernels::full(IntArrayRef{}, value, d);
   const Tensor m = detail::readable_input(mask, self);
-  detail::ternary_pointwise_loops(detail::TernaryOp::Where, d, OperandRef::of(self),
+  detail::ternary_pointwise_loops(detail::TernaryOp::Where, detail::select_dtype(d), OperandRef::of(self),
                                   {OperandRef::of(m), OperandRef::of(v), OperandRef::of(self)});
   return self;
 }

@@ -1001,7 +1001,7 @@ void nonzero_positions(const Tensor& t, const Dest& dest) {
     // writes every position and advances by the element's truth, without a
     // branch; it stops at its last true element, so that it never writes
     // into the next range's slots.
-    dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
+    dispatch_dtype_with_complex_half(t.dtype(), "nonzero_cpu", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = static_cast<const T*>(t.data_ptr());
       const int64_t n = t.numel();
@@ -1029,7 +1029,7 @@ void nonzero_positions(const Tensor& t, const Dest& dest) {
   }
   std::vector<int64_t> pos;
   const Table offs = strided_offsets(t.sizes(), t.strides());
-  dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
+  dispatch_dtype_with_complex_half(t.dtype(), "nonzero_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = static_cast<const T*>(t.data_ptr());
     for (std::size_t i = 0; i < offs.size(); ++i) {
