@@ -616,6 +616,21 @@ TEST(ComplexTorchDiff, ComplexHalf) {
   cases.push_back({"aten::masked_fill_", "Scalar", {T(c32, {300}), T(b8, {300}), D(2049.0)}, exact});
   cases.push_back({"aten::masked_fill", "Scalar", {T(c32, {2}), T(b8, {2}), D(1e6)}, exact});  // beyond Half
   cases.push_back({"aten::nonzero", "", {T(c32, {0, 3})}, exact});
+  // the exact unary ops (a sign flip, a predicate) and eq / ne, operands
+  // rounded to complex32 first (int 2049 equals complex32 2048)
+  for (const char* op : {"aten::neg", "aten::conj_physical", "aten::isnan", "aten::isinf", "aten::isfinite"}) {
+    for (Layout layout : all_layouts) cases.push_back({op, "", {T(c32, {3, 4}, layout, Fill::special)}, exact});
+  }
+  cases.push_back({"aten::neg_", "", {T(c32, {5}, Layout::contiguous, Fill::special)}, exact});
+  for (const char* op : {"aten::eq", "aten::ne"}) {
+    for (int other : all) {
+      cases.push_back({op, "Tensor", {T(c32, {3, 4}, Layout::transposed, Fill::special), T(other, {3, 4}, Layout::contiguous, fill_for(other))}, exact});
+      cases.push_back({op, "Tensor", {T(c32, {3, 4}, Layout::contiguous, Fill::special), T(c32, {3, 4}, Layout::contiguous, Fill::special)}, exact});
+    }
+    for (const Value& v : {D(2049.0), C(0.1, 0.2), I(0), B(true)}) cases.push_back({op, "Scalar", {T(c32, {5}, Layout::sliced), v}, exact});
+  }
+  // 2049 (int64) against complex32 2048: equal in 1.13 (rounded to complex32 first)
+  cases.push_back({"aten::eq", "Scalar", {T(c32, {2}), I(2049)}, exact});
   // refused by 1.13 on complex32: the library refuses them too
   cases.push_back({"aten::flip", "", {T(c32, {3, 4}), L({0})}});
   cases.push_back({"aten::tril", "", {T(c32, {3, 3}), I(0)}});

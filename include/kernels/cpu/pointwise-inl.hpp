@@ -110,9 +110,20 @@ inline void check_out(const char* op, const Tensor& out, std::initializer_list<c
 
 // ------------------------------------------------------------------- unary ---
 
+// The unary ops 1.13 computes on complex32 whose complex64 loops give its
+// results to the bit (a sign flip, a predicate), run on complex32 operands.
+constexpr bool has_complex_half_loop(UnaryOp op) noexcept {
+  return op == UnaryOp::Neg || op == UnaryOp::ConjPhysical || op == UnaryOp::IsNan || op == UnaryOp::IsInf ||
+         op == UnaryOp::IsFinite;
+}
+
 // Keep-kind ops refuse some dtypes, as ATen's kernels do (before writing).
 inline void check_unary_dtype(UnaryOp op, ScalarType d) {
   const char* name = unary_name(op);
+  if (d == ScalarType::ComplexHalf) {
+    if (!has_complex_half_loop(op)) throw_not_implemented_for(name, d);
+    return;
+  }
   if (is_complex_kernel_dtype(d)) {  // complex: the ops of unary_complex_loops only
     if (!has_complex_loop(op)) throw_not_implemented_for(name, d);
     return;
@@ -179,9 +190,11 @@ constexpr bool uses_float_loops(UnaryOp op) noexcept {
 
 inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, const UnaryParams& params) {
   // Complex inputs compute in their own dtype (angle's real result too).
+  // (complex32: in complex64, exact for has_complex_half_loop's ops)
   const ScalarType compute = unary_kind(op) == UnaryKind::Float && !is_complex_kernel_dtype(self.dtype())
                                  ? unary_result_dtype(op, self.dtype())
-                                 : self.dtype();
+                                 : self.dtype() == ScalarType::ComplexHalf ? ScalarType::ComplexFloat
+                                                                          : self.dtype();
   const Tensor in = readable_input(self, out);
   if (op == UnaryOp::Sgn && !is_complex_kernel_dtype(compute)) op = UnaryOp::Sign;  // sgn is sign on reals
   UnaryParams p = params;
@@ -254,6 +267,10 @@ inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOr
                           ? self.tensor->dtype()
                           : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
+  if (common == ScalarType::ComplexHalf) {  // 1.13's complex32 comparisons (pointwise_compute)
+    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne) throw_not_implemented_for(name, common);
+    return common;
+  }
   if (is_complex_kernel_dtype(common)) {  // complex: no ordering, no rounding, no bits
     if (op != PointwiseOp::Eq && op != PointwiseOp::Ne && op != PointwiseOp::Pow && op != PointwiseOp::LogicalAnd &&
         op != PointwiseOp::LogicalOr && op != PointwiseOp::LogicalXor)
@@ -301,13 +318,21 @@ inline bool divides(PointwiseOp op) noexcept {
 }
 
 // A Tensor, or a Scalar held as a 0-dim operand of the compute dtype.
+// complex32 (eq, ne): the operand rounded to complex32 as 1.13 converts it
+// to the common dtype, held for complex64's loops (exact on those values).
 struct HeldOperand {
   Tensor tensor;
   std::optional<ScalarOperand> scalar;
 
   HeldOperand(TensorOrScalar a, const Tensor& out, ScalarType compute) {
-    if (a.tensor) {
+    constexpr ScalarType c32 = ScalarType::ComplexHalf;
+    if (a.tensor && compute == c32 && a.tensor->dtype() != c32) {
+      tensor = opd::empty(a.tensor->sizes(), c32, Device::cpu());
+      copy_elements(OperandRef::of(tensor), OperandRef::of(*a.tensor));
+    } else if (a.tensor) {
       tensor = readable_input(*a.tensor, out);
+    } else if (compute == c32) {
+      scalar.emplace(Scalar(convert<std::complex<double>>(scalar_cast<ComplexHalf>(*a.scalar))), ScalarType::ComplexFloat);
     } else {
       scalar.emplace(*a.scalar, compute);
     }
@@ -350,7 +375,8 @@ inline void pointwise_compute(PointwiseOp op, TensorOrScalar self, TensorOrScala
     // The divisor as the loops see it (a Scalar already in `compute`).
     OPD_CHECK(!has_zero(b.ref()), "ZeroDivisionError");
   }
-  binary_pointwise_loops(op, compute, OperandRef::of(out), {a.ref(), b.ref()});
+  binary_pointwise_loops(op, compute == ScalarType::ComplexHalf ? ScalarType::ComplexFloat : compute,
+                         OperandRef::of(out), {a.ref(), b.ref()});
 }
 
 // ------------------------------------------------------------------- clamp ---
