@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/convert-inl.hpp"  // throw_not_implemented_for
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -77,6 +78,8 @@ inline Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tenso
             "masked_scatter: expected BoolTensor or ByteTensor for mask");
   OPD_CHECK(self.dtype() == source.dtype(), "masked_scatter: expected self and source to have same dtypes but got",
             self.dtype(), " and ", source.dtype());
+  if (self.dtype() == ScalarType::ComplexHalf && !self.is_meta())  // as ATen 1.13's CPU kernel
+    throw_not_implemented_for("masked_scatter", self.dtype());
   const std::vector<int64_t> shape = broadcast_shapes({self.sizes(), mask.sizes()});
   const bool meta = self.is_meta() || mask.is_meta() || source.is_meta();
   Tensor out = opd::empty(shape, self.dtype(), meta ? Device::meta() : Device::cpu());

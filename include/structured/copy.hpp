@@ -42,6 +42,8 @@ template <class T>
 inline constexpr bool is_complex_v = false;
 template <class T>
 inline constexpr bool is_complex_v<std::complex<T>> = true;
+template <>
+inline constexpr bool is_complex_v<ComplexHalf> = true;  // its parts convert as Half does
 
 // One element, converted as copy_ does (complex -> real keeps the real part).
 template <class D, class S>

@@ -26,13 +26,19 @@ class Tensor(_C.TensorBase):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
+    def _readable(self):
+        """NumPy has no complex32: such a tensor is read as its complex64 copy (exact)."""
+        if self.dtype == _C.complex32:
+            return ops.aten._to_copy.default(self, dtype=_C.complex64).numpy()
+        return self.numpy()
+
     def item(self):
         if self.numel() != 1:
             raise ValueError(f"item(): the tensor has {self.numel()} elements, not one")
-        return self.numpy().reshape(()).item()
+        return self._readable().reshape(()).item()
 
     def tolist(self):
-        return self.numpy().tolist()
+        return self._readable().tolist()
 
     def __len__(self):
         if self.ndim == 0:

@@ -324,12 +324,14 @@ TEST(KernelsBinary, ErrorMessages) {
   Tensor out = kernels::zeros(shape({2}), ST::Char);
   EXPECT_EQ(error_of([&] { add_impl(c, c, 200, out); }), "value cannot be converted to type int8_t without overflow");
   EXPECT_EQ(error_of([&] { sub_impl(c, c, -128, out); }), "value cannot be converted to type int8_t without overflow");
-  // ComplexHalf (Half with a complex Scalar) has no loops; complex64 has.
+  // ComplexHalf (Half with a complex Scalar): add computes it (as ATen 1.13), div does not.
+  EXPECT_EQ(add_scalar_meta(kernels::zeros(shape({2}), ST::Half), std::complex<double>(1, 2), 1).dtype,
+            ST::ComplexHalf);
   try {
-    add_scalar_meta(kernels::zeros(shape({2}), ST::Half), std::complex<double>(1, 2), 1);
+    div_scalar_meta(kernels::zeros(shape({2}), ST::Half), std::complex<double>(1, 2));
     FAIL() << "expected TypeError";
   } catch (const TypeError& e) {
-    EXPECT_STREQ(e.what(), "\"add\" not implemented for 'ComplexHalf'");
+    EXPECT_STREQ(e.what(), "\"div\" not implemented for 'ComplexHalf'");
   }
   EXPECT_EQ(add_scalar_meta(kernels::zeros(shape({2}), ST::Float), std::complex<double>(1, 2), 1).dtype,
             ST::ComplexFloat);

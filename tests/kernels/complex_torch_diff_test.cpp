@@ -1,4 +1,4 @@
-// Complex dtypes (complex64, complex128) against libtorch 1.13 through the
+// Complex dtypes (complex64, complex128; complex32's conversions) against libtorch 1.13 through the
 // differential harness (diff/README.md): the conversions (copy_, _to_copy,
 // fill_, the factories) between every dtype pair, the arithmetic add / sub /
 // mul / div with type promotion between complex and real operands, complex
@@ -6,6 +6,8 @@
 // throw). Complex results are compared part by part (real, imaginary) as
 // floats of the part's dtype.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,17 @@ namespace {
 
 const int kReal[] = {u8, i8, i16, i32, i64, f16, f32, f64, b8, bf16};
 const int kComplex[] = {c64, c128};
+
+// An int64 index tensor holding `values`.
+RawTensor index_tensor(const std::vector<int64_t>& values) {
+  RawTensor t;
+  t.dtype = i64;
+  t.sizes = {static_cast<int64_t>(values.size())};
+  t.strides = {1};
+  t.storage.resize(values.size() * sizeof(int64_t));
+  std::memcpy(t.storage.data(), values.data(), t.storage.size());
+  return t;
+}
 
 Fill fill_for(int dtype) { return is_floating(dtype) || is_complex(dtype) ? Fill::special : Fill::standard; }
 
@@ -378,8 +391,7 @@ TEST(ComplexTorchDiff, WhereScalarOverloads) {
   const Value cond = T(b8, {3, 4}, Layout::contiguous, Fill::standard, 7);
   std::vector<int> dtypes(std::begin(kReal), std::end(kReal));
   dtypes.insert(dtypes.end(), std::begin(kComplex), std::end(kComplex));
-  for (int dt : dtypes) {
-    if (dt == f16) continue;  // Half with a complex number is ComplexHalf: where_cpu has no such loop here
+  for (int dt : dtypes) {  // (beside Half a complex number makes complex32)
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::where", "ScalarOther", {cond, T(dt, {3, 4}, layout, fill_for(dt)), C(1.5, -2.25)}});
       cases.push_back({"aten::where", "ScalarSelf", {cond, C(-0.5, 3.0), T(dt, {3, 4}, layout, fill_for(dt))}});
@@ -502,5 +514,135 @@ TEST(ComplexTorchDiff, OpInfoSweepOperators) {
   }
   // A real dtype= with complex end points: both throw.
   cases.push_back({"aten::linspace", "", {C(1.0, 2.0), D(3.0), I(5), ScalarT(f32), None(), None(), None()}});
+  check_all(cases);
+}
+
+// ComplexHalf (complex32): what PyTorch 1.13 does with it on CPU, to the bit
+// (ulp 0: each part rounded once to Half through complex<float>, a double or
+// complex128 source rounded to float first). copy_ and _to_copy with every
+// dtype both ways on every layout, the factories and fill_ (one element is
+// checked against Half's range, more against float's and rounded: fill_(1e6)
+// throws on one element and gives inf on two, on both sides), the views with
+// Half and the element-moving operators; then operators 1.13 refuses on
+// complex32 (both sides must throw).
+TEST(ComplexTorchDiff, ComplexHalf) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  std::vector<int> all(std::begin(kReal), std::end(kReal));
+  all.insert(all.end(), {c32, c64, c128});
+  for (int other : all) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::copy_", "", {T(other, {3, 4}), T(c32, {3, 4}, layout, Fill::special), B(false)}, exact});
+      cases.push_back({"aten::copy_", "", {T(c32, {3, 4}, layout), T(other, {3, 4}, Layout::contiguous, fill_for(other)), B(false)}, exact});
+    }
+    cases.push_back({"aten::copy_", "", {T(c32, {2, 3}), T(other, {3}), B(false)}, exact});  // broadcast
+    cases.push_back({"aten::_to_copy", "", {T(c32, {2, 3}, Layout::transposed, Fill::special), ScalarT(other), None(), None(), None(), B(false), None()}, exact});
+    cases.push_back({"aten::_to_copy", "", {T(other, {300}, Layout::sliced, fill_for(other)), ScalarT(c32), None(), None(), None(), B(false), None()}, exact});
+  }
+  cases.push_back({"aten::zeros", "", {L({2, 3}), ScalarT(c32), None(), None(), None()}, exact});
+  cases.push_back({"aten::ones", "", {L({4}), ScalarT(c32), None(), None(), None()}, exact});
+  for (int64_t n : {1, 2, 300}) {
+    for (double v : {0.1, 65519.0, 65520.0, 1e6, 1e40, -1e300}) {
+      cases.push_back({"aten::full", "", {L({n}), D(v), ScalarT(c32), None(), None(), None()}, exact});
+      cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}, Layout::contiguous), C(0.3, v)}, exact});
+    }
+    cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}), I(100000)}, exact});
+    cases.push_back({"aten::fill_", "Scalar", {T(c32, {n}), B(true)}, exact});
+  }
+  cases.push_back({"aten::fill_", "Scalar", {T(c32, {2, 3}, Layout::transposed), C(-1.0, 0.5)}, exact});
+  cases.push_back({"aten::fill_", "Tensor", {T(c32, {4}), T(c32, {})}, exact});
+  cases.push_back({"aten::_local_scalar_dense", "", {T(c32, {})}, exact});
+  // views and element moves (no arithmetic)
+  cases.push_back({"aten::view_as_real", "", {T(c32, {2, 3}, Layout::sliced, Fill::special)}, exact});
+  cases.push_back({"aten::view_as_complex", "", {T(f16, {3, 2})}, exact});
+  cases.push_back({"aten::real", "", {T(c32, {2, 3}, Layout::transposed)}, exact});
+  cases.push_back({"aten::imag", "", {T(c32, {2, 3}, Layout::transposed)}, exact});
+  cases.push_back({"aten::clone", "", {T(c32, {3, 4}, Layout::transposed), None()}, exact});
+  cases.push_back({"aten::cat", "", {TL({make_tensor(c32, {2, 3}), make_tensor(c32, {1, 3}, Layout::contiguous, Fill::special, 7)}), I(0)}, exact});
+  cases.push_back({"aten::index_select", "", {T(c32, {4, 3}), I(0), T(index_tensor({3, 0, 3}))}, exact});
+  cases.push_back({"aten::roll", "", {T(c32, {5}), L({2}), L({0})}, exact});
+  cases.push_back({"aten::constant_pad_nd", "", {T(c32, {2, 3}), L({1, 2}), D(0.0)}, exact});
+  // add / sub / mul as 1.13 computes them (complex64, each complex32 operation
+  // rounded once; alpha * b a complex32 operation of its own), with every
+  // dtype beside complex32 (converted to complex32 first), Scalars, alpha,
+  // in-place, out= of another dtype, every layout and special values
+  for (const char* op : {"add", "sub", "mul"}) {
+    const std::string name = std::string("aten::") + op;
+    const bool has_alpha = name != "aten::mul";
+    auto args = [&](Value a, Value b, Value alpha) {
+      std::vector<Value> v{std::move(a), std::move(b)};
+      if (has_alpha) v.push_back(std::move(alpha));
+      return v;
+    };
+    for (Layout layout : all_layouts) {
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::standard, 1), T(c32, {3, 4}, Layout::contiguous, Fill::standard, 2), I(1)), exact});
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::special, 1), T(c32, {3, 4}, layout, Fill::special, 2), I(1)), exact});
+      cases.push_back({name, "Tensor", args(T(c32, {3, 4}, layout, Fill::special, 3), T(c32, {3, 4}, Layout::contiguous, Fill::special, 4), C(0.3, 0.7)), exact});
+    }
+    for (int other : all) {
+      if (other == b8 && name == "aten::sub") continue;  // sub refuses bool (both sides)
+      // (beside complex64/complex128 the common dtype is theirs: ComplexTorchDiff.Arithmetic's tolerance)
+      const Tolerance t = other == c64 || other == c128 ? Tolerance{.ulp = 4, .atol = 1e-6} : exact;
+      cases.push_back({name, "Tensor", args(T(c32, {2, 5}), T(other, {2, 5}, Layout::contiguous, fill_for(other)), D(0.3)), t});
+      cases.push_back({name, "Tensor", args(T(other, {5}, Layout::sliced, fill_for(other)), T(c32, {2, 5}), I(1)), t});
+    }
+    cases.push_back({name, "Tensor", args(T(c32, {300}, Layout::contiguous, Fill::standard, 5), T(c32, {300}), D(2.5)), exact});
+    cases.push_back({name, "Tensor", args(T(c32, {4, 1}), T(c32, {1, 3}), D(-1.0)), exact});
+    cases.push_back({name, "Tensor", args(T(c32, {2}), T(c32, {2}), D(1e6)), exact});  // alpha beyond Half: both throw
+    cases.push_back({name, "Scalar", args(T(c32, {2, 3}, Layout::expanded), C(0.1, -0.3), D(0.7)), exact});
+    cases.push_back({name, "Scalar", args(T(c32, {70}), D(2049.0), I(1)), exact});
+    cases.push_back({name + "_", "Tensor", args(T(c32, {3, 4}, Layout::transposed), T(f16, {4}), C(0.0, 1.5)), exact});
+    cases.push_back({name + "_", "Scalar", args(T(c32, {3}), C(2.0, 1.0), I(1)), exact});
+    for (int to : {c32, c64, c128}) {
+      std::vector<Value> out = args(T(c32, {2, 3}), T(c32, {2, 3}, Layout::contiguous, Fill::standard, 5), D(0.3));
+      out.push_back(T(to, {0}));
+      cases.push_back({name, "out", out, exact});
+    }
+  }
+  // the selects (in complex64: exact) and nonzero (either part non-zero)
+  for (int other : all) {
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::where", "self", {T(b8, {3, 4}, Layout::contiguous, Fill::standard, 7), T(c32, {3, 4}, layout, Fill::special), T(other, {3, 4}, Layout::contiguous, fill_for(other))}, exact});
+    }
+    cases.push_back({"aten::where", "self", {T(b8, {2, 1}), T(other, {3}, Layout::sliced, fill_for(other)), T(c32, {2, 3})}, exact});
+  }
+  // (an out= of another dtype: libtorch 1.13 fails an internal assert in its loop, the library converts)
+  cases.push_back({"aten::where", "self_out", {T(b8, {5}), T(c32, {5}), T(c32, {5}, Layout::contiguous, Fill::special), T(c32, {0})}, exact});
+  for (Layout layout : all_layouts) {
+    cases.push_back({"aten::masked_fill", "Scalar", {T(c32, {3, 4}, layout, Fill::special), T(b8, {3, 4}), C(0.1, -0.2)}, exact});
+    cases.push_back({"aten::masked_fill", "Tensor", {T(c32, {3, 4}, layout), T(b8, {4}), T(c64, {})}, exact});
+    cases.push_back({"aten::nonzero", "", {T(c32, {3, 4}, layout, Fill::special)}, exact});
+  }
+  cases.push_back({"aten::masked_fill_", "Scalar", {T(c32, {300}), T(b8, {300}), D(2049.0)}, exact});
+  cases.push_back({"aten::masked_fill", "Scalar", {T(c32, {2}), T(b8, {2}), D(1e6)}, exact});  // beyond Half
+  cases.push_back({"aten::nonzero", "", {T(c32, {0, 3})}, exact});
+  // the exact unary ops (a sign flip, a predicate) and eq / ne, operands
+  // rounded to complex32 first (int 2049 equals complex32 2048)
+  for (const char* op : {"aten::neg", "aten::conj_physical", "aten::isnan", "aten::isinf", "aten::isfinite"}) {
+    for (Layout layout : all_layouts) cases.push_back({op, "", {T(c32, {3, 4}, layout, Fill::special)}, exact});
+  }
+  cases.push_back({"aten::neg_", "", {T(c32, {5}, Layout::contiguous, Fill::special)}, exact});
+  for (const char* op : {"aten::eq", "aten::ne"}) {
+    for (int other : all) {
+      cases.push_back({op, "Tensor", {T(c32, {3, 4}, Layout::transposed, Fill::special), T(other, {3, 4}, Layout::contiguous, fill_for(other))}, exact});
+      cases.push_back({op, "Tensor", {T(c32, {3, 4}, Layout::contiguous, Fill::special), T(c32, {3, 4}, Layout::contiguous, Fill::special)}, exact});
+    }
+    for (const Value& v : {D(2049.0), C(0.1, 0.2), I(0), B(true)}) cases.push_back({op, "Scalar", {T(c32, {5}, Layout::sliced), v}, exact});
+  }
+  // 2049 (int64) against complex32 2048: equal in 1.13 (rounded to complex32 first)
+  cases.push_back({"aten::eq", "Scalar", {T(c32, {2}), I(2049)}, exact});
+  // refused by 1.13 on complex32: the library refuses them too
+  cases.push_back({"aten::flip", "", {T(c32, {3, 4}), L({0})}});
+  cases.push_back({"aten::tril", "", {T(c32, {3, 3}), I(0)}});
+  cases.push_back({"aten::triu", "", {T(c32, {3, 3}), I(0)}});
+  cases.push_back({"aten::gather", "", {T(c32, {4}), I(0), T(index_tensor({1, 3})), B(false)}});
+  cases.push_back({"aten::masked_select", "", {T(c32, {4}), T(b8, {4})}});
+  for (const char* op : {"aten::sum", "aten::exp", "aten::sqrt", "aten::cumsum"}) {
+    if (std::string(op) == "aten::cumsum") cases.push_back({op, "", {T(c32, {4}), I(0), None()}});
+    else if (std::string(op) == "aten::sum") cases.push_back({op, "", {T(c32, {4}), None()}});
+    else cases.push_back({op, "", {T(c32, {4})}});
+  }
+  cases.push_back({"aten::div", "Tensor", {T(c32, {4}), T(c32, {4})}});
+  cases.push_back({"aten::mm", "", {T(c32, {2, 2}), T(c32, {2, 2})}});
   check_all(cases);
 }

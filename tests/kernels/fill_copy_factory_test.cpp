@@ -100,8 +100,15 @@ TEST(KernelsFill, VectorPathEveryDtypeAndLayout) {
 TEST(KernelsFill, MetaAndUnsupported) {
   Tensor m = kernels::empty(shape({2, 2}), ST::Float, Device::meta());
   EXPECT_TRUE(fill_(m, 1).is_same(m));
-  Tensor c = opd::empty(shape({2}), ST::ComplexHalf);  // complex32: no loops
-  EXPECT_THROW(fill_(c, 1), TypeError);
+  // complex32 as ATen 1.13: two elements are checked against float's range and
+  // rounded (1e6 -> inf), one against Half's (throws), with c10's message
+  Tensor c = opd::empty(shape({2}), ST::ComplexHalf);
+  fill_(c, std::complex<double>(1e6, 0.1));
+  EXPECT_TRUE(std::isinf(static_cast<float>(c.data_ptr<opd::ComplexHalf>()[1].real())));
+  EXPECT_EQ(static_cast<float>(c.data_ptr<opd::ComplexHalf>()[1].imag()), static_cast<float>(opd::Half(0.1f)));
+  Tensor c1 = opd::empty(shape({1}), ST::ComplexHalf);
+  EXPECT_EQ(error_of([&] { fill_(c1, 1e6); }), "value cannot be converted to type c10::complex<c10::Half> without overflow");
+  EXPECT_THROW(fill_(c, 1e40), Error);  // beyond float: both throw
   Tensor z = opd::empty(shape({2}), ST::ComplexDouble);
   fill_(z, std::complex<double>(1.5, -2));
   EXPECT_EQ(z.data_ptr<std::complex<double>>()[1], std::complex<double>(1.5, -2));
@@ -208,8 +215,17 @@ TEST(KernelsCopy, Errors) {
   Tensor undefined;
   EXPECT_THROW(copy_(dst, undefined), Error);
   EXPECT_THROW(copy_(undefined, dst), Error);
-  Tensor c = opd::empty(shape({2, 3}), ST::ComplexHalf);
-  EXPECT_THROW(copy_(dst, c), TypeError);
+  // complex32 -> float keeps the real part; double -> complex32 rounds to float first
+  // (1 + 2^-11 + 2^-40: 1.0 through float, 1 + 2^-10 rounded directly), as c10
+  Tensor c = opd::empty(shape({3}), ST::ComplexHalf);
+  Tensor d = kernels::zeros(shape({3}), ST::Double);
+  fill_(d, 1.0 + 0x1p-11 + 0x1p-40);
+  copy_(c, d);
+  EXPECT_EQ(static_cast<float>(c.data_ptr<opd::ComplexHalf>()[0].real()), 1.0f);
+  Tensor as_float = kernels::zeros(shape({3}));
+  fill_(c, std::complex<double>(-2.5, 4));
+  copy_(as_float, c);
+  EXPECT_EQ(values(as_float), (std::vector<double>{-2.5, -2.5, -2.5}));
   // complex -> real keeps the real part (the differential test covers every pair)
   Tensor z = opd::empty(shape({3}), ST::ComplexFloat);
   fill_(z, std::complex<double>(-2.5, 4));

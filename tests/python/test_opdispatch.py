@@ -232,6 +232,49 @@ class ZeroCopy(unittest.TestCase):
         # dot (through cgemm): Debian's libtorch 1.13 returns 0 for complex dot, so by hand
         self.assertEqual(ops.aten.dot(opd.tensor([1 + 2j, 3 - 1j]), opd.tensor([2 - 1j, 1 + 1j])).tolist(), 8 + 5j)
 
+    def test_complex32(self):
+        # ComplexHalf: conversions bit for bit with PyTorch 1.13 (through complex64, each part
+        # rounded once to Half; a double goes through float first), printing, DLPack both ways,
+        # item/tolist (read as complex64), and PyTorch's refusals
+        v = 1 + 2 ** -11 + 2 ** -40     # rounds to 1.0 through float, to 1.0009765625 directly
+        src = torch.tensor([complex(v, -v), 0.1 + 0.2j, 70000 - 1e-8j, complex(float("nan"), float("inf"))],
+                           dtype=torch.complex128)
+        for s in (src, src.real.contiguous(), src.real.float(), (src.real * 1000).long()):
+            x = ops.aten._to_copy.default(s, dtype=torch.complex32)
+            self.assertEqual(x.dtype, opd.complex32)
+            t = torch.from_dlpack(x)
+            self.assertEqual(t.dtype, torch.complex32)
+            self.assertTrue(torch.equal(torch.view_as_real(t).view(torch.int16),
+                                        torch.view_as_real(s.to(torch.complex32)).view(torch.int16)), str(s))
+        c = torch.tensor([1 + 2j, 3.5 - 1j, 0.1 + 0.2j]).to(torch.complex32)
+        x = opd.from_dlpack(c)
+        self.assertEqual(x.data_ptr(), c.data_ptr())
+        self.assertEqual(repr(x), repr(c))
+        self.assertEqual(x.tolist(), c.cfloat().tolist())
+        self.assertEqual(x[1].item(), 3.5 - 1j)
+        for to in (torch.float16, torch.float64, torch.bool, torch.uint8, torch.complex64, torch.bfloat16):
+            self.assertTrue(torch.equal(torch.from_dlpack(ops.aten._to_copy.default(c, dtype=to)), c.to(to)), str(to))
+        self.assertEqual(torch.from_dlpack(ops.aten.view_as_real.default(x)).tolist(), torch.view_as_real(c).tolist())
+        many = ops.aten.full.default([2], 1e6, dtype=torch.complex32)    # as 1.13: two elements round to inf,
+        self.assertEqual(many.tolist(), [complex(float("inf"), 0)] * 2)
+        with self.assertRaisesRegex(RuntimeError, r"c10::complex<c10::Half> without overflow"):
+            ops.aten.full.default([1], 1e6, dtype=torch.complex32)         # one element is checked as Half
+        with self.assertRaisesRegex(TypeError, "\"flip_cpu\" not implemented for 'ComplexHalf'"):
+            ops.aten.flip(x, [0])
+        # add/sub/mul as 1.13: in complex64, each complex32 operation rounded once (alpha * b too)
+        y = torch.tensor([0.3 - 7j, 1e4 + 2j, -1.5 + 0.1j]).to(torch.complex32)
+        for got, want in ((ops.aten.add.Tensor(x, y, alpha=0.3 + 0.7j), torch.add(c, y, alpha=0.3 + 0.7j)),
+                          (ops.aten.sub.Tensor(x, y), c - y), (ops.aten.mul.Tensor(x, y), c * y),
+                          (ops.aten.mul.Scalar(x, 0.1 + 0.3j), c * (0.1 + 0.3j))):
+            got = torch.from_dlpack(got)
+            self.assertEqual(got.dtype, torch.complex32)
+            self.assertTrue(torch.equal(torch.view_as_real(got).view(torch.int16), torch.view_as_real(want).view(torch.int16)))
+        with self.assertRaisesRegex(TypeError, "\"div\" not implemented for 'ComplexHalf'"):
+            ops.aten.div(x, x)     # 1.13 refuses it too ("div_cpu")
+        self.assertEqual(ops.aten.eq(x, x).tolist(), [True, True, True])
+        with self.assertRaisesRegex(TypeError, "\"abs\" not implemented for 'ComplexHalf'"):
+            ops.aten.abs(x)        # 1.13 computes it; the library does not yet
+
     def test_torch_tensors_as_arguments(self):
         a = torch.arange(6, dtype=torch.float32).reshape(2, 3)
         r = ops.aten.add.Tensor(a, a)

@@ -30,6 +30,7 @@ inline ScalarType dtype_from_dlpack(DLDataType t) {
       if (t.bits == 16) return ScalarType::BFloat16;
       break;
     case kDLComplex:
+      if (t.bits == 32) return ScalarType::ComplexHalf;
       if (t.bits == 64) return ScalarType::ComplexFloat;
       if (t.bits == 128) return ScalarType::ComplexDouble;
       break;
@@ -51,7 +52,7 @@ inline DLDataType dtype_to_dlpack(ScalarType s) {
     case ScalarType::Char: case ScalarType::Short: case ScalarType::Int: case ScalarType::Long: t.code = kDLInt; break;
     case ScalarType::Half: case ScalarType::Float: case ScalarType::Double: t.code = kDLFloat; break;
     case ScalarType::BFloat16: t.code = kDLBfloat; break;
-    case ScalarType::ComplexFloat: case ScalarType::ComplexDouble: t.code = kDLComplex; break;
+    case ScalarType::ComplexHalf: case ScalarType::ComplexFloat: case ScalarType::ComplexDouble: t.code = kDLComplex; break;
     default: throw ValueError(opd::detail::str_cat("opd_tensor_to_dlpack: dtype ", s, " has no DLPack form"));
   }
   return t;

@@ -113,6 +113,7 @@ typedef struct opd_any {
 #define OPD_DTYPE_FLOAT16 5
 #define OPD_DTYPE_FLOAT32 6
 #define OPD_DTYPE_FLOAT64 7
+#define OPD_DTYPE_COMPLEX32 8
 #define OPD_DTYPE_COMPLEX64 9
 #define OPD_DTYPE_COMPLEX128 10
 #define OPD_DTYPE_BOOL 11

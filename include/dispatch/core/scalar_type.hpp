@@ -22,6 +22,7 @@
 #include <boost/mp11/utility.hpp>
 
 #include "dispatch/core/bfloat16.hpp"
+#include "dispatch/core/complex_half.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/half.hpp"
 
@@ -36,7 +37,7 @@ enum class ScalarType : int8_t {
   Half = 5,    // opd::Half
   Float = 6,   // float
   Double = 7,  // double
-  ComplexHalf = 8,     // no C++ type here (2 x Half); size and promotion only
+  ComplexHalf = 8,     // opd::ComplexHalf (2 x Half)
   ComplexFloat = 9,    // std::complex<float>
   ComplexDouble = 10,  // std::complex<double>
   Bool = 11,           // bool
@@ -205,6 +206,7 @@ using scalar_type_map = boost::mp11::mp_list<
     boost::mp11::mp_list<Half, scalar_type_constant<ScalarType::Half>>,
     boost::mp11::mp_list<float, scalar_type_constant<ScalarType::Float>>,
     boost::mp11::mp_list<double, scalar_type_constant<ScalarType::Double>>,
+    boost::mp11::mp_list<ComplexHalf, scalar_type_constant<ScalarType::ComplexHalf>>,
     boost::mp11::mp_list<std::complex<float>, scalar_type_constant<ScalarType::ComplexFloat>>,
     boost::mp11::mp_list<std::complex<double>, scalar_type_constant<ScalarType::ComplexDouble>>,
     boost::mp11::mp_list<bool, scalar_type_constant<ScalarType::Bool>>,
@@ -255,8 +257,8 @@ struct type_tag {
 };
 
 // Runtime dtype -> compile-time type: calls f(type_tag<T>{}) with the C++
-// type of `t`. Throws for dtypes without a C++ type (ComplexHalf, q*,
-// Undefined). The AT_DISPATCH_* of this library.
+// type of `t`. Throws for dtypes without a C++ type (q*, Undefined).
+// The AT_DISPATCH_* of this library.
 template <class F>
 decltype(auto) visit_scalar_type(ScalarType t, F&& f) {
   const auto raw = static_cast<std::size_t>(static_cast<uint8_t>(t));

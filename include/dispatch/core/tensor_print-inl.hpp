@@ -16,7 +16,8 @@
 // than 1000 elements. Values are read on CPU only: a tensor on another device
 // prints "..." and its size, as PyTorch prints a meta tensor (opdispatch
 // cannot copy device memory to the host by itself), and so does a dtype with
-// no C++ element type (ComplexHalf, quantized).
+// no C++ element type (quantized). ComplexHalf prints as its complex64 values
+// (PyTorch's _tensor_str calls .cfloat() first), with its dtype suffix.
 //
 // Out-of-line part of tensor.hpp (compiled once; the helpers below are
 // inline, used only here). A non-template function (declared in tensor.hpp,
@@ -268,6 +269,9 @@ std::vector<element> read_elements(const Tensor& t, const std::vector<std::int64
     element& e = out[i];
     if constexpr (std::is_same_v<T, bool>) {
       e.boolean = v;
+    } else if constexpr (std::is_same_v<T, ComplexHalf>) {
+      e.re = static_cast<double>(static_cast<float>(v.real()));
+      e.im = static_cast<double>(static_cast<float>(v.imag()));
     } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
       e.re = static_cast<double>(v.real());
       e.im = static_cast<double>(v.imag());
@@ -316,13 +320,14 @@ OPD_FUNC std::ostream& print_tensor(std::ostream& os, const Tensor& t) {
 
   category cat = category::floating;
   std::vector<element> (*read)(const Tensor&, const std::vector<std::int64_t>&) = nullptr;
-  if (t.is_cpu() && dtype != ScalarType::ComplexHalf) {
+  if (t.is_cpu()) {
     try {
       visit_scalar_type(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         read = &read_elements<T>;
         if constexpr (std::is_same_v<T, bool>) cat = category::boolean;
-        else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+        else if constexpr (std::is_same_v<T, ComplexHalf> || std::is_same_v<T, std::complex<float>> ||
+                           std::is_same_v<T, std::complex<double>>)
           cat = category::complex;
         else if constexpr (std::is_integral_v<T>) cat = category::integral;
       });

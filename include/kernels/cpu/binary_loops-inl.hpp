@@ -99,7 +99,8 @@ namespace detail {
 enum class BinaryFamily { AddSub, Mul, Div };
 
 // out = op(inputs[0], inputs[1]) computed in `common`, every check done.
-// alpha: add/sub's effective alpha (sub's already negated), null otherwise;
+// alpha: add/sub's effective alpha (sub's already negated), null otherwise
+// (AddSub without alpha: the plain sum a + b, complex32's second step);
 // name: the op's name for errors.
 template <BinaryFamily F>
 void binary_loops(const char* name, const Scalar* alpha, ScalarType common, const OperandRef& out,
@@ -112,6 +113,9 @@ void binary_loops(const char* name, const Scalar* alpha, ScalarType common, cons
     dispatch_dtype_with_complex(common, name, [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = opmath_t<T>;
+      if constexpr (is_complex_v<C>) {
+        if (alpha == nullptr) return run(tag, AddOp<C>{});
+      }
       const C a = static_cast<C>(checked_scalar_to<T>(*alpha));
       // (complex: a + 1 * b even for alpha = 1, as ATen: (1 + 0j) * (inf + 0j) is inf + nanj)
       if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

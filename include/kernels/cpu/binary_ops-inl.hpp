@@ -3,6 +3,7 @@
 // the checks, meta and impl of add, sub, mul and div. The loops they end in
 // are binary_loops-inl.hpp's, compiled in their own sources.
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,7 @@
 #include "kernels/cpu/binary_loops-inl.hpp"
 #include "kernels/cpu/binary_ops.hpp"
 #include "kernels/cpu/broadcast.hpp"
+#include "kernels/cpu/complex_arith-inl.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/loops-inl.hpp"
@@ -103,7 +105,8 @@ inline ScalarType binary_common_dtype(BinaryKind k, const Tensor& self, BinaryOt
 }
 
 inline void check_kernel_dtype(BinaryKind k, ScalarType common) {
-  const bool ok = is_complex_kernel_dtype(common) || (k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common));
+  const bool ok = is_complex_kernel_dtype(common) || (k == BinaryKind::Div ? is_floating_type(common) : is_kernel_dtype(common)) ||
+                  (common == ScalarType::ComplexHalf && k != BinaryKind::Div);  // as ATen 1.13: no div_cpu loop
   if (!ok) throw_not_implemented_for(binary_name(k), common);
 }
 
@@ -147,6 +150,65 @@ inline bool check_overlap(const Tensor& self, BinaryOther other, const Tensor& o
   return false;
 }
 
+// add, sub and mul on complex32 as ATen 1.13's loops compute them: in
+// complex64 (complex<Half>'s opmath type), each complex32 operation rounded
+// once. A Scalar operand is rounded to complex32 first (the wrapped number
+// takes the common dtype) and alpha too (Scalar::to<complex<Half>>, checked);
+// add is a + alpha * b with the product a complex32 operation of its own, so
+// an alpha other than 1 takes two passes: b * alpha rounded, then the plain
+// sum. (With alpha 1 the product is exact and one pass gives the same.) A
+// result of another dtype (out=) is the complex32 result converted, an
+// input of another dtype is converted to complex32 first (int 2049 is 2048).
+inline void complex_half_binary(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha,
+                                const Tensor& out) {
+  constexpr ScalarType c32 = ScalarType::ComplexHalf, c64 = ScalarType::ComplexFloat;
+  const auto rounded = [](const Tensor& t) {
+    if (t.dtype() == c32) return t;
+    Tensor r = opd::empty(t.sizes(), c32, Device::cpu());
+    copy_elements(OperandRef::of(r), OperandRef::of(t));
+    return r;
+  };
+  if (out.dtype() != c32) {
+    const Tensor result = opd::empty(out.sizes(), c32, Device::cpu());
+    complex_half_binary(k, self, other, alpha, result);
+    copy_elements(OperandRef::of(out), OperandRef::of(result));
+    return;
+  }
+  const Tensor a = rounded(self);
+  Tensor b_tensor;
+  if (other.tensor) other.tensor = &(b_tensor = rounded(*other.tensor));
+  const auto as_c64 = [](ComplexHalf z) { return Scalar(convert<std::complex<double>>(z)); };
+  const OperandRef out_ref = OperandRef::of(out);
+  std::optional<ScalarOperand> b_scalar;
+  if (other.scalar) b_scalar.emplace(as_c64(scalar_cast<ComplexHalf>(*other.scalar)), c64);
+  const OperandRef b_ref = other.tensor ? OperandRef::of(*other.tensor) : b_scalar->ref();
+  const char* name = binary_name(k);
+  if (k == BinaryKind::Mul) {
+    binary_loops<BinaryFamily::Mul>(name, nullptr, c64, out_ref, {OperandRef::of(a), b_ref});
+    return;
+  }
+  const ComplexHalf alpha_h = checked_scalar_to<ComplexHalf>(k == BinaryKind::Sub ? negate_scalar(*alpha) : *alpha);
+  const Scalar alpha_c64 = as_c64(alpha_h);
+  if (alpha_c64.to_complex_double() == std::complex<double>(1.0, 0.0)) {
+    binary_loops<BinaryFamily::AddSub>(name, &alpha_c64, c64, out_ref, {OperandRef::of(a), b_ref});
+    return;
+  }
+  // alpha * b as a complex32 operation (mul's loop), then a + that
+  Tensor product;
+  std::optional<ScalarOperand> product_scalar;
+  if (other.tensor) {
+    product = opd::empty(other.tensor->sizes(), c32, Device::cpu());
+    const ScalarOperand alpha_operand(alpha_c64, c64);
+    binary_loops<BinaryFamily::Mul>(name, nullptr, c64, OperandRef::of(product), {b_ref, alpha_operand.ref()});
+  } else {
+    const std::complex<float> b = convert<std::complex<float>>(scalar_cast<ComplexHalf>(*other.scalar));
+    const auto p = convert<ComplexHalf>(complex_mul(convert<std::complex<float>>(alpha_h), b));
+    product_scalar.emplace(as_c64(p), c64);
+  }
+  const OperandRef p_ref = other.tensor ? OperandRef::of(product) : product_scalar->ref();
+  binary_loops<BinaryFamily::AddSub>(name, nullptr, c64, out_ref, {OperandRef::of(a), p_ref});
+}
+
 // The math, into an `out` of the broadcast shape, computed in `common`
 // (every check done; `separate`: check_overlap's result).
 inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, const Scalar* alpha, ScalarType common,
@@ -163,7 +225,10 @@ inline void binary_compute(BinaryKind k, const Tensor& self, BinaryOther other, 
   if (other.tensor) {
     const Tensor* b = other.tensor;
     if (!separate && !is_safe_elementwise_alias(out, *b)) b = &(b_copy = contiguous_clone(*b));
+    if (common == ScalarType::ComplexHalf) return complex_half_binary(k, *a, BinaryOther{b, nullptr}, alpha, out);
     b_ref = OperandRef::of(*b);
+  } else if (common == ScalarType::ComplexHalf) {
+    return complex_half_binary(k, *a, other, alpha, out);
   } else {
     scalar.emplace(*other.scalar, common);
     b_ref = scalar->ref();

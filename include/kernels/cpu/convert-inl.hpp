@@ -16,6 +16,9 @@
 //                            adds complex64/complex128 (std::complex<float>/
 //                            <double>), for the operators PyTorch defines on
 //                            complex; the others keep refusing them.
+//                            dispatch_dtype_with_complex_half adds complex32
+//                            (opd::ComplexHalf) too: conversions and fill, the
+//                            little PyTorch 1.13 does with it on CPU.
 #pragma once
 
 #include <cmath>
@@ -27,6 +30,7 @@
 #include <utility>
 
 #include "dispatch/core/bfloat16.hpp"
+#include "dispatch/core/complex_half.hpp"
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/half.hpp"
 #include "dispatch/core/scalar.hpp"
@@ -42,11 +46,17 @@ inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_reduce
 // ComplexFloat and ComplexDouble (scalar_type_map).
 template <class T>
 inline constexpr bool is_complex_v = opd::detail::is_std_complex_v<T>;
+// opd::ComplexHalf, kept apart from is_complex_v: it is a storage type,
+// converted through std::complex<float> (its opmath type) and computed by no
+// complex loop.
+template <class T>
+inline constexpr bool is_complex_half_v = std::is_same_v<T, ComplexHalf>;
 
 // The type arithmetic is done in (at::opmath_type): float for Half and
 // BFloat16, the element type otherwise.
 template <class T>
-using opmath_t = std::conditional_t<is_reduced_float_v<T>, float, T>;
+using opmath_t = std::conditional_t<is_reduced_float_v<T>, float,
+                                    std::conditional_t<is_complex_half_v<T>, std::complex<float>, T>>;
 
 namespace detail {
 
@@ -76,11 +86,17 @@ To float_to_int(From f) noexcept {
 // integer narrowing wraps, Half/BFloat16 go through float; complex -> real
 // takes the real part (then converts it: complex -> bool looks at the real
 // part only, as c10's static_cast_with_inter_type), real -> complex has a
-// zero imaginary part.
+// zero imaginary part. ComplexHalf goes through std::complex<float> both
+// ways, as c10's casts to and from complex<Half> do (so double -> complex32
+// rounds to float first, then each part to Half).
 template <class To, class From>
 inline To convert(From f) noexcept {
   if constexpr (std::is_same_v<To, From>) {
     return f;
+  } else if constexpr (is_complex_half_v<To>) {
+    return ComplexHalf(convert<std::complex<float>>(f));
+  } else if constexpr (is_complex_half_v<From>) {
+    return convert<To>(static_cast<std::complex<float>>(f));
   } else if constexpr (is_complex_v<To>) {
     using R = typename To::value_type;
     if constexpr (is_complex_v<From>) {
@@ -109,7 +125,8 @@ inline To convert(From f) noexcept {
 // and copy_ to Bool do that in 1.13).
 template <class T>
 inline bool truth(T v) noexcept {
-  if constexpr (is_complex_v<T>) return v.real() != 0 || v.imag() != 0;
+  if constexpr (is_complex_half_v<T>) return truth(static_cast<std::complex<float>>(v));
+  else if constexpr (is_complex_v<T>) return v.real() != 0 || v.imag() != 0;
   else return convert<bool>(v);
 }
 
@@ -129,6 +146,7 @@ constexpr const char* c10_type_name() noexcept {
   else if constexpr (std::is_same_v<T, BFloat16>) return "at::BFloat16";
   else if constexpr (std::is_same_v<T, std::complex<float>>) return "c10::complex<float>";
   else if constexpr (std::is_same_v<T, std::complex<double>>) return "c10::complex<double>";
+  else if constexpr (std::is_same_v<T, ComplexHalf>) return "c10::complex<c10::Half>";
   else return "unknown";
 }
 
@@ -196,7 +214,11 @@ T checked_real_scalar_to(const Scalar& s);
 
 template <class T>
 T checked_scalar_to(const Scalar& s) {
-  if constexpr (is_complex_v<T>) {
+  if constexpr (is_complex_half_v<T>) {  // each part checked against Half's range
+    const std::complex<double> v = s.to_complex_double();
+    if (detail::overflows_double<Half>(v.real()) || detail::overflows_double<Half>(v.imag())) detail::report_overflow<T>();
+    return convert<T>(v);
+  } else if constexpr (is_complex_v<T>) {
     using R = typename T::value_type;
     const std::complex<double> v = s.to_complex_double();
     if (detail::overflows_double<R>(v.real()) || detail::overflows_double<R>(v.imag())) detail::report_overflow<T>();
@@ -241,7 +263,7 @@ T checked_real_scalar_to(const Scalar& s) {
 // number tensor's `.to(common_dtype)` does: no overflow check.
 template <class T>
 T scalar_cast(const Scalar& s) {
-  if constexpr (is_complex_v<T>) {
+  if constexpr (is_complex_v<T> || is_complex_half_v<T>) {
     return convert<T>(s.to_complex_double());
   } else {
     switch (s.kind()) {
@@ -289,6 +311,15 @@ decltype(auto) dispatch_dtype_with_complex(ScalarType t, const char* name, F&& f
   if (t == ScalarType::ComplexFloat) return std::forward<F>(f)(type_tag<std::complex<float>>{});
   if (t == ScalarType::ComplexDouble) return std::forward<F>(f)(type_tag<std::complex<double>>{});
   return dispatch_dtype(t, name, std::forward<F>(f));
+}
+
+// dispatch_dtype_with_complex plus ComplexHalf: every dtype with an element
+// type. For what PyTorch 1.13 does with complex32 on CPU (conversions, fill);
+// other kernels refuse it, with its message.
+template <class F>
+decltype(auto) dispatch_dtype_with_complex_half(ScalarType t, const char* name, F&& f) {
+  if (t == ScalarType::ComplexHalf) return std::forward<F>(f)(type_tag<ComplexHalf>{});
+  return dispatch_dtype_with_complex(t, name, std::forward<F>(f));
 }
 
 // Same, for ComplexFloat and ComplexDouble only.

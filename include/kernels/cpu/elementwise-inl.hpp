@@ -177,9 +177,9 @@ OPD_FUNC void ElementwiseLayout::walk_range(void* fn, RowFn row, int64_t begin, 
 
 namespace detail {
 OPD_FUNC ConvertRow convert_row_for(ScalarType out, ScalarType in, const char* name) {
-  return dispatch_dtype_with_complex(out, name, [&](auto out_tag) -> ConvertRow {
+  return dispatch_dtype_with_complex_half(out, name, [&](auto out_tag) -> ConvertRow {
     using D = typename decltype(out_tag)::type;
-    return dispatch_dtype_with_complex(in, name, [](auto in_tag) -> ConvertRow {
+    return dispatch_dtype_with_complex_half(in, name, [](auto in_tag) -> ConvertRow {
       using S = typename decltype(in_tag)::type;
       return &convert_row<D, S>;
     });

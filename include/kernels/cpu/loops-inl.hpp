@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -280,6 +281,15 @@ inline constexpr bool converts_via_float_v = (is_reduced_float_v<D> || is_reduce
                                              !std::is_same_v<D, S> && !std::is_same_v<D, float> &&
                                              !std::is_same_v<S, float>;
 
+// Pairs with ComplexHalf on one side and neither std::complex<float> nor
+// ComplexHalf on the other: converted through std::complex<float>, which
+// is what convert<> does to them (exactly: a ComplexHalf value is exact in
+// complex<float>), so the Half parts' conversions are compiled for one pair.
+template <class D, class S>
+inline constexpr bool converts_via_complex_float_v =
+    (is_complex_half_v<D> || is_complex_half_v<S>) && !std::is_same_v<D, S> &&
+    !std::is_same_v<D, std::complex<float>> && !std::is_same_v<S, std::complex<float>>;
+
 // A dense row converted element by element, and its AVX2 clone (as
 // contiguous_row's): float to double at the SSE2 baseline took 1.2x ATen's
 // time on a cache-resident tensor.
@@ -312,7 +322,15 @@ template <class D, class S>
 [[gnu::noinline]] void convert_row(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n) {
   constexpr auto dsize = static_cast<int64_t>(sizeof(D));
   constexpr auto ssize = static_cast<int64_t>(sizeof(S));
-  if constexpr (converts_via_float_v<D, S>) {
+  if constexpr (converts_via_complex_float_v<D, S>) {
+    std::complex<float> buf[kChunk];
+    constexpr auto bsize = static_cast<int64_t>(sizeof(std::complex<float>));
+    for (int64_t base = 0; base < n; base += kChunk) {
+      const int64_t m = std::min(kChunk, n - base);
+      convert_row<std::complex<float>, S>(reinterpret_cast<char*>(buf), bsize, src + base * ss, ss, m);
+      convert_row<D, std::complex<float>>(dst + base * ds, ds, reinterpret_cast<const char*>(buf), bsize, m);
+    }
+  } else if constexpr (converts_via_float_v<D, S>) {
     float buf[kChunk];
     for (int64_t base = 0; base < n; base += kChunk) {
       const int64_t m = std::min(kChunk, n - base);
@@ -336,8 +354,8 @@ template <class D, class S>
 
 using ConvertRow = void (*)(char* dst, int64_t dst_stride, const char* src, int64_t src_stride, int64_t n);
 
-// convert_row<D, S> for a pair of dtypes, picked once per call: the 144 row
-// loops (the twelve dtypes with loops, complex included) are all the
+// convert_row<D, S> for a pair of dtypes, picked once per call: the 169 row
+// loops (the thirteen dtypes with element types, complex32 included) are all the
 // per-pair code of the engine, compiled once, in src/kernels/elementwise.cpp
 // (elementwise-inl.hpp). name: for the error when a dtype has no loops.
 OPD_API ConvertRow convert_row_for(ScalarType out, ScalarType in, const char* name);

@@ -110,9 +110,20 @@ inline void check_out(const char* op, const Tensor& out, std::initializer_list<c
 
 // ------------------------------------------------------------------- unary ---
 
+// The unary ops 1.13 computes on complex32 whose complex64 loops give its
+// results to the bit (a sign flip, a predicate), run on complex32 operands.
+constexpr bool has_complex_half_loop(UnaryOp op) noexcept {
+  return op == UnaryOp::Neg || op == UnaryOp::ConjPhysical || op == UnaryOp::IsNan || op == UnaryOp::IsInf ||
+         op == UnaryOp::IsFinite;
+}
+
 // Keep-kind ops refuse some dtypes, as ATen's kernels do (before writing).
 inline void check_unary_dtype(UnaryOp op, ScalarType d) {
   const char* name = unary_name(op);
+  if (d == ScalarType::ComplexHalf) {
+    if (!has_complex_half_loop(op)) throw_not_implemented_for(name, d);
+    return;
+  }
   if (is_complex_kernel_dtype(d)) {  // complex: the ops of unary_complex_loops only
     if (!has_complex_loop(op)) throw_not_implemented_for(name, d);
     return;
@@ -179,9 +190,11 @@ constexpr bool uses_float_loops(UnaryOp op) noexcept {
 
 inline void unary_compute(UnaryOp op, const Tensor& self, const Tensor& out, const UnaryParams& params) {
   // Complex inputs compute in their own dtype (angle's real result too).
+  // (complex32: in complex64, exact for has_complex_half_loop's ops)
   const ScalarType compute = unary_kind(op) == UnaryKind::Float && !is_complex_kernel_dtype(self.dtype())
                                  ? unary_result_dtype(op, self.dtype())
-                                 : self.dtype();
+                                 : self.dtype() == ScalarType::ComplexHalf ? ScalarType::ComplexFloat
+                                                                          : self.dtype();
   const Tensor in = readable_input(self, out);
   if (op == UnaryOp::Sgn && !is_complex_kernel_dtype(compute)) op = UnaryOp::Sign;  // sgn is sign on reals
   UnaryParams p = params;
@@ -254,6 +267,10 @@ inline ScalarType pointwise_common(PointwiseOp op, TensorOrScalar self, TensorOr
                           ? self.tensor->dtype()
                           : common_dtype_of({self, other});
   const char* name = pointwise_name(op);
+  if (common == ScalarType::ComplexHalf) {  // 1.13's complex32 comparisons (pointwise_compute)
+    if (op != PointwiseOp::Eq && op != PointwiseOp::Ne) throw_not_implemented_for(name, common);
+    return common;
+  }
   if (is_complex_kernel_dtype(common)) {  // complex: no ordering, no rounding, no bits
     if (op != PointwiseOp::Eq && op != PointwiseOp::Ne && op != PointwiseOp::Pow && op != PointwiseOp::LogicalAnd &&
         op != PointwiseOp::LogicalOr && op != PointwiseOp::LogicalXor)
@@ -301,13 +318,21 @@ inline bool divides(PointwiseOp op) noexcept {
 }
 
 // A Tensor, or a Scalar held as a 0-dim operand of the compute dtype.
+// complex32 (eq, ne): the operand rounded to complex32 as 1.13 converts it
+// to the common dtype, held for complex64's loops (exact on those values).
 struct HeldOperand {
   Tensor tensor;
   std::optional<ScalarOperand> scalar;
 
   HeldOperand(TensorOrScalar a, const Tensor& out, ScalarType compute) {
-    if (a.tensor) {
+    constexpr ScalarType c32 = ScalarType::ComplexHalf;
+    if (a.tensor && compute == c32 && a.tensor->dtype() != c32) {
+      tensor = opd::empty(a.tensor->sizes(), c32, Device::cpu());
+      copy_elements(OperandRef::of(tensor), OperandRef::of(*a.tensor));
+    } else if (a.tensor) {
       tensor = readable_input(*a.tensor, out);
+    } else if (compute == c32) {
+      scalar.emplace(Scalar(convert<std::complex<double>>(scalar_cast<ComplexHalf>(*a.scalar))), ScalarType::ComplexFloat);
     } else {
       scalar.emplace(*a.scalar, compute);
     }
@@ -350,7 +375,8 @@ inline void pointwise_compute(PointwiseOp op, TensorOrScalar self, TensorOrScala
     // The divisor as the loops see it (a Scalar already in `compute`).
     OPD_CHECK(!has_zero(b.ref()), "ZeroDivisionError");
   }
-  binary_pointwise_loops(op, compute, OperandRef::of(out), {a.ref(), b.ref()});
+  binary_pointwise_loops(op, compute == ScalarType::ComplexHalf ? ScalarType::ComplexFloat : compute,
+                         OperandRef::of(out), {a.ref(), b.ref()});
 }
 
 // ------------------------------------------------------------------- clamp ---
@@ -361,11 +387,12 @@ inline void check_clamp_bounds_given(bool min, bool max) {
 
 // The value read from a 0-dim tensor, as a Scalar of its kind.
 inline Scalar item_of(const Tensor& t) {
-  return dispatch_dtype_with_complex(t.dtype(), "item", [&](auto tag) -> Scalar {
+  return dispatch_dtype_with_complex_half(t.dtype(), "item", [&](auto tag) -> Scalar {
     using T = typename decltype(tag)::type;
     T v{};
     copy_elements(OperandRef{reinterpret_cast<char*>(&v), t.dtype(), {}, {}, true}, OperandRef::of(t));
-    if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
+    if constexpr (is_complex_half_v<T>) return Scalar(convert<std::complex<double>>(v));
+    else if constexpr (is_complex_v<T>) return Scalar(std::complex<double>(v.real(), v.imag()));
     else if constexpr (std::is_same_v<T, bool>) return Scalar(v);
     else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
     else return Scalar(static_cast<double>(convert<double>(v)));
@@ -443,8 +470,14 @@ inline ScalarType where_checks(const Tensor& condition, const Tensor& self, cons
   OPD_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::Byte,
             "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
   const ScalarType common = result_type(self, other);
-  if (!is_kernel_dtype(common) && !is_complex_kernel_dtype(common)) throw_not_implemented_for("where_cpu", common);
+  if (!is_kernel_dtype(common) && !is_complex_kernel_dtype(common) && common != ScalarType::ComplexHalf)
+    throw_not_implemented_for("where_cpu", common);
   return common;
+}
+// The dtype a select (where, masked_fill) runs its loop in: complex32's in
+// complex64, which is exact (choosing commutes with rounding to complex32).
+constexpr ScalarType select_dtype(ScalarType t) noexcept {
+  return t == ScalarType::ComplexHalf ? ScalarType::ComplexFloat : t;
 }
 }  // namespace detail
 
@@ -460,10 +493,16 @@ OPD_FUNC void where_impl(const Tensor& condition, const Tensor& self, const Tens
   const ScalarType common = detail::where_checks(condition, self, other);
   const std::vector<int64_t> shape = detail::shape_of({&condition, &self, &other});
   detail::check_out("where", out, {&condition, &self, &other}, shape, common);
+  if (common == ScalarType::ComplexHalf && out.dtype() != common) {  // the complex32 result, converted
+    Tensor result = opd::empty(out.sizes(), common, Device::cpu());
+    where_impl(condition, self, other, result);
+    copy_elements(OperandRef::of(out), OperandRef::of(result));
+    return;
+  }
   const Tensor c = detail::readable_input(condition, out);
   const Tensor a = detail::readable_input(self, out);
   const Tensor b = detail::readable_input(other, out);
-  detail::ternary_pointwise_loops(detail::TernaryOp::Where, common, OperandRef::of(out),
+  detail::ternary_pointwise_loops(detail::TernaryOp::Where, detail::select_dtype(common), OperandRef::of(out),
                                   {OperandRef::of(c), OperandRef::of(a), OperandRef::of(b)});
 }
 
@@ -578,7 +617,8 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   OPD_CHECK(is_expandable_to(mask.sizes(), self.sizes()), "masked_fill_: the mask of shape ", mask.sizes(),
             " cannot be broadcast to self's shape ", self.sizes());
   const ScalarType d = self.dtype();
-  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d)) throw_not_implemented_for("masked_fill", d);
+  if (!is_kernel_dtype(d) && !is_complex_kernel_dtype(d) && d != ScalarType::ComplexHalf)
+    throw_not_implemented_for("masked_fill", d);
   if (mask.dtype() == ScalarType::Byte && !mask.is_meta()) {  // a value check: not on Meta
     bool binary = true;
     ElementwiseIter<0> iter(OperandRef::of(mask), {});
@@ -597,7 +637,7 @@ OPD_FUNC Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& va
   // The value converted as Scalar::to does (overflow is an error), before writing.
   const Tensor v = kernels::full(IntArrayRef{}, value, d);
   const Tensor m = detail::readable_input(mask, self);
-  detail::ternary_pointwise_loops(detail::TernaryOp::Where, d, OperandRef::of(self),
+  detail::ternary_pointwise_loops(detail::TernaryOp::Where, detail::select_dtype(d), OperandRef::of(self),
                                   {OperandRef::of(m), OperandRef::of(v), OperandRef::of(self)});
   return self;
 }

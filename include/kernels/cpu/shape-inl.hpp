@@ -41,6 +41,13 @@ struct Bytes16 {
   uint64_t lo, hi;
 };
 
+// The element-moving kernels that ATen 1.13 has no ComplexHalf loop for
+// (its dispatch lists leave complex32 out), refused with its message and
+// kernel name, on CPU tensors (ATen's Meta kernels do not look at dtypes).
+inline void refuse_complex_half(const Tensor& t, const char* aten_kernel) {
+  if (t.dtype() == ScalarType::ComplexHalf && !t.is_meta()) throw_not_implemented_for(aten_kernel, t.dtype());
+}
+
 // Calls f(type_tag<U>{}) with an unsigned type of the element's size: the
 // loops that only move elements need nothing else.
 template <class F>
@@ -591,6 +598,7 @@ OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   constexpr std::string_view op = "aten::gather";
   dim = check_scatter_gather(op, "gather", self, dim, index, nullptr);
   if (any_meta({&self, &index})) return meta_like_sizes(index.sizes(), self.dtype());
+  refuse_complex_half(self, "scatter_gather_tensor_cpu");
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
   const Tensor idx = as_long(index);
@@ -710,6 +718,7 @@ OPD_FUNC Tensor scatter(std::string_view op, const Tensor& self, int64_t dim, co
   dim = check_scatter_gather(op, "scatter", self, dim, index, &src);
   OPD_CHECK(self.dtype() == src.dtype(), op, ": scatter(): Expected self.dtype to be equal to src.dtype");
   if (any_meta({&self, &index, &src})) return meta_like_sizes(self.sizes(), self.dtype());
+  refuse_complex_half(self, "scatter_gather_tensor_cpu");
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
   SizesVector sstrides;
@@ -758,6 +767,7 @@ OPD_FUNC Tensor flip(const Tensor& self, IntArrayRef dims) {
     flipped[static_cast<std::size_t>(w)] = true;
   }
   if (self.is_meta()) return meta_like_sizes(self.sizes(), self.dtype());
+  refuse_complex_half(self, "flip_cpu");
   Tensor out = new_like_sizes(self.sizes(), self.dtype());
   Tables tables;
   for (int64_t d = 0; d < self.dim(); ++d) {
@@ -900,6 +910,7 @@ namespace shape_detail {
 // lower keeps j <= i + k (tril), else j >= i + k (triu).
 OPD_FUNC Tensor triangle(std::string_view op, const Tensor& self, int64_t k, bool lower) {
   check_cpu(op, self, "self");
+  refuse_complex_half(self, lower ? "tril" : "triu");
   if (self.numel() == 0) return contiguous_clone(self);  // ATen returns before looking at the dimensions
   (void)views::wrap_dim(op, -2, self.dim());  // ATen reads size(-2) first: a 1-d input is a dimension error
   Tensor out = contiguous_clone(self);
@@ -936,6 +947,7 @@ namespace shape_detail {
 
 OPD_FUNC Tensor& triangle_(std::string_view op, Tensor& self, int64_t k, bool lower) {
   check_cpu(op, self, "self");
+  refuse_complex_half(self, lower ? "tril" : "triu");
   if (self.numel() == 0) return self;
   (void)views::wrap_dim(op, -2, self.dim());
   if (self.is_meta()) return self;
@@ -989,7 +1001,7 @@ void nonzero_positions(const Tensor& t, const Dest& dest) {
     // writes every position and advances by the element's truth, without a
     // branch; it stops at its last true element, so that it never writes
     // into the next range's slots.
-    dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
+    dispatch_dtype_with_complex_half(t.dtype(), "nonzero_cpu", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = static_cast<const T*>(t.data_ptr());
       const int64_t n = t.numel();
@@ -1017,7 +1029,7 @@ void nonzero_positions(const Tensor& t, const Dest& dest) {
   }
   std::vector<int64_t> pos;
   const Table offs = strided_offsets(t.sizes(), t.strides());
-  dispatch_dtype_with_complex(t.dtype(), "nonzero_cpu", [&](auto tag) {
+  dispatch_dtype_with_complex_half(t.dtype(), "nonzero_cpu", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = static_cast<const T*>(t.data_ptr());
     for (std::size_t i = 0; i < offs.size(); ++i) {
@@ -1083,6 +1095,7 @@ OPD_FUNC Tensor masked_select(const Tensor& self, const Tensor& mask) {
   check_cpu(op, mask, "mask");
   OPD_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::Byte, op,
             ": masked_select: expected BoolTensor or ByteTensor for mask");
+  refuse_complex_half(self, "masked_select");
   const std::vector<int64_t> shape = infer_size(mask.sizes(), self.sizes());
   if (self.is_meta() || mask.is_meta())
     throw NotImplementedError(opd::detail::str_cat(

@@ -71,6 +71,12 @@ void store_value(unsigned char* at, int dtype, Rng& rng, Fill fill) {
     case bf16: store(at, opd::BFloat16(static_cast<float>(float_value(rng, fill)))); break;
     case f32: store(at, static_cast<float>(float_value(rng, fill))); break;
     case f64: store(at, float_value(rng, fill)); break;
+    case c32: {
+      const opd::Half parts[2] = {opd::Half(static_cast<float>(float_value(rng, fill))),
+                                  opd::Half(static_cast<float>(float_value(rng, fill)))};
+      std::memcpy(at, parts, sizeof parts);
+      break;
+    }
     case c64: {
       const float parts[2] = {static_cast<float>(float_value(rng, fill)), static_cast<float>(float_value(rng, fill))};
       std::memcpy(at, parts, sizeof parts);
@@ -107,6 +113,7 @@ const char* dtype_name(int dtype) {
     case f64: return "double";
     case b8: return "bool";
     case bf16: return "bfloat16";
+    case c32: return "complex32";
     case c64: return "complex64";
     case c128: return "complex128";
     default: return "dtype?";

@@ -11,20 +11,20 @@
 namespace diff {
 
 // ScalarType codes: c10's and opd's agree (Byte=0 ... Bool=11, BFloat16=15).
-enum DType : int { u8 = 0, i8 = 1, i16 = 2, i32 = 3, i64 = 4, f16 = 5, f32 = 6, f64 = 7, c64 = 9, c128 = 10, b8 = 11, bf16 = 15 };
+enum DType : int { u8 = 0, i8 = 1, i16 = 2, i32 = 3, i64 = 4, f16 = 5, f32 = 6, f64 = 7, c32 = 8, c64 = 9, c128 = 10, b8 = 11, bf16 = 15 };
 inline std::size_t element_size(int dtype) {
   switch (dtype) {
     case u8: case i8: case b8: return 1;
     case i16: case f16: case bf16: return 2;
-    case i32: case f32: return 4;
+    case i32: case f32: case c32: return 4;
     case c128: return 16;
     default: return 8;
   }
 }
 inline bool is_floating(int dtype) { return dtype == f16 || dtype == f32 || dtype == f64 || dtype == bf16; }
-inline bool is_complex(int dtype) { return dtype == c64 || dtype == c128; }
+inline bool is_complex(int dtype) { return dtype == c32 || dtype == c64 || dtype == c128; }
 // A complex tensor's elements are compared part by part, as floats of this dtype.
-inline int part_dtype(int dtype) { return dtype == c64 ? f32 : dtype == c128 ? f64 : dtype; }
+inline int part_dtype(int dtype) { return dtype == c32 ? f16 : dtype == c64 ? f32 : dtype == c128 ? f64 : dtype; }
 
 // A strided tensor over its own storage: element (i0, i1, ...) lies at
 // storage index offset + sum(ik * strides[k]).
