@@ -183,5 +183,6 @@ struct registrar {
 OPD_API registrar pointwise_formulas();
 OPD_API registrar reduction_formulas();
 OPD_API registrar list_formulas();
+OPD_API registrar spatial_formulas();
 }  // namespace formulas_detail
 }  // namespace opd::autograd

@@ -739,10 +739,6 @@ const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
       // 3-D pooling: the library has no backward kernels for them
       "aten::_adaptive_avg_pool3d", "aten::avg_pool3d", "aten::max_pool3d_with_indices",
-      // padding and upsampling written as gathers (the library has no backward kernels for them)
-      "aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d", "aten::replication_pad1d",
-      "aten::replication_pad2d", "aten::replication_pad3d", "aten::upsample_bilinear2d",
-      "aten::upsample_bilinear2d.vec", "aten::upsample_nearest2d", "aten::upsample_nearest2d.vec",
       "aten::col2im", "aten::grid_sampler_2d",
       // sparse-ish selections and distances
       "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::_pdist_forward",

@@ -67,6 +67,7 @@ diff::Value value(const opd::IValue& a) {
   if (a.is_int()) return diff::I(a.to_int());
   if (a.is_double()) return diff::D(a.to_double());
   if (a.is_int_list()) return diff::L(a.to_int_list());
+  if (a.is_double_list()) return diff::DL(a.to_double_list());
   if (a.is_string()) return diff::S(std::string(a.to_string_view()));
   return diff::None();
 }

@@ -341,6 +341,30 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::scatter.value"] = {{{r({3, 4}), V(0), V(unique), V(0.5)}}};
   }
   m["aten::constant_pad_nd"] = {{{r({2, 3}), V(L{1, 2}), V(0.5)}}, {{r({2, 3, 4}), V(L{1, 0, -1, 2}), V(0)}}};
+  // the pads and upsamplings (formulas_spatial-inl.hpp): large pads read edge elements several
+  // times; the backward kernels with self constant (only its sizes matter)
+  for (const char* mode : {"reflection", "replication"}) {
+    const std::string pad = std::string("aten::") + mode + "_pad";
+    m[pad + "1d"] = {{{r({2, 3, 5}), V(L{4, 2})}}, {{noncontig({3, 6}), V(L{-1, 3})}}};
+    m[pad + "2d"] = {{{r({1, 2, 3, 4}), V(L{2, 1, 2, 0})}}, {{r({2, 3, 3}), V(L{1, -1, 0, 2})}}};
+    m[pad + "3d"] = {{{r({1, 1, 3, 3, 4}), V(L{1, 2, 2, 0, 1, 1})}}};
+    m[pad + "1d_backward"] = {{{r({2, 3, 11}), r({2, 3, 5}), V(L{4, 2})}, {1}}};
+    m[pad + "2d_backward"] = {{{r({1, 2, 7, 7}), r({1, 2, 3, 4}), V(L{2, 1, 2, 2})}, {1}}};
+    m[pad + "3d_backward"] = {{{r({1, 1, 5, 4, 7}), r({1, 1, 3, 3, 4}), V(L{1, 2, 1, 0, 1, 1})}, {1}}};
+  }
+  m["aten::upsample_nearest2d"] = {{{r({1, 2, 3, 3}), V(L{5, 7}), V(), V()}}, {{r({2, 1, 4, 5}), V(L{2, 3}), V(), V()}}};
+  m["aten::upsample_nearest2d.vec"] = {{{r({1, 2, 3, 3}), V(), V(std::vector<double>{1.5, 2.0})}},
+                                       {{r({1, 1, 4, 3}), V(L{6, 2}), V()}}};
+  m["aten::upsample_nearest2d_backward"] = {{{r({1, 2, 5, 7}), V(L{5, 7}), V(L{1, 2, 3, 3}), V(), V()}}};
+  m["aten::upsample_nearest2d_backward.vec"] = {{{r({1, 2, 4, 6}), V(), V(L{1, 2, 3, 3}), V(std::vector<double>{1.5, 2.0})}}};
+  m["aten::upsample_bilinear2d"] = {{{r({1, 2, 3, 3}), V(L{5, 7}), V(false), V(), V()}},
+                                    {{r({2, 1, 4, 5}), V(L{3, 7}), V(true), V(), V()}}};
+  m["aten::upsample_bilinear2d.vec"] = {{{r({1, 2, 3, 3}), V(), V(false), V(std::vector<double>{1.5, 2.0})}},
+                                        {{r({1, 1, 4, 3}), V(L{6, 2}), V(true), V()}}};
+  m["aten::upsample_bilinear2d_backward"] = {{{r({1, 2, 5, 7}), V(L{5, 7}), V(L{1, 2, 3, 3}), V(true), V(), V()}},
+                                             {{r({1, 1, 2, 3}), V(L{2, 3}), V(L{1, 1, 4, 5}), V(false), V(), V()}}};
+  m["aten::upsample_bilinear2d_backward.vec"] = {
+      {{r({1, 2, 4, 6}), V(), V(L{1, 2, 3, 3}), V(false), V(std::vector<double>{1.5, 2.0})}}};
   m["aten::clamp_min"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(0.0)}}};
   m["aten::_unsafe_view"] = {{{r({2, 3}), V(L{3, 2})}}};
   m["aten::clamp_min.Tensor"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), vals({0.1, -1}, {2})}}};
