@@ -2,7 +2,8 @@
 // through the differential harness (diff/README.md), part of
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
-// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
+// _adaptive_avg_pool3d and the three pools' backward kernels, col2im and
+// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <cstring>
@@ -154,6 +155,106 @@ TEST(CoreAtenMoreTorchDiff, Pools3d) {
   cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(f32, {4, 5, 6}), L({2, 2, 2})}});
   cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(f32, {1, 2, 0, 5, 6}), L({2, 2, 2})}});
   cases.push_back({"aten::_adaptive_avg_pool3d", "", {T(i64, {1, 2, 4, 5, 6}), L({2, 2, 2})}});
+  check_computed(cases, valid);
+}
+
+// Indices into volumes of `volume` elements, as max_pool3d_with_indices
+// gives them, with repeats (overlapping windows pick one element twice).
+RawTensor pool_indices(std::vector<int64_t> sizes, int64_t volume) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<int64_t> v;
+  for (int64_t k = 0; k < n; ++k) v.push_back((k * 7 + k / 3) % volume);
+  return long_tensor(std::move(sizes), v);
+}
+
+// The 3-D pools' backward kernels: grad_output of the pool's output sizes
+// added into zeros of self's. Windows overlap (stride below the kernel), so
+// several outputs add into one element in an order that shows in the
+// rounding (values of varied magnitude); exact against ATen's loops.
+TEST(CoreAtenMoreTorchDiff, Pools3dBackward) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts) {
+      // avg_pool3d(2x3x5x6x7, k 3, s 2, p 1) -> 3x3x4
+      cases.push_back({"aten::avg_pool3d_backward", "",
+                       {T(dt, {2, 3, 3, 3, 4}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7}), L({3}), L({2}), L({1}),
+                        B(false), B(true), None()}, exact});
+      cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                       {T(dt, {2, 3, 3, 3, 4}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7}), L({3}), L({2}), L({1}),
+                        L({1}), B(false), T(pool_indices({2, 3, 3, 3, 4}, 5 * 6 * 7))}, exact});
+      cases.push_back({"aten::_adaptive_avg_pool3d_backward", "",
+                       {T(dt, {2, 3, 4, 4, 5}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7})}, exact});
+    }
+    // ceil_mode (a last window past the input), count_include_pad off, divisor_override, unbatched
+    cases.push_back({"aten::avg_pool3d_backward", "",
+                     {T(dt, {3, 5, 3, 3}), T(dt, {3, 4, 5, 6}), L({2, 3, 2}), L({1, 2, 2}), L({1, 1, 0}), B(true),
+                      B(false), None()}, exact});
+    cases.push_back({"aten::avg_pool3d_backward", "",
+                     {T(dt, {1, 2, 2, 2, 2}), T(dt, {1, 2, 4, 4, 4}), L({2}), L({}), L({0}), B(false), B(true), I(3)}, exact});
+    cases.push_back({"aten::avg_pool3d_backward", "grad_input",
+                     {T(dt, {1, 2, 3, 3, 4}), T(dt, {1, 2, 4, 5, 6}), L({3}), L({2}), L({1}), B(true), B(true), None(),
+                      T(dt, {0})}, exact});
+    cases.push_back({"aten::max_pool3d_with_indices_backward", "grad_input",
+                     {T(dt, {2, 3, 3, 4}), T(dt, {2, 4, 5, 6}), L({2}), L({}), L({1}), L({1}), B(false),
+                      T(pool_indices({2, 3, 3, 4}, 4 * 5 * 6)), T(dt, {0})}, exact});
+    // output above the input (windows overlap), global pooling, unbatched, out=
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(dt, {1, 2, 5, 6, 3}), T(dt, {1, 2, 3, 4, 2})}, exact});
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(dt, {2, 1, 1, 1}), T(dt, {2, 3, 4, 5})}, exact});
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "out",
+                     {T(dt, {1, 2, 2, 2, 2}), T(dt, {1, 2, 3, 5, 4}), T(dt, {0})}, exact});
+  }
+  cases.push_back({"aten::avg_pool3d_backward", "",
+                   {T(i64, {1, 2, 3, 3, 4}), T(i64, {1, 2, 4, 5, 6}), L({2}), L({2}), L({1}), B(false), B(true), None()}});
+  for (Layout layout : all_layouts)
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(f16, {2, 3, 4, 4, 5}, layout), T(f16, {2, 3, 5, 6, 7})}, exact});
+  const std::size_t valid = cases.size();
+  // both throw: a grad_output of the wrong size, dtypes that differ, float indices,
+  // indices of the wrong size, a zero divisor, Half and BFloat16 where ATen refuses them
+  const Value x = T(f32, {1, 2, 4, 4, 4});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 2, 2, 2, 3}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 3, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f64, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), I(0)}});
+  cases.push_back({"aten::avg_pool3d_backward", "",
+                   {T(f16, {1, 2, 2, 2, 2}), T(f16, {1, 2, 4, 4, 4}), L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  const RawTensor idx = pool_indices({1, 2, 2, 2, 2}, 64);
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 3}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(idx)}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(f32, {1, 2, 2, 2, 2})}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f64, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(idx)}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(pool_indices({1, 2, 2, 2, 1}, 64))}});
+  cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(f64, {1, 2, 2, 2, 2}), x}});
+  cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(bf16, {1, 2, 2, 2, 2}), T(bf16, {1, 2, 4, 4, 4})}});
+  check_computed(cases, valid);
+}
+
+// im2col, col2im's adjoint: the sliding blocks as columns, zeros in the padding.
+TEST(CoreAtenMoreTorchDiff, Im2col) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts)
+      cases.push_back({"aten::im2col", "", {T(dt, {2, 3, 5, 6}, layout), L({2, 3}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {1, 2, 7, 6}), L({3, 2}), L({2, 1}), L({1, 2}), L({2, 3})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {0, 2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "out", {T(dt, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({1, 1}), L({2, 2}), T(dt, {0})}, exact});
+  }
+  cases.push_back({"aten::im2col", "", {T(bf16, {1, 2, 4, 5}), L({2, 2}), L({1, 1}), L({1, 0}), L({1, 2})}, exact});
+  const std::size_t valid = cases.size();
+  // both throw: a zero kernel, a negative padding, blocks larger than the input, a 2-D input,
+  // an empty channel dimension, an integral input
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({0, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({-1, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({5, 5}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 0, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(i64, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
   check_computed(cases, valid);
 }
 
