@@ -1,8 +1,9 @@
 #pragma once
 // The formulas of the spatial operators whose gradients are backward kernels
 // (the reflection and replication pads, the nearest and bilinear
-// upsamplings) and of those backward kernels themselves (double backward:
-// each is linear in grad_output, its adjoint is the forward operator), with
+// upsamplings, the 3-D pools; col2im and im2col, each the other's adjoint)
+// and of those backward kernels themselves (double backward: each is linear
+// in grad_output, its adjoint is the forward operator), with
 // PyTorch 1.13's semantics (derivatives.yaml), and spatial_formulas(), which
 // register_autograd() merges. Compiled with the pointwise formulas
 // (src/autograd_formulas_pointwise.cpp).
@@ -12,6 +13,7 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_padding.hpp"
+#include "kernels/ops_pooling3d.hpp"
 #include "kernels/ops_upsample.hpp"
 
 namespace opd::autograd {
@@ -87,6 +89,63 @@ struct upsample_bilinear_d {
   }
 };
 
+struct avg_pool3d_d {
+  using F = k::avg_pool3d;
+  using B = k::avg_pool3d_backward;
+  static Tensor self(const Tensor& g, const saved<F, "self", "kernel_size", "stride", "padding", "ceil_mode",
+                                                "count_include_pad", "divisor_override">& s) {
+    return call<B>(g, s.get<"self">(), fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()),
+                   fx::ints(s.get<"padding">()), s.get<"ceil_mode">(), s.get<"count_include_pad">(),
+                   s.get<"divisor_override">());
+  }
+  static Tensor grad_output(const Tensor& g, const saved<B, "kernel_size", "stride", "padding", "ceil_mode",
+                                                        "count_include_pad", "divisor_override">& s) {
+    return call<F>(g, fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()), fx::ints(s.get<"padding">()),
+                   s.get<"ceil_mode">(), s.get<"count_include_pad">(), s.get<"divisor_override">());
+  }
+};
+struct max_pool3d_d {
+  using F = k::max_pool3d_with_indices;
+  using B = k::max_pool3d_with_indices_backward;
+  static Tensor self(const Tensor& g, const saved<F, "self", "kernel_size", "stride", "padding", "dilation",
+                                                "ceil_mode", "result1">& s) {
+    return call<B>(g, s.get<"self">(), fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"stride">()),
+                   fx::ints(s.get<"padding">()), fx::ints(s.get<"dilation">()), s.get<"ceil_mode">(),
+                   s.get<"result1">());
+  }
+  // PyTorch's max_pool_double_backward: the gradient gathered at the indices of each volume
+  static Tensor grad_output(const Tensor& g, const saved<B, "indices">& s) {
+    const Tensor idx = s.get<"indices">();
+    std::vector<int64_t> gs(g.sizes().begin(), g.sizes().end() - 3), is(idx.sizes().begin(), idx.sizes().end() - 3);
+    gs.push_back(g.size(-3) * g.size(-2) * g.size(-1));
+    is.push_back(idx.size(-3) * idx.size(-2) * idx.size(-1));
+    const Tensor r = call<k::gather>(fx::reshape(g, IntArrayRef(gs.data(), gs.size())), int64_t{-1},
+                                     fx::reshape(idx, IntArrayRef(is.data(), is.size())));
+    return fx::reshape(r, idx.sizes());
+  }
+};
+struct adaptive_avg_pool3d_d {
+  using F = k::adaptive_avg_pool3d_;
+  using B = k::adaptive_avg_pool3d_backward_;
+  static Tensor self(const Tensor& g, const saved<F, "self">& s) { return call<B>(g, s.get<"self">()); }
+  static Tensor grad_output(const Tensor& g, const saved<B, "grad_output.sizes">& s) {
+    const IntArrayRef gs = s.get<"grad_output.sizes">();
+    return call<F>(g, fx::ints(gs.slice(gs.size() - 3)));
+  }
+};
+struct col2im_d {  // col2im and im2col: each the other's adjoint
+  static Tensor col2im_self(const Tensor& g, const saved<k::col2im, "kernel_size", "dilation", "padding", "stride">& s) {
+    return call<k::im2col>(g, fx::ints(s.get<"kernel_size">()), fx::ints(s.get<"dilation">()),
+                           fx::ints(s.get<"padding">()), fx::ints(s.get<"stride">()));
+  }
+  static Tensor im2col_self(const Tensor& g,
+                            const saved<k::im2col, "self.sizes", "kernel_size", "dilation", "padding", "stride">& s) {
+    const IntArrayRef xs = s.get<"self.sizes">();
+    return call<k::col2im>(g, fx::ints(xs.slice(xs.size() - 2)), fx::ints(s.get<"kernel_size">()),
+                           fx::ints(s.get<"dilation">()), fx::ints(s.get<"padding">()), fx::ints(s.get<"stride">()));
+  }
+};
+
 }  // namespace formulas_detail
 
 namespace fd = formulas_detail;
@@ -117,6 +176,18 @@ OPD_AUTOGRAD_DERIVATIVES(kops::upsample_bilinear2d_backward, "UpsampleBilinear2D
                          formula<"grad_output", &fd::upsample_bilinear_d::grad_output>);
 OPD_AUTOGRAD_DERIVATIVES(kops::upsample_bilinear2d_backward_vec, "UpsampleBilinear2DBackwardBackward1",
                          formula<"grad_output", &fd::upsample_bilinear_d::grad_output_vec>);
+OPD_AUTOGRAD_DERIVATIVES(kops::avg_pool3d, "AvgPool3DBackward0", formula<"self", &fd::avg_pool3d_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::avg_pool3d_backward, "AvgPool3DBackwardBackward0",
+                         formula<"grad_output", &fd::avg_pool3d_d::grad_output>, non_differentiable<"self">);
+OPD_AUTOGRAD_DERIVATIVES(kops::max_pool3d_with_indices, "MaxPool3DWithIndicesBackward0",
+                         formula<"self", &fd::max_pool3d_d::self>, output_differentiability<true, false>);
+OPD_AUTOGRAD_DERIVATIVES(kops::max_pool3d_with_indices_backward, "MaxPool3DWithIndicesBackwardBackward0",
+                         formula<"grad_output", &fd::max_pool3d_d::grad_output>, non_differentiable<"self", "indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_, "AdaptiveAvgPool3DBackward0", formula<"self", &fd::adaptive_avg_pool3d_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_backward_, "AdaptiveAvgPool3DBackwardBackward0",
+                         formula<"grad_output", &fd::adaptive_avg_pool3d_d::grad_output>, non_differentiable<"self">);
+OPD_AUTOGRAD_DERIVATIVES(kops::col2im, "Col2ImBackward0", formula<"self", &fd::col2im_d::col2im_self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::im2col, "Im2ColBackward0", formula<"self", &fd::col2im_d::im2col_self>);
 
 OPD_FUNC formulas_detail::registrar formulas_detail::spatial_formulas() {
   formulas_detail::registrar r;
@@ -140,6 +211,14 @@ OPD_FUNC formulas_detail::registrar formulas_detail::spatial_formulas() {
   r.functional<kops::upsample_bilinear2d_vec>();
   r.functional<kops::upsample_bilinear2d_backward>();
   r.functional<kops::upsample_bilinear2d_backward_vec>();
+  r.functional<kops::avg_pool3d>();
+  r.functional<kops::avg_pool3d_backward>();
+  r.functional<kops::max_pool3d_with_indices>();
+  r.functional<kops::max_pool3d_with_indices_backward>();
+  r.functional<kops::adaptive_avg_pool3d_>();
+  r.functional<kops::adaptive_avg_pool3d_backward_>();
+  r.functional<kops::col2im>();
+  r.functional<kops::im2col>();
   return r;
 }
 

@@ -737,9 +737,7 @@ std::string node_family(std::string_view base) {
 // yet"): a call with an input that requires grad is the fallback's error naming the operator.
 const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
-      // 3-D pooling: the library has no backward kernels for them
-      "aten::_adaptive_avg_pool3d", "aten::avg_pool3d", "aten::max_pool3d_with_indices",
-      "aten::col2im", "aten::grid_sampler_2d",
+      "aten::grid_sampler_2d",
       // sparse-ish selections and distances
       "aten::_embedding_bag", "aten::scatter_reduce.two", "aten::_pdist_forward",
       // as_strided's scatter (its gradient depends on the output's geometry)

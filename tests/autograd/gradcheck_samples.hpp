@@ -17,6 +17,7 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 #include <kernels/ops_loss.hpp>
+#include <kernels/ops_pooling3d.hpp>
 
 namespace opd_test {
 
@@ -363,6 +364,26 @@ inline std::map<std::string, std::vector<Sample>> samples() {
                                         {{r({1, 1, 4, 3}), V(L{6, 2}), V(true), V()}}};
   m["aten::upsample_bilinear2d_backward"] = {{{r({1, 2, 5, 7}), V(L{5, 7}), V(L{1, 2, 3, 3}), V(true), V(), V()}},
                                              {{r({1, 1, 2, 3}), V(L{2, 3}), V(L{1, 1, 4, 5}), V(false), V(), V()}}};
+  // the 3-D pools (overlapping windows), their backward kernels (self constant), col2im and im2col
+  m["aten::avg_pool3d"] = {{{r({1, 2, 4, 4, 5}), V(L{3}), V(L{2}), V(L{1}), V(false), V(true), V()}},
+                           {{r({2, 3, 4, 3}), V(L{2, 2, 3}), V(L{1, 2, 1}), V(L{0, 1, 1}), V(true), V(false), V(3)}}};
+  m["aten::avg_pool3d_backward"] = {
+      {{r({1, 2, 2, 2, 3}), r({1, 2, 4, 4, 5}), V(L{3}), V(L{2}), V(L{1}), V(false), V(true), V()}, {1}}};
+  m["aten::max_pool3d_with_indices"] = {{{r({1, 2, 4, 4, 5}), V(L{2}), V(L{2}), V(L{0}), V(L{1}), V(false)}},
+                                        {{r({2, 3, 4, 5}), V(L{3, 2, 2}), V(L{}), V(L{1, 1, 0}), V(L{1}), V(true)}}};
+  {
+    const Tensor x = rnd({1, 2, 4, 4, 5}, g);
+    const L ks{2}, st{2}, p{0}, d{1};
+    const Tensor idx = std::get<1>(opd::call<opd::kernels::ops::max_pool3d_with_indices>(x, ks, st, p, d, false));
+    m["aten::max_pool3d_with_indices_backward"] = {
+        {{r({1, 2, 2, 2, 2}), V(x), V(ks), V(st), V(p), V(d), V(false), V(idx)}, {1}}};
+  }
+  m["aten::_adaptive_avg_pool3d"] = {{{r({1, 2, 4, 5, 3}), V(L{3, 2, 2})}}, {{r({2, 3, 2, 3}), V(L{4, 1, 5})}}};
+  m["aten::_adaptive_avg_pool3d_backward"] = {{{r({1, 2, 3, 2, 2}), r({1, 2, 4, 5, 3})}, {1}}};
+  m["aten::col2im"] = {{{r({1, 8, 9}), V(L{4, 4}), V(L{2, 2}), V(L{1, 1}), V(L{0, 0}), V(L{1, 1})}},
+                       {{r({18, 9}), V(L{7, 6}), V(L{3, 2}), V(L{2, 1}), V(L{1, 2}), V(L{2, 3})}}};
+  m["aten::im2col"] = {{{r({1, 2, 4, 4}), V(L{2, 2}), V(L{1, 1}), V(L{0, 0}), V(L{1, 1})}},
+                       {{r({2, 7, 6}), V(L{3, 2}), V(L{2, 1}), V(L{1, 2}), V(L{2, 3})}}};
   m["aten::upsample_bilinear2d_backward.vec"] = {
       {{r({1, 2, 4, 6}), V(), V(L{1, 2, 3, 3}), V(false), V(std::vector<double>{1.5, 2.0})}}};
   m["aten::clamp_min"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(0.0)}}};
