@@ -3,7 +3,7 @@
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
 // _adaptive_avg_pool3d and the three pools' backward kernels, col2im and
-// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
+// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <cstring>
@@ -364,6 +364,59 @@ TEST(CoreAtenMoreTorchDiff, GridSampler2d) {
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 3, 3}), T(f32, {1, 3, 3, 3}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 0, 3}), T(f32, {1, 3, 3, 2}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(i64, {1, 2, 3, 3}), T(i64, {1, 3, 3, 2}), I(0), I(0), B(false)}});
+  check_computed(cases, valid);
+}
+
+// grid_sampler_2d's backward kernel: the input's gradient (when asked) and
+// the grid's, every mode, inside and outside the image; to assert_close's
+// tolerance (ATen's CPU kernel is vectorized: its sums round in another order).
+TEST(CoreAtenMoreTorchDiff, GridSampler2dBackward) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    for (int64_t interpolation : {0, 1, 2}) {
+      for (int64_t padding : {0, 1, 2}) {
+        for (bool align_corners : {false, true}) {
+          cases.push_back({"aten::grid_sampler_2d_backward", "",
+                           {T(dt, {2, 3, 4, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 3, 5, 6}),
+                            T(dt, {2, 4, 3, 2}, Layout::contiguous, Fill::standard, 2), I(interpolation), I(padding),
+                            B(align_corners), BL({true, true})},
+                           t});
+          cases.push_back({"aten::grid_sampler_2d_backward", "",
+                           {T(dt, {1, 2, 5, 4}, Layout::contiguous, Fill::standard, 7), T(dt, {1, 2, 4, 7}),
+                            T(dt, {1, 5, 4, 2}, Layout::contiguous, Fill::small, 3), I(interpolation), I(padding),
+                            B(align_corners), BL({true, true})},
+                           t});
+        }
+      }
+    }
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::grid_sampler_2d_backward", "",
+                       {T(dt, {2, 3, 4, 3}, layout, Fill::standard, 6), T(dt, {2, 3, 5, 6}, layout),
+                        T(dt, {2, 4, 3, 2}, layout, Fill::small, 4), I(0), I(0), B(false), BL({true, true})}, t});
+      cases.push_back({"aten::grid_sampler_2d_backward", "",
+                       {T(dt, {2, 3, 4, 3}, layout, Fill::standard, 6), T(dt, {2, 3, 5, 6}, layout),
+                        T(dt, {2, 4, 3, 2}, layout, Fill::standard, 5), I(2), I(2), B(true), BL({true, true})}, t});
+    }
+    // the grid's gradient only; an empty batch; out=
+    cases.push_back({"aten::grid_sampler_2d_backward", "",
+                     {T(dt, {1, 2, 3, 3}), T(dt, {1, 2, 4, 4}), T(dt, {1, 3, 3, 2}), I(0), I(1), B(false), BL({false, true})}, t});
+    cases.push_back({"aten::grid_sampler_2d_backward", "",
+                     {T(dt, {0, 2, 3, 3}), T(dt, {0, 2, 4, 4}), T(dt, {0, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}, t});
+    cases.push_back({"aten::grid_sampler_2d_backward", "out",
+                     {T(dt, {1, 2, 3, 3}), T(dt, {1, 2, 4, 4}), T(dt, {1, 3, 3, 2}, Layout::contiguous, Fill::small, 2), I(2),
+                      I(0), B(true), BL({true, true}), T(dt, {0}), T(dt, {0})}, t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: dtypes differ, batch sizes differ, a grid of 3 coordinates, Half
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {1, 2, 3, 3}), T(f64, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {2, 2, 3, 3}), T(f32, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {1, 2, 3, 3}), T(f32, {1, 3, 3, 3}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f16, {1, 2, 3, 3}), T(f16, {1, 2, 3, 3}), T(f16, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
   check_computed(cases, valid);
 }
 
