@@ -1,17 +1,21 @@
 #pragma once
 // The formulas of the spatial operators whose gradients are backward kernels
 // (the reflection and replication pads, the nearest and bilinear
-// upsamplings, the 3-D pools; col2im and im2col, each the other's adjoint)
+// upsamplings, the 3-D pools, grid_sampler_2d; col2im and im2col, each the
+// other's adjoint)
 // and of those backward kernels themselves (double backward: each is linear
 // in grad_output, its adjoint is the forward operator), with
 // PyTorch 1.13's semantics (derivatives.yaml), and spatial_formulas(), which
 // register_autograd() merges. Compiled with the pointwise formulas
 // (src/autograd_formulas_pointwise.cpp).
+#include <array>
 #include <optional>
+#include <utility>
 #include <span>
 #include <vector>
 
 #include "autograd/formulas_common-inl.hpp"
+#include "kernels/ops_grid_sampler.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_pooling3d.hpp"
 #include "kernels/ops_upsample.hpp"
@@ -145,6 +149,20 @@ struct col2im_d {  // col2im and im2col: each the other's adjoint
                            fx::ints(s.get<"dilation">()), fx::ints(s.get<"padding">()), fx::ints(s.get<"stride">()));
   }
 };
+// grid_sampler_2d: both gradients from its backward kernel, which PyTorch
+// 1.13 does not differentiate (a create_graph backward through it is the
+// fallback's error naming grid_sampler_2d_backward, where PyTorch raises at
+// the second backward).
+struct grid_sampler_d {
+  using F = k::grid_sampler_2d;
+  static std::array<Tensor, 2> both(const Tensor& g, const saved<F, "input", "grid", "interpolation_mode",
+                                                                 "padding_mode", "align_corners">& s) {
+    auto [gi, gg] = call<k::grid_sampler_2d_backward>(g, s.get<"input">(), s.get<"grid">(), s.get<"interpolation_mode">(),
+                                                      s.get<"padding_mode">(), s.get<"align_corners">(),
+                                                      std::array<bool, 2>{true, true});
+    return {std::move(gi), std::move(gg)};
+  }
+};
 
 }  // namespace formulas_detail
 
@@ -186,6 +204,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::max_pool3d_with_indices_backward, "MaxPool3DWithI
 OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_, "AdaptiveAvgPool3DBackward0", formula<"self", &fd::adaptive_avg_pool3d_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_backward_, "AdaptiveAvgPool3DBackwardBackward0",
                          formula<"grad_output", &fd::adaptive_avg_pool3d_d::grad_output>, non_differentiable<"self">);
+OPD_AUTOGRAD_DERIVATIVES(kops::grid_sampler_2d, "GridSampler2DBackward0", formula<"input, grid", &fd::grid_sampler_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::col2im, "Col2ImBackward0", formula<"self", &fd::col2im_d::col2im_self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::im2col, "Im2ColBackward0", formula<"self", &fd::col2im_d::im2col_self>);
 
@@ -217,6 +236,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::spatial_formulas() {
   r.functional<kops::max_pool3d_with_indices_backward>();
   r.functional<kops::adaptive_avg_pool3d_>();
   r.functional<kops::adaptive_avg_pool3d_backward_>();
+  r.functional<kops::grid_sampler_2d>();
   r.functional<kops::col2im>();
   r.functional<kops::im2col>();
   return r;
