@@ -399,6 +399,21 @@ std::vector<Case> make_cases() {
       {"nll_loss_nd", "", EW, "[r, c], r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100)}; }},
       {"nll_loss2d", "", EW, "[N, C, H, W], [N, H, W] targets, mean", [](int64_t n) { return std::vector<Value>{F(nchw(n)), Idx(nhw(n), nchw(n)[1]), None(), I(1), I(-100)}; }},
       {"cross_entropy_loss", "", EW, "[r, c] logits, r targets, mean", [](int64_t n) { return std::vector<Value>{MAT, Idx({rows(n)}, cols(n)), None(), I(1), I(-100), D(0.0)}; }},
+      // the backward kernels of issue 27's spatial operators: a ResNet-sized plane, the forward's
+      // output as grad_output (pads of 1 or 3, 2x upsampling, 2x2x2 pools of a 16^3 volume)
+      {"reflection_pad1d_backward", "", {527360}, "grad [8, 64, 1030], self [8, 64, 1024], pad 3", [](int64_t) { return std::vector<Value>{F({8, 64, 1030}), F({8, 64, 1024}, 2), L({3, 3})}; }},
+      {"replication_pad1d_backward", "", {527360}, "grad [8, 64, 1030], self [8, 64, 1024], pad 3", [](int64_t) { return std::vector<Value>{F({8, 64, 1030}), F({8, 64, 1024}, 2), L({3, 3})}; }},
+      {"reflection_pad2d_backward", "", {215296}, "grad [1, 64, 58, 58], self [1, 64, 56, 56], pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 58, 58}), F({1, 64, 56, 56}, 2), L({1, 1, 1, 1})}; }},
+      {"replication_pad2d_backward", "", {215296}, "grad [1, 64, 58, 58], self [1, 64, 56, 56], pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 58, 58}), F({1, 64, 56, 56}, 2), L({1, 1, 1, 1})}; }},
+      {"reflection_pad3d_backward", "", {93312}, "grad [1, 16, 18, 18, 18], self [1, 16, 16, 16, 16], pad 1", [](int64_t) { return std::vector<Value>{F({1, 16, 18, 18, 18}), F({1, 16, 16, 16, 16}, 2), L({1, 1, 1, 1, 1, 1})}; }},
+      {"replication_pad3d_backward", "", {93312}, "grad [1, 16, 18, 18, 18], self [1, 16, 16, 16, 16], pad 1", [](int64_t) { return std::vector<Value>{F({1, 16, 18, 18, 18}), F({1, 16, 16, 16, 16}, 2), L({1, 1, 1, 1, 1, 1})}; }},
+      {"upsample_nearest2d_backward", "", {802816}, "grad [1, 64, 112, 112] of [1, 64, 56, 56]", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), L({112, 112}), L({1, 64, 56, 56}), None(), None()}; }},
+      {"upsample_bilinear2d_backward", "", {802816}, "grad [1, 64, 112, 112] of [1, 64, 56, 56]", [](int64_t) { return std::vector<Value>{F({1, 64, 112, 112}), L({112, 112}), L({1, 64, 56, 56}), B(false), None(), None()}; }},
+      {"avg_pool3d_backward", "", {8192}, "grad [1, 16, 8, 8, 8] of [1, 16, 16, 16, 16], 2x2x2", [](int64_t) { return std::vector<Value>{F({1, 16, 8, 8, 8}), F({1, 16, 16, 16, 16}, 2), L({2}), L({2}), L({0}), B(false), B(true), None()}; }},
+      {"max_pool3d_with_indices_backward", "", {8192}, "grad [1, 16, 8, 8, 8] of [1, 16, 16, 16, 16], 2x2x2", [](int64_t) { return std::vector<Value>{F({1, 16, 8, 8, 8}), F({1, 16, 16, 16, 16}, 2), L({2}), L({2}), L({0}), L({1}), B(false), Idx({1, 16, 8, 8, 8}, 4096)}; }},
+      {"_adaptive_avg_pool3d_backward", "", {1024}, "grad [1, 16, 4, 4, 4] of [1, 16, 16, 16, 16]", [](int64_t) { return std::vector<Value>{F({1, 16, 4, 4, 4}), F({1, 16, 16, 16, 16}, 2)}; }},
+      {"im2col", "", {200704}, "[1, 64, 56, 56], 3x3, pad 1", [](int64_t) { return std::vector<Value>{F({1, 64, 56, 56}), L({3, 3}), L({1, 1}), L({1, 1}), L({1, 1})}; }},
+      {"grid_sampler_2d_backward", "", {65536}, "grad [1, 16, 64, 64], bilinear, zeros", [](int64_t) { return std::vector<Value>{F({1, 16, 64, 64}), F({1, 16, 64, 64}, 2), F({1, 64, 64, 2}, 3), I(0), I(0), B(false), diff::BL({true, true})}; }},
       // the FFTs (1-D, no normalization; 1e6 = 2^6 5^6)
       {"_fft_r2c", "", EW, "[n] float32, onesided", [](int64_t n) { return std::vector<Value>{X, L({0}), I(0), B(true)}; }},
       {"_fft_c2c", "", EW, "[n] complex64, forward", [](int64_t n) { return std::vector<Value>{C64({n}), L({0}), I(0), B(true)}; }},

@@ -507,17 +507,13 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
         if (!grad_mode) [[unlikely]] {
           const Tensor& input = std::get<0>(std::forward_as_tuple(args...));
           const bool input_requires_grad = requires_grad(input);
-          R result = [&]() -> R {
-            ExcludeDispatchKeyGuard below(kAutogradKeys);
-            return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
-          }();
+          R result = below(ks, std::forward<A>(args)...);
           if (input_requires_grad && !kernel_detail::is_input_itself(result, input))
             kernel_detail::record_views(result, input, CreationMeta::NO_GRAD_MODE);
           return result;
         }
       }
-      ExcludeDispatchKeyGuard below(kAutogradKeys);  // the kernel's own calls skip autograd
-      return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+      return below(ks, std::forward<A>(args)...);
     }
     // 3. the node, its edges and saved inputs
     using node_t = kernel_detail::derived_node<NodeOp, D>;
@@ -529,10 +525,7 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     collect_edges(n, all, std::make_index_sequence<sizeof...(A)>{});
     save_inputs(n, all);
     // 4. below autograd (the kernel's own calls too: PyTorch's AutoDispatchBelowAutograd)
-    R result = [&]() -> R {
-      ExcludeDispatchKeyGuard below(kAutogradKeys);
-      return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
-    }();
+    R result = below(ks, std::forward<A>(args)...);
     if constexpr (is_view_op) {
       // An alias operator that returned its input itself (contiguous of a
       // contiguous tensor, to() that changes nothing): no history, as PyTorch's
@@ -568,6 +561,12 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
   }
 
  private:
+  // The call below the Autograd keys, with them excluded for the kernel's own calls (PyTorch's
+  // AutoDispatchBelowAutograd). Out of line: the kernel's three paths share one copy.
+  [[gnu::noinline]] static R below(DispatchKeySet ks, A... args) {
+    ExcludeDispatchKeyGuard guard(kAutogradKeys);
+    return redispatch<Op>(ks & kBelowAutograd, std::forward<A>(args)...);
+  }
   template <class Node_, class Tuple, std::size_t... I>
   static void collect_edges(Node_& node, const Tuple& all, std::index_sequence<I...>) {
     std::size_t group = 0;

@@ -226,6 +226,10 @@ inline std::optional<std::vector<std::int64_t>> own(const std::optional<std::spa
   if (!s) return std::nullopt;
   return std::vector<std::int64_t>(s->begin(), s->end());
 }
+inline std::optional<std::vector<double>> own(const std::optional<std::span<const double>>& s) {  // float[]?
+  if (!s) return std::nullopt;
+  return std::vector<double>(s->begin(), s->end());
+}
 inline std::string own(std::string_view s) { return std::string(s); }
 inline std::optional<std::string> own(const std::optional<std::string_view>& s) {  // str? (a view would dangle)
   if (!s) return std::nullopt;

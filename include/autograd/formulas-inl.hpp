@@ -758,6 +758,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.merge(formulas_detail::pointwise_formulas());
   r.merge(formulas_detail::reduction_formulas());
   r.merge(formulas_detail::list_formulas());
+  r.merge(formulas_detail::spatial_formulas());
   r.set.add(register_derivatives<kops::copy_>());  // in place (no functional variant to gradcheck); boxed ADInplaceOrView
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));

@@ -31,4 +31,5 @@ OPD_API std::vector<std::string> operators_with_formulas();
 #include "autograd/formulas_pointwise-inl.hpp"
 #include "autograd/formulas_reductions-inl.hpp"
 #include "autograd/formulas_lists-inl.hpp"
+#include "autograd/formulas_spatial-inl.hpp"
 #endif

@@ -10,6 +10,7 @@
 #include <array>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "autograd/autograd_kernel.hpp"
@@ -137,9 +138,15 @@ struct registrar {
   std::vector<std::string> typed;  // operators with a typed ADInplaceOrView kernel
   std::vector<std::string> names;  // operators with formulas
 
+  // "aten::add.Tensor": one function for every operator (a template's string code was 430 bytes each)
+  [[gnu::noinline]] static std::string qualified_name(std::string_view name, std::string_view overload) {
+    std::string s(name);
+    if (!overload.empty()) s.append(".").append(overload);
+    return s;
+  }
   template <class Op>
   static std::string name_of() {
-    return std::string(Op::name) + (Op::overload_name.empty() ? "" : ".") + std::string(Op::overload_name);
+    return qualified_name(std::string_view(Op::name), std::string_view(Op::overload_name));
   }
   template <class Op>
   void functional() {
@@ -183,5 +190,6 @@ struct registrar {
 OPD_API registrar pointwise_formulas();
 OPD_API registrar reduction_formulas();
 OPD_API registrar list_formulas();
+OPD_API registrar spatial_formulas();
 }  // namespace formulas_detail
 }  // namespace opd::autograd

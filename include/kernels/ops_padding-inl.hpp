@@ -19,6 +19,11 @@ Tensor pad_kernel(const Tensor& self, ints padding) {
   return kernels::pad(Name.view(), Mode, K, self, padding);
 }
 
+template <fixed_string Name, PadMode Mode, int K>
+Tensor pad_backward_kernel(const Tensor& grad_output, const Tensor& self, ints padding) {
+  return kernels::pad_backward(Name.view(), Mode, K, grad_output, self, padding);
+}
+
 // ATen 1.13's constant_pad_nd, step by step: crop by the negative pads
 // (narrow), and when no pad is positive that crop's copy is the result;
 // otherwise a tensor of the padded shape filled with `value`, its interior
@@ -81,6 +86,18 @@ OPD_FUNC RegistrationSet register_padding() {
     set.add(derive_missing_variants<ops::replication_pad1d, void, ops::replication_pad1d_out>(key));
     set.add(derive_missing_variants<ops::replication_pad2d, void, ops::replication_pad2d_out>(key));
     set.add(derive_missing_variants<ops::replication_pad3d, void, ops::replication_pad3d_out>(key));
+    set.add(register_kernel<ops::reflection_pad1d_backward, &p::pad_backward_kernel<"reflection_pad1d_backward", M::Reflect, 1>>(key));
+    set.add(register_kernel<ops::reflection_pad2d_backward, &p::pad_backward_kernel<"reflection_pad2d_backward", M::Reflect, 2>>(key));
+    set.add(register_kernel<ops::reflection_pad3d_backward, &p::pad_backward_kernel<"reflection_pad3d_backward", M::Reflect, 3>>(key));
+    set.add(register_kernel<ops::replication_pad1d_backward, &p::pad_backward_kernel<"replication_pad1d_backward", M::Replicate, 1>>(key));
+    set.add(register_kernel<ops::replication_pad2d_backward, &p::pad_backward_kernel<"replication_pad2d_backward", M::Replicate, 2>>(key));
+    set.add(register_kernel<ops::replication_pad3d_backward, &p::pad_backward_kernel<"replication_pad3d_backward", M::Replicate, 3>>(key));
+    set.add(derive_missing_variants<ops::reflection_pad1d_backward, void, ops::reflection_pad1d_backward_grad_input>(key));
+    set.add(derive_missing_variants<ops::reflection_pad2d_backward, void, ops::reflection_pad2d_backward_grad_input>(key));
+    set.add(derive_missing_variants<ops::reflection_pad3d_backward, void, ops::reflection_pad3d_backward_grad_input>(key));
+    set.add(derive_missing_variants<ops::replication_pad1d_backward, void, ops::replication_pad1d_backward_grad_input>(key));
+    set.add(derive_missing_variants<ops::replication_pad2d_backward, void, ops::replication_pad2d_backward_grad_input>(key));
+    set.add(derive_missing_variants<ops::replication_pad3d_backward, void, ops::replication_pad3d_backward_grad_input>(key));
   }
   set.add(register_kernel<ops::constant_pad_nd, &p::constant_pad_nd>(DispatchKey::CompositeExplicitAutograd));
   return set;

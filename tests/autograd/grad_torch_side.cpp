@@ -41,6 +41,7 @@ c10::IValue to_ivalue(const diff::Value& v) {
     case K::Int: return c10::IValue(v.i);
     case K::Double: return c10::IValue(v.d);
     case K::IntList: return c10::IValue(v.ints);
+    case K::DoubleList: return c10::IValue(v.doubles);
     case K::String: return c10::IValue(v.s);
     case K::Tensor: return c10::IValue(to_tensor(*v.tensors.at(0)));
     case K::TensorList: {

@@ -17,6 +17,7 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 #include <kernels/ops_loss.hpp>
+#include <kernels/ops_pooling3d.hpp>
 
 namespace opd_test {
 
@@ -29,6 +30,9 @@ struct Sample {
   // false: PyTorch's gradient is by definition not the Jacobian here (embedding's padding_idx and
   // scale_grad_by_freq): no first-order gradcheck; the second order and libtorch's values still checked
   bool jacobian = true;
+  // false: PyTorch 1.13 has no second derivative (grid_sampler_2d's backward kernel is not
+  // differentiable): first derivatives only, and a create_graph backward is the error naming it
+  bool second_order = true;
   bool differentiated(std::size_t i) const {
     return ((args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype())) || args[i].is_tensor_list()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
@@ -341,6 +345,59 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::scatter.value"] = {{{r({3, 4}), V(0), V(unique), V(0.5)}}};
   }
   m["aten::constant_pad_nd"] = {{{r({2, 3}), V(L{1, 2}), V(0.5)}}, {{r({2, 3, 4}), V(L{1, 0, -1, 2}), V(0)}}};
+  // the pads and upsamplings (formulas_spatial-inl.hpp): large pads read edge elements several
+  // times; the backward kernels with self constant (only its sizes matter)
+  for (const char* mode : {"reflection", "replication"}) {
+    const std::string pad = std::string("aten::") + mode + "_pad";
+    m[pad + "1d"] = {{{r({2, 3, 5}), V(L{4, 2})}}, {{noncontig({3, 6}), V(L{-1, 3})}}};
+    m[pad + "2d"] = {{{r({1, 2, 3, 4}), V(L{2, 1, 2, 0})}}, {{r({2, 3, 3}), V(L{1, -1, 0, 2})}}};
+    m[pad + "3d"] = {{{r({1, 1, 3, 3, 4}), V(L{1, 2, 2, 0, 1, 1})}}};
+    m[pad + "1d_backward"] = {{{r({2, 3, 11}), r({2, 3, 5}), V(L{4, 2})}, {1}}};
+    m[pad + "2d_backward"] = {{{r({1, 2, 7, 7}), r({1, 2, 3, 4}), V(L{2, 1, 2, 2})}, {1}}};
+    m[pad + "3d_backward"] = {{{r({1, 1, 5, 4, 7}), r({1, 1, 3, 3, 4}), V(L{1, 2, 1, 0, 1, 1})}, {1}}};
+  }
+  m["aten::upsample_nearest2d"] = {{{r({1, 2, 3, 3}), V(L{5, 7}), V(), V()}}, {{r({2, 1, 4, 5}), V(L{2, 3}), V(), V()}}};
+  m["aten::upsample_nearest2d.vec"] = {{{r({1, 2, 3, 3}), V(), V(std::vector<double>{1.5, 2.0})}},
+                                       {{r({1, 1, 4, 3}), V(L{6, 2}), V()}}};
+  m["aten::upsample_nearest2d_backward"] = {{{r({1, 2, 5, 7}), V(L{5, 7}), V(L{1, 2, 3, 3}), V(), V()}}};
+  m["aten::upsample_nearest2d_backward.vec"] = {{{r({1, 2, 4, 6}), V(), V(L{1, 2, 3, 3}), V(std::vector<double>{1.5, 2.0})}}};
+  m["aten::upsample_bilinear2d"] = {{{r({1, 2, 3, 3}), V(L{5, 7}), V(false), V(), V()}},
+                                    {{r({2, 1, 4, 5}), V(L{3, 7}), V(true), V(), V()}}};
+  m["aten::upsample_bilinear2d.vec"] = {{{r({1, 2, 3, 3}), V(), V(false), V(std::vector<double>{1.5, 2.0})}},
+                                        {{r({1, 1, 4, 3}), V(L{6, 2}), V(true), V()}}};
+  m["aten::upsample_bilinear2d_backward"] = {{{r({1, 2, 5, 7}), V(L{5, 7}), V(L{1, 2, 3, 3}), V(true), V(), V()}},
+                                             {{r({1, 1, 2, 3}), V(L{2, 3}), V(L{1, 1, 4, 5}), V(false), V(), V()}}};
+  // the 3-D pools (overlapping windows), their backward kernels (self constant), col2im and im2col
+  m["aten::avg_pool3d"] = {{{r({1, 2, 4, 4, 5}), V(L{3}), V(L{2}), V(L{1}), V(false), V(true), V()}},
+                           {{r({2, 3, 4, 3}), V(L{2, 2, 3}), V(L{1, 2, 1}), V(L{0, 1, 1}), V(true), V(false), V(3)}}};
+  m["aten::avg_pool3d_backward"] = {
+      {{r({1, 2, 2, 2, 3}), r({1, 2, 4, 4, 5}), V(L{3}), V(L{2}), V(L{1}), V(false), V(true), V()}, {1}}};
+  m["aten::max_pool3d_with_indices"] = {{{r({1, 2, 4, 4, 5}), V(L{2}), V(L{2}), V(L{0}), V(L{1}), V(false)}},
+                                        {{r({2, 3, 4, 5}), V(L{3, 2, 2}), V(L{}), V(L{1, 1, 0}), V(L{1}), V(true)}}};
+  {
+    const Tensor x = rnd({1, 2, 4, 4, 5}, g);
+    const L ks{2}, st{2}, p{0}, d{1};
+    const Tensor idx = std::get<1>(opd::call<opd::kernels::ops::max_pool3d_with_indices>(x, ks, st, p, d, false));
+    m["aten::max_pool3d_with_indices_backward"] = {
+        {{r({1, 2, 2, 2, 2}), V(x), V(ks), V(st), V(p), V(d), V(false), V(idx)}, {1}}};
+  }
+  m["aten::_adaptive_avg_pool3d"] = {{{r({1, 2, 4, 5, 3}), V(L{3, 2, 2})}}, {{r({2, 3, 2, 3}), V(L{4, 1, 5})}}};
+  m["aten::_adaptive_avg_pool3d_backward"] = {{{r({1, 2, 3, 2, 2}), r({1, 2, 4, 5, 3})}, {1}}};
+  m["aten::col2im"] = {{{r({1, 8, 9}), V(L{4, 4}), V(L{2, 2}), V(L{1, 1}), V(L{0, 0}), V(L{1, 1})}},
+                       {{r({18, 9}), V(L{7, 6}), V(L{3, 2}), V(L{2, 1}), V(L{1, 2}), V(L{2, 3})}}};
+  m["aten::im2col"] = {{{r({1, 2, 4, 4}), V(L{2, 2}), V(L{1, 1}), V(L{0, 0}), V(L{1, 1})}},
+                       {{r({2, 7, 6}), V(L{3, 2}), V(L{2, 1}), V(L{1, 2}), V(L{2, 3})}}};
+  {
+    // grids inside and outside the image (padding modes), every interpolation mode
+    Sample s0{{r({1, 2, 4, 5}), V(rnd({1, 3, 2, 2}, g, -0.9, 0.9)), V(int64_t{0}), V(int64_t{0}), V(false)}};
+    Sample s1{{r({2, 1, 3, 4}), V(rnd({2, 2, 3, 2}, g, -1.6, 1.6)), V(int64_t{0}), V(int64_t{2}), V(true)}};
+    Sample s2{{r({1, 2, 4, 4}), V(rnd({1, 2, 2, 2}, g, -1.2, 1.2)), V(int64_t{2}), V(int64_t{1}), V(false)}};
+    Sample s3{{r({1, 1, 3, 3}), V(rnd({1, 2, 2, 2}, g, -0.9, 0.9)), V(int64_t{1}), V(int64_t{0}), V(true)}};
+    for (Sample* s : {&s0, &s1, &s2, &s3}) s->second_order = false;
+    m["aten::grid_sampler_2d"] = {s0, s1, s2, s3};
+  }
+  m["aten::upsample_bilinear2d_backward.vec"] = {
+      {{r({1, 2, 4, 6}), V(), V(L{1, 2, 3, 3}), V(false), V(std::vector<double>{1.5, 2.0})}}};
   m["aten::clamp_min"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), V(0.0)}}};
   m["aten::_unsafe_view"] = {{{r({2, 3}), V(L{3, 2})}}};
   m["aten::clamp_min.Tensor"] = {{{vals({-2, -0.5, 0.3, 1.7}, {2, 2}), vals({0.1, -1}, {2})}}};

@@ -200,6 +200,28 @@ TEST_F(CoreAtenMoreOps, MetaKernels) {
             opd::IntArrayRef(V{2, 3, 4, 7}));
   EXPECT_THROW((void)opd::call<ops::grid_sampler_2d>(M({2, 3, 5, 6}), M({2, 4, 7, 3}), int64_t{0}, int64_t{0}, false),
                opd::Error);
+  // the backward kernels: self's (input's, grid's) sizes, the same checks
+  EXPECT_EQ(opd::call<ops::avg_pool3d_backward>(M({2, 3, 3, 3, 4}), M({2, 3, 5, 6, 7}), V{3}, V{2}, V{1}, false, true,
+                                                std::nullopt)
+                .sizes(),
+            opd::IntArrayRef(V{2, 3, 5, 6, 7}));
+  EXPECT_THROW((void)opd::call<ops::avg_pool3d_backward>(M({2, 3, 3, 3, 5}), M({2, 3, 5, 6, 7}), V{3}, V{2}, V{1}, false,
+                                                         true, std::nullopt),
+               opd::Error);
+  const Tensor mi = opd::empty(V{3, 3, 3, 4}, opd::ScalarType::Long, meta);
+  EXPECT_TRUE(opd::call<ops::max_pool3d_with_indices_backward>(M({3, 3, 3, 4}), M({3, 5, 6, 7}), V{2}, V{}, V{0}, V{1},
+                                                               true, mi)
+                  .is_meta());
+  EXPECT_EQ(opd::call<ops::adaptive_avg_pool3d_backward_>(M({2, 3, 2, 4, 3}), M({2, 3, 5, 6, 7})).sizes(),
+            opd::IntArrayRef(V{2, 3, 5, 6, 7}));
+  EXPECT_EQ(opd::call<ops::im2col>(M({2, 2, 5, 6}), V{2, 3}, V{1, 1}, V{0, 0}, V{1, 1}).sizes(),
+            opd::IntArrayRef(V{2, 12, 16}));
+  const auto [ggi, ggrid] = opd::call<ops::grid_sampler_2d_backward>(M({2, 3, 4, 7}), M({2, 3, 5, 6}), M({2, 4, 7, 2}),
+                                                                     int64_t{0}, int64_t{0}, false,
+                                                                     std::array<bool, 2>{true, true});
+  EXPECT_TRUE(ggi.is_meta() && ggrid.is_meta());
+  EXPECT_EQ(ggi.sizes(), opd::IntArrayRef(V{2, 3, 5, 6}));
+  EXPECT_EQ(ggrid.sizes(), opd::IntArrayRef(V{2, 4, 7, 2}));
   const auto [gi, gw, gb] = opd::call<ops::convolution_backward>(M({2, 6, 4, 2}), M({2, 4, 7, 6}), M({6, 2, 3, 3}),
                                                                  std::nullopt, V{2, 1}, V{1, 0}, V{1, 2}, false, V{0, 0},
                                                                  int64_t{2}, std::array<bool, 3>{true, false, true});

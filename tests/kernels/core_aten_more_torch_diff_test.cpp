@@ -2,7 +2,8 @@
 // through the differential harness (diff/README.md), part of
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
-// _adaptive_avg_pool3d, col2im, _cdist_forward, _pdist_forward, grid_sampler_2d, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
+// _adaptive_avg_pool3d and the three pools' backward kernels, col2im and
+// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <cstring>
@@ -157,6 +158,106 @@ TEST(CoreAtenMoreTorchDiff, Pools3d) {
   check_computed(cases, valid);
 }
 
+// Indices into volumes of `volume` elements, as max_pool3d_with_indices
+// gives them, with repeats (overlapping windows pick one element twice).
+RawTensor pool_indices(std::vector<int64_t> sizes, int64_t volume) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<int64_t> v;
+  for (int64_t k = 0; k < n; ++k) v.push_back((k * 7 + k / 3) % volume);
+  return long_tensor(std::move(sizes), v);
+}
+
+// The 3-D pools' backward kernels: grad_output of the pool's output sizes
+// added into zeros of self's. Windows overlap (stride below the kernel), so
+// several outputs add into one element in an order that shows in the
+// rounding (values of varied magnitude); exact against ATen's loops.
+TEST(CoreAtenMoreTorchDiff, Pools3dBackward) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts) {
+      // avg_pool3d(2x3x5x6x7, k 3, s 2, p 1) -> 3x3x4
+      cases.push_back({"aten::avg_pool3d_backward", "",
+                       {T(dt, {2, 3, 3, 3, 4}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7}), L({3}), L({2}), L({1}),
+                        B(false), B(true), None()}, exact});
+      cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                       {T(dt, {2, 3, 3, 3, 4}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7}), L({3}), L({2}), L({1}),
+                        L({1}), B(false), T(pool_indices({2, 3, 3, 3, 4}, 5 * 6 * 7))}, exact});
+      cases.push_back({"aten::_adaptive_avg_pool3d_backward", "",
+                       {T(dt, {2, 3, 4, 4, 5}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6, 7})}, exact});
+    }
+    // ceil_mode (a last window past the input), count_include_pad off, divisor_override, unbatched
+    cases.push_back({"aten::avg_pool3d_backward", "",
+                     {T(dt, {3, 5, 3, 3}), T(dt, {3, 4, 5, 6}), L({2, 3, 2}), L({1, 2, 2}), L({1, 1, 0}), B(true),
+                      B(false), None()}, exact});
+    cases.push_back({"aten::avg_pool3d_backward", "",
+                     {T(dt, {1, 2, 2, 2, 2}), T(dt, {1, 2, 4, 4, 4}), L({2}), L({}), L({0}), B(false), B(true), I(3)}, exact});
+    cases.push_back({"aten::avg_pool3d_backward", "grad_input",
+                     {T(dt, {1, 2, 3, 3, 4}), T(dt, {1, 2, 4, 5, 6}), L({3}), L({2}), L({1}), B(true), B(true), None(),
+                      T(dt, {0})}, exact});
+    cases.push_back({"aten::max_pool3d_with_indices_backward", "grad_input",
+                     {T(dt, {2, 3, 3, 4}), T(dt, {2, 4, 5, 6}), L({2}), L({}), L({1}), L({1}), B(false),
+                      T(pool_indices({2, 3, 3, 4}, 4 * 5 * 6)), T(dt, {0})}, exact});
+    // output above the input (windows overlap), global pooling, unbatched, out=
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(dt, {1, 2, 5, 6, 3}), T(dt, {1, 2, 3, 4, 2})}, exact});
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(dt, {2, 1, 1, 1}), T(dt, {2, 3, 4, 5})}, exact});
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "out",
+                     {T(dt, {1, 2, 2, 2, 2}), T(dt, {1, 2, 3, 5, 4}), T(dt, {0})}, exact});
+  }
+  cases.push_back({"aten::avg_pool3d_backward", "",
+                   {T(i64, {1, 2, 3, 3, 4}), T(i64, {1, 2, 4, 5, 6}), L({2}), L({2}), L({1}), B(false), B(true), None()}});
+  for (Layout layout : all_layouts)
+    cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(f16, {2, 3, 4, 4, 5}, layout), T(f16, {2, 3, 5, 6, 7})}, exact});
+  const std::size_t valid = cases.size();
+  // both throw: a grad_output of the wrong size, dtypes that differ, float indices,
+  // indices of the wrong size, a zero divisor, Half and BFloat16 where ATen refuses them
+  const Value x = T(f32, {1, 2, 4, 4, 4});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 2, 2, 2, 3}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 3, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f64, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  cases.push_back({"aten::avg_pool3d_backward", "", {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), B(false), B(true), I(0)}});
+  cases.push_back({"aten::avg_pool3d_backward", "",
+                   {T(f16, {1, 2, 2, 2, 2}), T(f16, {1, 2, 4, 4, 4}), L({2}), L({2}), L({0}), B(false), B(true), None()}});
+  const RawTensor idx = pool_indices({1, 2, 2, 2, 2}, 64);
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 3}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(idx)}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(f32, {1, 2, 2, 2, 2})}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f64, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(idx)}});
+  cases.push_back({"aten::max_pool3d_with_indices_backward", "",
+                   {T(f32, {1, 2, 2, 2, 2}), x, L({2}), L({2}), L({0}), L({1}), B(false), T(pool_indices({1, 2, 2, 2, 1}, 64))}});
+  cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(f64, {1, 2, 2, 2, 2}), x}});
+  cases.push_back({"aten::_adaptive_avg_pool3d_backward", "", {T(bf16, {1, 2, 2, 2, 2}), T(bf16, {1, 2, 4, 4, 4})}});
+  check_computed(cases, valid);
+}
+
+// im2col, col2im's adjoint: the sliding blocks as columns, zeros in the padding.
+TEST(CoreAtenMoreTorchDiff, Im2col) {
+  std::vector<Case> cases;
+  const Tolerance exact{.ulp = 0};
+  for (int dt : {f32, f64}) {
+    for (Layout layout : all_layouts)
+      cases.push_back({"aten::im2col", "", {T(dt, {2, 3, 5, 6}, layout), L({2, 3}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {1, 2, 7, 6}), L({3, 2}), L({2, 1}), L({1, 2}), L({2, 3})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "", {T(dt, {0, 2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}, exact});
+    cases.push_back({"aten::im2col", "out", {T(dt, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({1, 1}), L({2, 2}), T(dt, {0})}, exact});
+  }
+  cases.push_back({"aten::im2col", "", {T(bf16, {1, 2, 4, 5}), L({2, 2}), L({1, 1}), L({1, 0}), L({1, 2})}, exact});
+  const std::size_t valid = cases.size();
+  // both throw: a zero kernel, a negative padding, blocks larger than the input, a 2-D input,
+  // an empty channel dimension, an integral input
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({0, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({-1, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 2, 4, 4}), L({5, 5}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(f32, {1, 0, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  cases.push_back({"aten::im2col", "", {T(i64, {1, 2, 4, 4}), L({2, 2}), L({1, 1}), L({0, 0}), L({1, 1})}});
+  check_computed(cases, valid);
+}
+
 TEST(CoreAtenMoreTorchDiff, Col2im) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
@@ -263,6 +364,59 @@ TEST(CoreAtenMoreTorchDiff, GridSampler2d) {
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 3, 3}), T(f32, {1, 3, 3, 3}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(f32, {1, 2, 0, 3}), T(f32, {1, 3, 3, 2}), I(0), I(0), B(false)}});
   cases.push_back({"aten::grid_sampler_2d", "", {T(i64, {1, 2, 3, 3}), T(i64, {1, 3, 3, 2}), I(0), I(0), B(false)}});
+  check_computed(cases, valid);
+}
+
+// grid_sampler_2d's backward kernel: the input's gradient (when asked) and
+// the grid's, every mode, inside and outside the image; to assert_close's
+// tolerance (ATen's CPU kernel is vectorized: its sums round in another order).
+TEST(CoreAtenMoreTorchDiff, GridSampler2dBackward) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    for (int64_t interpolation : {0, 1, 2}) {
+      for (int64_t padding : {0, 1, 2}) {
+        for (bool align_corners : {false, true}) {
+          cases.push_back({"aten::grid_sampler_2d_backward", "",
+                           {T(dt, {2, 3, 4, 3}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 3, 5, 6}),
+                            T(dt, {2, 4, 3, 2}, Layout::contiguous, Fill::standard, 2), I(interpolation), I(padding),
+                            B(align_corners), BL({true, true})},
+                           t});
+          cases.push_back({"aten::grid_sampler_2d_backward", "",
+                           {T(dt, {1, 2, 5, 4}, Layout::contiguous, Fill::standard, 7), T(dt, {1, 2, 4, 7}),
+                            T(dt, {1, 5, 4, 2}, Layout::contiguous, Fill::small, 3), I(interpolation), I(padding),
+                            B(align_corners), BL({true, true})},
+                           t});
+        }
+      }
+    }
+    for (Layout layout : all_layouts) {
+      cases.push_back({"aten::grid_sampler_2d_backward", "",
+                       {T(dt, {2, 3, 4, 3}, layout, Fill::standard, 6), T(dt, {2, 3, 5, 6}, layout),
+                        T(dt, {2, 4, 3, 2}, layout, Fill::small, 4), I(0), I(0), B(false), BL({true, true})}, t});
+      cases.push_back({"aten::grid_sampler_2d_backward", "",
+                       {T(dt, {2, 3, 4, 3}, layout, Fill::standard, 6), T(dt, {2, 3, 5, 6}, layout),
+                        T(dt, {2, 4, 3, 2}, layout, Fill::standard, 5), I(2), I(2), B(true), BL({true, true})}, t});
+    }
+    // the grid's gradient only; an empty batch; out=
+    cases.push_back({"aten::grid_sampler_2d_backward", "",
+                     {T(dt, {1, 2, 3, 3}), T(dt, {1, 2, 4, 4}), T(dt, {1, 3, 3, 2}), I(0), I(1), B(false), BL({false, true})}, t});
+    cases.push_back({"aten::grid_sampler_2d_backward", "",
+                     {T(dt, {0, 2, 3, 3}), T(dt, {0, 2, 4, 4}), T(dt, {0, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}, t});
+    cases.push_back({"aten::grid_sampler_2d_backward", "out",
+                     {T(dt, {1, 2, 3, 3}), T(dt, {1, 2, 4, 4}), T(dt, {1, 3, 3, 2}, Layout::contiguous, Fill::small, 2), I(2),
+                      I(0), B(true), BL({true, true}), T(dt, {0}), T(dt, {0})}, t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: dtypes differ, batch sizes differ, a grid of 3 coordinates, Half
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {1, 2, 3, 3}), T(f64, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {2, 2, 3, 3}), T(f32, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f32, {1, 2, 3, 3}), T(f32, {1, 2, 3, 3}), T(f32, {1, 3, 3, 3}), I(0), I(0), B(false), BL({true, true})}});
+  cases.push_back({"aten::grid_sampler_2d_backward", "",
+                   {T(f16, {1, 2, 3, 3}), T(f16, {1, 2, 3, 3}), T(f16, {1, 3, 3, 2}), I(0), I(0), B(false), BL({true, true})}});
   check_computed(cases, valid);
 }
 

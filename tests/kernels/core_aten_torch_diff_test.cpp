@@ -145,6 +145,48 @@ TEST(CoreAtenTorchDiff, Padding) {
   check_all(cases);
 }
 
+// The pads' backward kernels: grad_output of the padded sizes added into
+// self's. Large pads make several outputs read one input (replication: every
+// pad element reads the edge; reflection: a pad of in - 1 reads each element
+// twice), so the order of the sums shows; values of varied magnitude make a
+// different order round differently.
+TEST(CoreAtenTorchDiff, PaddingBackward) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance exact{.ulp = 0};
+    for (const char* op : {"aten::reflection_pad1d_backward", "aten::replication_pad1d_backward"}) {
+      for (Layout layout : all_layouts) cases.push_back({op, "", {T(dt, {2, 3, 11}, layout, Fill::special, 2), T(dt, {2, 3, 6}), L({2, 3})}, exact});
+      cases.push_back({op, "", {T(dt, {3, 10}), T(dt, {3, 6}), L({-1, 5})}, exact});  // unbatched, a crop
+      cases.push_back({op, "", {T(dt, {3, 15}), T(dt, {3, 6}), L({5, 4})}, exact});   // pads of in - 1 and in - 2
+      cases.push_back({op, "", {T(dt, {0, 3, 8}), T(dt, {0, 3, 6}), L({1, 1})}, exact});
+      cases.push_back({op, "grad_input", {T(dt, {1, 2, 9}), T(dt, {1, 2, 5}), L({4, 0}), T(dt, {0})}, exact});
+    }
+    for (const char* op : {"aten::reflection_pad2d_backward", "aten::replication_pad2d_backward"}) {
+      for (Layout layout : all_layouts)
+        cases.push_back({op, "", {T(dt, {2, 3, 8, 9}, layout, Fill::special, 2), T(dt, {2, 3, 5, 6}), L({1, 2, 3, 0})}, exact});
+      cases.push_back({op, "", {T(dt, {3, 3, 10}), T(dt, {3, 4, 4}), L({3, 3, -2, 1})}, exact});
+      cases.push_back({op, "", {T(dt, {1, 2, 7, 7}), T(dt, {1, 2, 3, 3}), L({2, 2, 2, 2})}, exact});
+      cases.push_back({op, "grad_input", {T(dt, {1, 1, 7, 7}), T(dt, {1, 1, 3, 3}), L({2, 2, 2, 2}), T(dt, {1})}, exact});
+    }
+    for (const char* op : {"aten::reflection_pad3d_backward", "aten::replication_pad3d_backward"}) {
+      for (Layout layout : all_layouts)
+        cases.push_back({op, "", {T(dt, {1, 2, 6, 6, 7}, layout, Fill::special, 2), T(dt, {1, 2, 3, 4, 5}), L({1, 1, 2, 0, 1, 2})}, exact});
+      cases.push_back({op, "", {T(dt, {2, 6, 5, 5}), T(dt, {2, 3, 3, 3}), L({2, 0, 0, 2, 1, 2})}, exact});
+      cases.push_back({op, "grad_input", {T(dt, {1, 1, 4, 4, 4}), T(dt, {1, 1, 2, 2, 2}), L({1, 1, 1, 1, 1, 1}), T(dt, {0})}, exact});
+    }
+  }
+  // reflection_pad3d_backward takes BFloat16 and Half too (sums rounded as ATen's)
+  cases.push_back({"aten::reflection_pad3d_backward", "", {T(bf16, {1, 2, 5, 6, 7}), T(bf16, {1, 2, 3, 4, 5}), L({1, 1, 2, 0, 1, 1})}});
+  // both throw: integral and reduced dtypes, a grad_output of the wrong size, dtypes that differ
+  cases.push_back({"aten::reflection_pad1d_backward", "", {T(i64, {2, 3, 11}), T(i64, {2, 3, 6}), L({2, 3})}});
+  cases.push_back({"aten::replication_pad2d_backward", "", {T(bf16, {1, 2, 7, 7}), T(bf16, {1, 2, 3, 3}), L({2, 2, 2, 2})}});
+  cases.push_back({"aten::reflection_pad2d_backward", "", {T(f32, {1, 2, 7, 6}), T(f32, {1, 2, 3, 3}), L({2, 2, 2, 2})}});
+  cases.push_back({"aten::replication_pad1d_backward", "", {T(f32, {2, 7}), T(f32, {2, 3}), L({2, 1})}});
+  cases.push_back({"aten::reflection_pad3d_backward", "", {T(f32, {1, 4, 4, 5}), T(f32, {1, 2, 2, 2}), L({1, 1, 1, 1, 1, 1})}});
+  cases.push_back({"aten::replication_pad2d_backward", "", {T(f64, {1, 2, 7, 7}), T(f32, {1, 2, 3, 3}), L({2, 2, 2, 2})}});
+  check_all(cases);
+}
+
 TEST(CoreAtenTorchDiff, AveragePools) {
   std::vector<Case> cases;
   for (int dt : {f32, f64}) {
@@ -298,6 +340,56 @@ TEST(CoreAtenTorchDiff, Upsample) {
   cases.push_back({"aten::upsample_nearest2d", "vec", {T(f32, {1, 3, 4, 4}), L({6, 5}), doubles({2.0, 2.0})}});
   cases.push_back({"aten::upsample_bilinear2d", "vec", {T(f32, {1, 3, 4, 4}), None(), B(false), None()}});
   cases.push_back({"aten::upsample_bilinear2d", "", {T(i64, {1, 2, 3, 3}), L({5, 5}), B(false), None(), None()}});
+  check_all(cases);
+}
+
+// The upsamplings' backward kernels: grad_output of the output's sizes added
+// into zeros of input_size. Upsampling makes several outputs read one input,
+// downsampling leaves some inputs unread; values of varied magnitude make a
+// different order of the sums round differently.
+TEST(CoreAtenTorchDiff, UpsampleBackward) {
+  std::vector<Case> cases;
+  for (int dt : {f32, f64}) {
+    const Tolerance exact{.ulp = 0}, t = assert_close_tolerance(dt);
+    for (Layout layout : all_layouts) {
+      const Value g = T(dt, {2, 3, 8, 10}, layout, Fill::special, 2), gs = T(dt, {2, 3, 8, 10}, layout);
+      cases.push_back({"aten::upsample_nearest2d_backward", "", {g, L({8, 10}), L({2, 3, 4, 5}), None(), None()}, exact});
+      cases.push_back({"aten::upsample_nearest2d_backward", "", {g, L({8, 10}), L({2, 3, 3, 7}), None(), None()}, exact});
+      cases.push_back({"aten::upsample_bilinear2d_backward", "", {gs, L({8, 10}), L({2, 3, 3, 4}), B(false), None(), None()}, t});
+      cases.push_back({"aten::upsample_bilinear2d_backward", "", {gs, L({8, 10}), L({2, 3, 5, 7}), B(true), None(), None()}, t});
+    }
+    const Value g = T(dt, {1, 2, 7, 7}, Layout::contiguous, Fill::special, 3), gs = T(dt, {1, 2, 7, 7});
+    // scales given with the size, downsampling, equal sizes (a copy), one output pixel
+    cases.push_back({"aten::upsample_nearest2d_backward", "", {g, L({7, 7}), L({1, 2, 5, 5}), D(1.5), D(1.5)}, exact});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "", {gs, L({7, 7}), L({1, 2, 5, 5}), B(false), D(1.5), D(1.5)}, t});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "", {gs, L({7, 7}), L({1, 2, 7, 12}), B(false), None(), None()}, t});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "", {gs, L({7, 7}), L({1, 2, 7, 3}), B(true), None(), None()}, t});
+    cases.push_back({"aten::upsample_nearest2d_backward", "", {g, L({7, 7}), L({1, 2, 11, 3}), None(), None()}, exact});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "",
+                     {T(dt, {1, 2, 1, 1}), L({1, 1}), L({1, 2, 4, 3}), B(true), None(), None()}, t});
+    // .vec: output_size or scale factors; .grad_input
+    cases.push_back({"aten::upsample_nearest2d_backward", "vec", {T(dt, {1, 3, 8, 8}), None(), L({1, 3, 4, 4}), doubles({2.0, 2.0})}, exact});
+    cases.push_back({"aten::upsample_nearest2d_backward", "vec", {T(dt, {1, 3, 6, 5}), L({6, 5}), L({1, 3, 4, 4}), None()}, exact});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "vec",
+                     {T(dt, {1, 3, 6, 10}), None(), L({1, 3, 4, 4}), B(false), doubles({1.7, 2.5})}, t});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "vec", {T(dt, {1, 3, 5, 9}), L({5, 9}), L({1, 3, 4, 4}), B(true), None()}, t});
+    cases.push_back({"aten::upsample_nearest2d_backward", "grad_input",
+                     {T(dt, {1, 1, 4, 6}), L({4, 6}), L({1, 1, 2, 3}), None(), None(), T(dt, {0})}, exact});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "grad_input",
+                     {T(dt, {1, 1, 4, 6}), L({4, 6}), L({1, 1, 2, 3}), B(false), None(), None(), T(dt, {0})}, t});
+  }
+  // BFloat16: accumulated in BFloat16 as ATen 1.13's loops
+  for (Layout layout : all_layouts) {
+    cases.push_back({"aten::upsample_nearest2d_backward", "", {T(bf16, {2, 3, 8, 10}, layout), L({8, 10}), L({2, 3, 3, 4}), None(), None()}, bf16_tol});
+    cases.push_back({"aten::upsample_bilinear2d_backward", "", {T(bf16, {2, 3, 8, 10}, layout), L({8, 10}), L({2, 3, 3, 4}), B(false), None(), None()}, bf16_tol});
+  }
+  // both throw: Half and integral, a grad_output of the wrong shape or dimension, a zero or missing size
+  cases.push_back({"aten::upsample_nearest2d_backward", "", {T(f16, {1, 2, 8, 8}), L({8, 8}), L({1, 2, 4, 4}), None(), None()}});
+  cases.push_back({"aten::upsample_bilinear2d_backward", "", {T(i64, {1, 2, 8, 8}), L({8, 8}), L({1, 2, 4, 4}), B(false), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d_backward", "", {T(f32, {1, 2, 8, 7}), L({8, 8}), L({1, 2, 4, 4}), None(), None()}});
+  cases.push_back({"aten::upsample_bilinear2d_backward", "", {T(f32, {2, 8, 8}), L({8, 8}), L({1, 2, 4, 4}), B(true), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d_backward", "", {T(f32, {1, 2, 8, 8}), L({8, 8}), L({1, 2, 4}), None(), None()}});
+  cases.push_back({"aten::upsample_nearest2d_backward", "vec", {T(f32, {1, 2, 8, 8}), L({8, 8}), L({1, 2, 4, 4}), doubles({2.0, 2.0})}});
   check_all(cases);
 }
 

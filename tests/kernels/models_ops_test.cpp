@@ -255,6 +255,18 @@ TEST_F(ModelsOps, CoreAtenMetaKernels) {
   EXPECT_EQ(opd::call<ops::reflection_pad2d>(M({2, 3, 5, 6}), V{1, 2, 3, 0}).sizes(), opd::IntArrayRef(V{2, 3, 8, 9}));
   EXPECT_TRUE(opd::call<ops::replication_pad3d>(M({2, 3, 3, 3}), V{1, 1, 1, 1, 1, 1}).is_meta());
   EXPECT_THROW((void)opd::call<ops::reflection_pad1d>(M({2, 3, 4}), V{4, 0}), opd::Error);
+  // the pads' and upsamplings' backward kernels: self's (input_size's) sizes, the same checks
+  EXPECT_EQ(opd::call<ops::reflection_pad2d_backward>(M({2, 3, 8, 9}), M({2, 3, 5, 6}), V{1, 2, 3, 0}).sizes(),
+            opd::IntArrayRef(V{2, 3, 5, 6}));
+  EXPECT_TRUE(opd::call<ops::replication_pad3d_backward>(M({2, 5, 5, 5}), M({2, 3, 3, 3}), V{1, 1, 1, 1, 1, 1}).is_meta());
+  EXPECT_THROW((void)opd::call<ops::replication_pad1d_backward>(M({2, 3, 7}), M({2, 3, 4}), V{1, 1}), opd::Error);
+  const Tensor ub = opd::call<ops::upsample_bilinear2d_backward>(M({1, 2, 8, 8}), V{8, 8}, V{1, 2, 4, 4}, false,
+                                                                 std::nullopt, std::nullopt);
+  EXPECT_TRUE(ub.is_meta());
+  EXPECT_EQ(ub.sizes(), opd::IntArrayRef(V{1, 2, 4, 4}));
+  EXPECT_THROW((void)opd::call<ops::upsample_nearest2d_backward>(M({1, 2, 8, 7}), V{8, 8}, V{1, 2, 4, 4}, std::nullopt,
+                                                                 std::nullopt),
+               opd::Error);
   const Tensor cp = opd::call<ops::constant_pad_nd>(M({2, 3, 4}), V{1, -1, 2, 0}, opd::Scalar(0.5));
   EXPECT_TRUE(cp.is_meta());
   EXPECT_EQ(cp.sizes(), opd::IntArrayRef(V{2, 5, 4}));

@@ -28,6 +28,13 @@ enum class PadMode : uint8_t { Reflect, Replicate };
 // op: the operator's name for messages ("reflection_pad2d").
 OPD_API Tensor pad(std::string_view op, PadMode mode, int k, const Tensor& self, std::span<const int64_t> padding);
 
+// The gradient of pad with respect to self (ATen 1.13's *_pad{1,2,3}d_backward):
+// each element of grad_output added into the element of self it was copied
+// from (an edge element gets several), in ATen's order. self gives the sizes,
+// grad_output must have the padded ones.
+OPD_API Tensor pad_backward(std::string_view op, PadMode mode, int k, const Tensor& grad_output, const Tensor& self,
+                            std::span<const int64_t> padding);
+
 }  // namespace opd::kernels
 
 #ifdef OPD_HEADER_ONLY

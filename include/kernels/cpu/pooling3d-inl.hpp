@@ -144,6 +144,24 @@ void max_pool_volumes(const Pool3dShape& s, const T* in, T* out, int64_t* indice
   });
 }
 
+// ATen's check_dim_size on a pool's gradient or indices: t has self's
+// dimensions and the pool's output sizes (the batch too, which ATen leaves
+// unchecked and then reads past).
+inline void check_pool_grad_sizes(const Tensor& t, const std::vector<int64_t>& sizes) {
+  const auto nd = static_cast<int64_t>(sizes.size());
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t got = t.dim() == nd ? t.size(i) : -1;
+    OPD_CHECK(got == sizes[static_cast<std::size_t>(i)], "Expected a tensor of dimension ", nd, " and tensor.size[", i,
+              "] == ", sizes[static_cast<std::size_t>(i)], " but got: dimension ", t.dim(), " and tensor.size[", i,
+              "] = ", t.dim() > i ? t.size(i) : 0);
+  }
+}
+
+// A fresh zero gradient of self's sizes and dtype (CPU, or Meta for a Meta self).
+inline Tensor zero_grad_input(const Tensor& self) {
+  return kernels::zeros(self.sizes(), self.dtype(), self.is_meta() ? Device::meta() : Device::cpu());
+}
+
 }  // namespace pool3d_detail
 
 // ------------------------------------------------------------- avg_pool3d ---
@@ -212,6 +230,70 @@ OPD_FUNC Tensor avg_pool3d(const Tensor& self, std::span<const int64_t> kernel_s
   return out;
 }
 
+// ATen 1.13's avg_pool3d_backward_out_frame: each output's gradient divided
+// as the forward divided its window, added into the window's elements; the
+// planes in parallel, each plane's outputs in order (windows overlap when the
+// stride is below the kernel: the order fixes the rounding).
+OPD_FUNC Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& self, std::span<const int64_t> kernel_size,
+                                    std::span<const int64_t> stride, std::span<const int64_t> padding, bool ceil_mode,
+                                    bool count_include_pad, std::optional<int64_t> divisor_override) {
+  using namespace pool3d_detail;
+  detail::nn_check_cpu("avg_pool3d_backward", self, "self");
+  detail::nn_check_cpu("avg_pool3d_backward", grad_output, "grad_output");
+  check_list(kernel_size, false, "avg_pool3d: kernel_size must be a single int, or a tuple of three ints");
+  check_list(stride, true, "avg_pool3d: stride must be omitted, a single int, or a tuple of three ints");
+  check_list(padding, false, "avg_pool3d: padding must be a single int, or a tuple of three ints");
+  OPD_CHECK(self.dim() == 4 || self.dim() == 5, "non-empty 4D or 5D (batch mode) tensor expected for input");
+  OPD_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const int64_t one = 1;
+  const Pool3dShape s = pool3d_shape("avg_pool3d_backward()", self, kernel_size, stride, padding, ints(&one, 1),
+                                     ceil_mode, true);
+  check_pool_grad_sizes(grad_output, out_sizes(self, s));
+  OPD_CHECK(grad_output.dtype() == self.dtype(), "expected scalar type ", self.dtype(), " but found ", grad_output.dtype());
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::Long)
+    throw_not_implemented_for("avg_pool3d_backward_out_frame", dt);
+  Tensor grad_input = zero_grad_input(self);
+  if (grad_input.is_meta() || grad_input.numel() == 0) return grad_input;
+  const Tensor g = contiguous_of(grad_output);
+  const detail::Pool2dShape& q = s.hw;
+  dispatch_dtype(dt, "avg_pool3d_backward", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int64_t>) {
+      const T* go = g.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
+        const T* src = go + p * s.out_volume();
+        T* vol = gi + p * s.in_volume();
+        for (int64_t z = 0; z < s.ot; ++z) {
+          for (int64_t y = 0; y < q.oh; ++y) {
+            for (int64_t xo = 0; xo < q.ow; ++xo) {
+              int64_t t0 = z * s.st - s.pt, h0 = y * q.sh - q.ph, w0 = xo * q.sw - q.pw;
+              int64_t t1 = std::min(t0 + s.kt, s.it + s.pt), h1 = std::min(h0 + q.kh, q.ih + q.ph),
+                      w1 = std::min(w0 + q.kw, q.iw + q.pw);
+              const int64_t pool_size = (t1 - t0) * (h1 - h0) * (w1 - w0);
+              t0 = std::max<int64_t>(t0, 0);
+              h0 = std::max<int64_t>(h0, 0);
+              w0 = std::max<int64_t>(w0, 0);
+              t1 = std::min(t1, s.it);
+              h1 = std::min(h1, q.ih);
+              w1 = std::min(w1, q.iw);
+              const int64_t divide = divisor_override ? *divisor_override
+                                     : count_include_pad ? pool_size
+                                                         : (t1 - t0) * (h1 - h0) * (w1 - w0);
+              const T v = src[(z * q.oh + y) * q.ow + xo];
+              for (int64_t t = t0; t < t1; ++t)
+                for (int64_t h = h0; h < h1; ++h)
+                  for (int64_t w = w0; w < w1; ++w) vol[(t * q.ih + h) * q.iw + w] += v / static_cast<T>(divide);
+            }
+          }
+        }
+      });
+    }
+  });
+  return grad_input;
+}
+
 // ------------------------------------------------- max_pool3d_with_indices ---
 
 OPD_FUNC void max_pool3d_with_indices_out(const Tensor& self, std::span<const int64_t> kernel_size,
@@ -260,6 +342,51 @@ OPD_FUNC std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, 
   Tensor indices = opd::empty(IntArrayRef(&zero, 1), ScalarType::Long, device);
   max_pool3d_with_indices_out(self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
   return {out, indices};
+}
+
+// ATen 1.13's max_pool3d_with_indices_backward: each output's gradient added
+// at its index in the plane (several outputs may name one element), the
+// planes in parallel, each plane's outputs in order. Every index is checked
+// first (ATen writes past the plane).
+OPD_FUNC Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                                 std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                                 std::span<const int64_t> padding, std::span<const int64_t> dilation,
+                                                 bool ceil_mode, const Tensor& indices) {
+  using namespace pool3d_detail;
+  detail::nn_check_cpu("max_pool3d_with_indices_backward", self, "self");
+  detail::nn_check_cpu("max_pool3d_with_indices_backward", grad_output, "grad_output");
+  detail::nn_check_cpu("max_pool3d_with_indices_backward", indices, "indices");
+  check_list(kernel_size, false, "max_pool3d: kernel_size must either be a single int, or a tuple of three ints");
+  check_list(stride, true, "max_pool3d: stride must either be omitted, a single int, or a tuple of three ints");
+  check_list(padding, false, "max_pool3d: padding must either be a single int, or a tuple of three ints");
+  check_list(dilation, false, "max_pool3d: dilation must be either a single int, or a tuple of three ints");
+  OPD_CHECK(self.dim() == 4 || self.dim() == 5, "non-empty 4D or 5D (batch mode) tensor expected for input");
+  const Pool3dShape s = pool3d_shape("max_pool3d_with_indices_backward_out_cpu_template()", self, kernel_size, stride,
+                                     padding, dilation, ceil_mode, false);
+  const std::vector<int64_t> sizes = out_sizes(self, s);
+  check_pool_grad_sizes(grad_output, sizes);
+  check_pool_grad_sizes(indices, sizes);
+  OPD_CHECK(grad_output.dtype() == self.dtype(), "expected scalar type ", self.dtype(), " but found ", grad_output.dtype());
+  OPD_CHECK(indices.dtype() == ScalarType::Long, "expected scalar type Long but found ", indices.dtype());
+  check_floating("max_pool3d_with_indices_backward", self.dtype());
+  Tensor grad_input = zero_grad_input(self);
+  if (grad_input.is_meta() || grad_input.numel() == 0) return grad_input;
+  const Tensor g = contiguous_of(grad_output), ix = contiguous_of(indices);
+  const int64_t* idx = ix.data_ptr<int64_t>();
+  const int64_t volume = s.in_volume(), per = s.out_volume();
+  for (int64_t k = 0; k < ix.numel(); ++k) {
+    OPD_CHECK(idx[k] >= 0 && idx[k] < volume, "max_pool3d_with_indices_backward: index ", idx[k],
+              " out of range for a volume of ", volume, " elements");
+  }
+  const auto run = [&](auto* gi, const auto* go) {
+    detail::for_each_plane(s.hw, per, [&](int64_t p) {
+      auto* vol = gi + p * volume;
+      for (int64_t k = p * per; k < (p + 1) * per; ++k) vol[idx[k]] += go[k];
+    });
+  };
+  if (self.dtype() == ScalarType::Float) run(grad_input.data_ptr<float>(), g.data_ptr<float>());
+  else run(grad_input.data_ptr<double>(), g.data_ptr<double>());
+  return grad_input;
 }
 
 // ---------------------------------------------------- _adaptive_avg_pool3d ---
@@ -321,6 +448,66 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
   else if (self.dtype() == ScalarType::Half) run(out.data_ptr<Half>(), x.data_ptr<Half>());
   else run(out.data_ptr<double>(), x.data_ptr<double>());
   return out;
+}
+
+// ATen 1.13's adaptive_avg_pool3d_backward_out_frame: each output's gradient
+// divided by its window's depth, height and width (each step rounded to T),
+// added into the window; the planes in parallel, outputs in order.
+OPD_FUNC Tensor adaptive_avg_pool3d_backward(const Tensor& grad_output, const Tensor& self) {
+  using namespace pool3d_detail;
+  detail::nn_check_cpu("adaptive_avg_pool3d_backward", self, "self");
+  detail::nn_check_cpu("adaptive_avg_pool3d_backward", grad_output, "grad_output");
+  const int64_t nd = self.dim();
+  OPD_CHECK(nd == 4 || nd == 5, "adaptive_avg_pool3d_backward(): Expected 4D or 5D tensor, but got ", self.sizes());
+  // ATen 1.13 reads grad_output's leading sizes unchecked: here they are self's
+  OPD_CHECK(grad_output.dim() == nd && grad_output.size(0) == self.size(0) && grad_output.size(nd - 4) == self.size(nd - 4),
+            "adaptive_avg_pool3d_backward(): Expected grad_output of ", nd, " dimensions with the leading sizes of "
+            "self ", self.sizes(), ", but got ", grad_output.sizes());
+  OPD_CHECK(grad_output.dtype() == self.dtype(), "expected scalar type ", self.dtype(), " but found ", grad_output.dtype());
+  if (self.dtype() != ScalarType::Half) check_floating("adaptive_avg_pool3d_backward_cpu", self.dtype());
+  Pool3dShape s{};
+  s.hw.batch = nd == 5 ? self.size(0) : 1;
+  s.hw.planes = self.size(nd - 4);
+  s.it = self.size(nd - 3);
+  s.hw.ih = self.size(nd - 2);
+  s.hw.iw = self.size(nd - 1);
+  s.ot = grad_output.size(nd - 3);
+  s.hw.oh = grad_output.size(nd - 2);
+  s.hw.ow = grad_output.size(nd - 1);
+  Tensor grad_input = zero_grad_input(self);
+  if (grad_input.is_meta() || grad_input.numel() == 0 || grad_output.numel() == 0) return grad_input;
+  const Tensor g = contiguous_of(grad_output);
+  const detail::Pool2dShape& q = s.hw;
+  const auto run = [&](auto* gi, const auto* go) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(go)>>;
+    using C = opmath_t<T>;
+    const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
+    using detail::adaptive_start, detail::adaptive_end;
+    detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
+      const T* src = go + p * s.out_volume();
+      T* vol = gi + p * s.in_volume();
+      for (int64_t z = 0; z < s.ot; ++z) {
+        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        for (int64_t y = 0; y < q.oh; ++y) {
+          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          for (int64_t xo = 0; xo < q.ow; ++xo) {
+            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            const T delta = div(div(div(src[(z * q.oh + y) * q.ow + xo], t1 - t0), h1 - h0), w1 - w0);
+            for (int64_t t = t0; t < t1; ++t)
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) {
+                  T& d = vol[(t * q.ih + h) * q.iw + w];
+                  d = static_cast<T>(static_cast<C>(d) + static_cast<C>(delta));
+                }
+          }
+        }
+      }
+    });
+  };
+  if (self.dtype() == ScalarType::Float) run(grad_input.data_ptr<float>(), g.data_ptr<float>());
+  else if (self.dtype() == ScalarType::Half) run(grad_input.data_ptr<Half>(), g.data_ptr<Half>());
+  else run(grad_input.data_ptr<double>(), g.data_ptr<double>());
+  return grad_input;
 }
 
 // ------------------------------------------------------------------ col2im ---
@@ -399,6 +586,74 @@ OPD_FUNC Tensor col2im(const Tensor& self, std::span<const int64_t> output_size,
   };
   if (is_complex_kernel_dtype(dt)) dispatch_complex_dtype(dt, "col2im_out_cpu", run);
   else dispatch_floating_dtype(dt, "col2im_out_cpu", run);
+  return out;
+}
+
+// ------------------------------------------------------------------ im2col ---
+
+// ATen 1.13's im2col: each sliding block's (C * kh * kw) elements as a
+// column, zeros where the block lies in the padding; floating and complex
+// dtypes (elements copied).
+OPD_FUNC Tensor im2col(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> dilation,
+                       std::span<const int64_t> padding, std::span<const int64_t> stride) {
+  detail::nn_check_cpu("im2col", self, "self");
+  OPD_CHECK(kernel_size.size() == 2, "It is expected kernel_size equals to 2, but got size ", kernel_size.size());
+  OPD_CHECK(dilation.size() == 2, "It is expected dilation equals to 2, but got size ", dilation.size());
+  OPD_CHECK(padding.size() == 2, "It is expected padding equals to 2, but got size ", padding.size());
+  OPD_CHECK(stride.size() == 2, "It is expected stride equals to 2, but got size ", stride.size());
+  const int64_t kh = kernel_size[0], kw = kernel_size[1], dh = dilation[0], dw = dilation[1];
+  const int64_t ph = padding[0], pw = padding[1], sh = stride[0], sw = stride[1];
+  // ATen's im2col_shape_check, in its order
+  OPD_CHECK(kw > 0 && kh > 0, "kernel size should be greater than zero, but got kernel_height: ", kh,
+            " kernel_width: ", kw);
+  OPD_CHECK(dw > 0 && dh > 0, "dilation should be greater than zero, but got dilation_height: ", dh,
+            " dilation_width: ", dw);
+  OPD_CHECK(pw >= 0 && ph >= 0, "padding should be non-negative, but got pad_height: ", ph, " pad_width: ", pw);
+  OPD_CHECK(sw > 0 && sh > 0, "stride should be greater than zero, but got stride_height: ", sh, " stride_width: ", sw);
+  const int64_t nd = self.dim();
+  bool dims_ok = nd == 3 || nd == 4;
+  for (int64_t d = nd == 4 ? 1 : 0; dims_ok && d < nd; ++d) dims_ok = self.size(d) != 0;
+  OPD_CHECK(dims_ok, "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions "
+            "for input, but got: ", self.sizes());
+  const int64_t ih = self.size(nd - 2), iw = self.size(nd - 1), channels = self.size(nd - 3);
+  const int64_t bh = (ih + 2 * ph - (dh * (kh - 1) + 1)) / sh + 1, bw = (iw + 2 * pw - (dw * (kw - 1) + 1)) / sw + 1;
+  OPD_CHECK(bh >= 1 && bw >= 1 && ih + 2 * ph >= dh * (kh - 1) + 1 && iw + 2 * pw >= dw * (kw - 1) + 1,
+            "Given input with spatial size (", ih, ", ", iw, "), kernel_size=(", kh, ", ", kw, "), dilation=(", dh, ", ",
+            dw, "), padding=(", ph, ", ", pw, "), calculated shape of the array of sliding blocks as (",
+            ih + 2 * ph >= dh * (kh - 1) + 1 ? bh : 0, ", ", iw + 2 * pw >= dw * (kw - 1) + 1 ? bw : 0,
+            "), but its components must be at least one.");
+  const ScalarType dt = self.dtype();
+  if (!is_floating_type(dt) && !is_complex_kernel_dtype(dt)) throw_not_implemented_for("im2col_out_cpu", dt);
+  const int64_t batch = nd == 4 ? self.size(0) : 1, rows = channels * kh * kw, length = bh * bw;
+  const std::vector<int64_t> sizes = nd == 4 ? std::vector<int64_t>{batch, rows, length} : std::vector<int64_t>{rows, length};
+  Tensor out = kernels::zeros(sizes, dt, self.device());
+  if (out.is_meta() || out.numel() == 0) return out;
+  const Tensor x = pool3d_detail::contiguous_of(self);
+  const auto run = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* im_all = x.data_ptr<T>();
+    T* col_all = out.data_ptr<T>();
+    detail::Pool2dShape per{};  // one "plane" per image, for the thread split
+    per.batch = batch;
+    per.planes = 1;
+    detail::for_each_plane(per, rows * length, [&](int64_t n) {
+      const T* im = im_all + n * channels * ih * iw;
+      T* col = col_all + n * rows * length;
+      for (int64_t c_col = 0; c_col < rows; ++c_col) {
+        const int64_t w_off = c_col % kw, h_off = (c_col / kw) % kh, c_im = c_col / kh / kw;
+        for (int64_t h_col = 0; h_col < bh; ++h_col) {
+          const int64_t h_im = h_col * sh - ph + h_off * dh;
+          for (int64_t w_col = 0; w_col < bw; ++w_col) {
+            const int64_t w_im = w_col * sw - pw + w_off * dw;
+            if (h_im >= 0 && h_im < ih && w_im >= 0 && w_im < iw)
+              col[(c_col * bh + h_col) * bw + w_col] = im[(c_im * ih + h_im) * iw + w_im];
+          }
+        }
+      }
+    });
+  };
+  if (is_complex_kernel_dtype(dt)) dispatch_complex_dtype(dt, "im2col_out_cpu", run);
+  else dispatch_floating_dtype(dt, "im2col_out_cpu", run);
   return out;
 }
 

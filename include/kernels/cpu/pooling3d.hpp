@@ -15,6 +15,13 @@
 //          int[2] stride) -> Tensor
 //       The adjoint of im2col: (N, C*kh*kw, L) or (C*kh*kw, L) columns summed
 //       into (N, C, oh, ow) (or (C, oh, ow)) images; floating dtypes.
+//   avg_pool3d_backward, max_pool3d_with_indices_backward, _adaptive_avg_pool3d_backward
+//       Their gradients (ATen 1.13's backward kernels, dtypes and order of the
+//       sums): grad_output of the pool's output sizes added into zeros of
+//       self's, as ATen's loops add it.
+//   im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+//       The sliding blocks of (N, C, H, W) (or (C, H, W)) as (N, C*kh*kw, L)
+//       columns (col2im's adjoint); floating and complex dtypes.
 // Meta inputs get Meta outputs after the checks.
 #pragma once
 
@@ -40,9 +47,20 @@ OPD_API std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, s
                                                            std::span<const int64_t> padding,
                                                            std::span<const int64_t> dilation, bool ceil_mode);
 OPD_API Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t> output_size);
+OPD_API Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& self, std::span<const int64_t> kernel_size,
+                                   std::span<const int64_t> stride, std::span<const int64_t> padding, bool ceil_mode,
+                                   bool count_include_pad, std::optional<int64_t> divisor_override);
+OPD_API Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                                std::span<const int64_t> kernel_size, std::span<const int64_t> stride,
+                                                std::span<const int64_t> padding, std::span<const int64_t> dilation,
+                                                bool ceil_mode, const Tensor& indices);
+OPD_API Tensor adaptive_avg_pool3d_backward(const Tensor& grad_output, const Tensor& self);
 OPD_API Tensor col2im(const Tensor& self, std::span<const int64_t> output_size, std::span<const int64_t> kernel_size,
                       std::span<const int64_t> dilation, std::span<const int64_t> padding,
                       std::span<const int64_t> stride);
+
+OPD_API Tensor im2col(const Tensor& self, std::span<const int64_t> kernel_size, std::span<const int64_t> dilation,
+                      std::span<const int64_t> padding, std::span<const int64_t> stride);
 
 }  // namespace opd::kernels
 

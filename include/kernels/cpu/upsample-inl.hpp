@@ -2,6 +2,8 @@
 // Out-of-line part of upsample.hpp (compiled in src/kernels/upsample.cpp).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "dispatch/core/error.hpp"
@@ -71,6 +73,70 @@ LinearTaps<T> linear_taps(int64_t in, int64_t out, bool align_corners, std::opti
   return t;
 }
 
+// The backward kernels' checks (ATen's upsample_2d_common_check on
+// input_size, then grad_output's shape against the output's) and the dtypes
+// they take (Float, Double, BFloat16). A fresh grad_input of zeros.
+inline Tensor backward_grad_input(const char* op, const Tensor& grad_output, std::span<const int64_t> output_size,
+                                  std::span<const int64_t> input_size) {
+  OPD_CHECK(grad_output.defined(), op, ": argument 'grad_output' is an undefined tensor");
+  OPD_CHECK(grad_output.device().is_cpu() || grad_output.is_meta(), op, ": the CPU kernel got a tensor on ",
+            grad_output.device());
+  OPD_CHECK(output_size.size() == 2, "It is expected output_size equals to 2, but got size ", output_size.size());
+  OPD_CHECK(input_size.size() == 4, "It is expected input_size equals to 4, but got size ", input_size.size());
+  const int64_t ih = input_size[2], iw = input_size[3], oh = output_size[0], ow = output_size[1];
+  OPD_CHECK(ih > 0 && iw > 0 && oh > 0 && ow > 0, "Input and output sizes should be greater than 0, but got input (H: ",
+            ih, ", W: ", iw, ") output (H: ", oh, ", W: ", ow, ")");
+  OPD_CHECK(input_size[0] >= 0 && input_size[1] >= 0, op, ": negative input_size ", IntArrayRef(input_size.data(), 4));
+  OPD_CHECK(grad_output.dim() == 4, "Expected grad_output to be a tensor of dimension 4 but got: dimension ",
+            grad_output.dim());
+  const int64_t full[4] = {input_size[0], input_size[1], oh, ow};
+  for (int64_t i = 0; i < 4; ++i) {
+    OPD_CHECK(grad_output.size(i) == full[i], "Expected grad_output to have the same shape as output; output.size(", i,
+              ") = ", full[i], " but got grad_output.size(", i, ") = ", grad_output.size(i));
+  }
+  const ScalarType dt = grad_output.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16) throw_not_implemented_for(op, dt);
+  Tensor grad_input = opd::empty(IntArrayRef(input_size.data(), 4), dt, grad_output.device());
+  if (!grad_input.is_meta() && grad_input.numel() > 0)
+    std::memset(grad_input.data_ptr(), 0, static_cast<std::size_t>(grad_input.numel()) * grad_input.element_size());
+  return grad_input;
+}
+
+// The backward's taps, as ATen 1.13's compute_source_index_and_lambda: the
+// scale in T (area_pixel_compute_scale<scalar_t>), the source index in T's
+// opmath, the weights rounded to T; equal sizes copy (one tap of weight 1).
+template <class T>
+LinearTaps<T> backward_linear_taps(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
+  using C = opmath_t<T>;
+  C s;
+  if (align_corners) {
+    s = out > 1 ? static_cast<C>(static_cast<T>(static_cast<C>(static_cast<T>(in - 1)) / static_cast<C>(static_cast<T>(out - 1))))
+                : C(0);
+  } else {
+    s = scale && *scale > 0 ? static_cast<C>(static_cast<T>(1.0 / *scale))
+                            : static_cast<C>(static_cast<T>(static_cast<C>(static_cast<T>(in)) / static_cast<C>(static_cast<T>(out))));
+  }
+  LinearTaps<T> t;
+  for (int64_t j = 0; j < out; ++j) {
+    if (in == out) {
+      t.i0.push_back(j);
+      t.i1.push_back(j);
+      t.w0.push_back(T(1));
+      t.w1.push_back(T(0));
+      continue;
+    }
+    C src = align_corners ? s * static_cast<C>(j) : s * (static_cast<C>(j) + C(0.5)) - C(0.5);
+    if (!align_corners && src < C(0)) src = C(0);
+    const auto i = static_cast<int64_t>(src);
+    const T l1 = static_cast<T>(std::min(std::max(src - static_cast<C>(i), C(0)), C(1)));
+    t.i0.push_back(i);
+    t.i1.push_back(i + (i < in - 1 ? 1 : 0));
+    t.w0.push_back(static_cast<T>(C(1) - static_cast<C>(l1)));
+    t.w1.push_back(l1);
+  }
+  return t;
+}
+
 }  // namespace upsample_detail
 
 OPD_FUNC Tensor upsample_nearest2d(const Tensor& self, std::span<const int64_t> output_size,
@@ -130,6 +196,70 @@ OPD_FUNC Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t>
     }
   });
   return out;
+}
+
+OPD_FUNC Tensor upsample_nearest2d_backward(const Tensor& grad_output, std::span<const int64_t> output_size,
+                                            std::span<const int64_t> input_size, std::optional<double> scales_h,
+                                            std::optional<double> scales_w) {
+  constexpr const char* op = "upsample_nearest2d_backward";
+  Tensor grad_input = upsample_detail::backward_grad_input(op, grad_output, output_size, input_size);
+  if (grad_input.is_meta() || grad_input.numel() == 0) return grad_input;
+  const std::vector<int64_t> src[3] = {{0}, upsample_detail::nearest_map(input_size[2], output_size[0], scales_h),
+                                       upsample_detail::nearest_map(input_size[3], output_size[1], scales_w)};
+  dispatch_floating_dtype(grad_output.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, Half>) detail::scatter_add_spatial<T>(grad_output, grad_input, 2, src);
+  });
+  return grad_input;
+}
+
+OPD_FUNC Tensor upsample_bilinear2d_backward(const Tensor& grad_output, std::span<const int64_t> output_size,
+                                             std::span<const int64_t> input_size, bool align_corners,
+                                             std::optional<double> scales_h, std::optional<double> scales_w) {
+  constexpr const char* op = "upsample_bilinear2d_backward";
+  Tensor grad_input = upsample_detail::backward_grad_input(op, grad_output, output_size, input_size);
+  if (grad_input.is_meta() || grad_input.numel() == 0) return grad_input;
+  dispatch_floating_dtype(grad_output.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, Half>) {
+      using C = opmath_t<T>;
+      const int64_t ih = input_size[2], iw = input_size[3], oh = output_size[0], ow = output_size[1];
+      const auto th = upsample_detail::backward_linear_taps<T>(ih, oh, align_corners, scales_h);
+      const auto tw = upsample_detail::backward_linear_taps<T>(iw, ow, align_corners, scales_w);
+      const int64_t s0 = grad_output.stride(0), s1 = grad_output.stride(1), sh = grad_output.stride(2),
+                    sw = grad_output.stride(3);
+      const int64_t channels = input_size[1];
+      const T* go = grad_output.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      // d += a * b * g, each product and sum rounded to T (ATen's scalar_t arithmetic)
+      const auto add = [](T& d, T a, T b, T g) {
+        d = static_cast<T>(static_cast<C>(d) + static_cast<C>(static_cast<T>(static_cast<C>(static_cast<T>(
+                                                   static_cast<C>(a) * static_cast<C>(b))) * static_cast<C>(g))));
+      };
+      // one plane per task, its outputs in row-major order as ATen's loop
+      parallel_for(0, input_size[0] * channels, std::max<int64_t>(1, grain_size / std::max<int64_t>(oh * ow, 1)),
+                   [&](int64_t b, int64_t e) {
+        for (int64_t p = b; p < e; ++p) {
+          const T* plane = go + (p / channels) * s0 + (p % channels) * s1;
+          T* dst = gi + p * ih * iw;
+          for (int64_t y = 0; y < oh; ++y) {
+            const auto yu = static_cast<std::size_t>(y);
+            T* r0 = dst + th.i0[yu] * iw;
+            T* r1 = dst + th.i1[yu] * iw;
+            for (int64_t x = 0; x < ow; ++x) {
+              const auto xu = static_cast<std::size_t>(x);
+              const T g = plane[y * sh + x * sw];
+              add(r0[tw.i0[xu]], th.w0[yu], tw.w0[xu], g);
+              add(r0[tw.i1[xu]], th.w0[yu], tw.w1[xu], g);
+              add(r1[tw.i0[xu]], th.w1[yu], tw.w0[xu], g);
+              add(r1[tw.i1[xu]], th.w1[yu], tw.w1[xu], g);
+            }
+          }
+        }
+      });
+    }
+  });
+  return grad_input;
 }
 
 }  // namespace opd::kernels

@@ -10,6 +10,12 @@
 //       the two nearest rows and columns weighted linearly (align_corners: the
 //       corner pixels' centres aligned); Float and Double, computed in the dtype.
 //
+// Their backward kernels (ATen 1.13's upsample_nearest2d_backward /
+// upsample_bilinear2d_backward): grad_output of the output's sizes (N, C, oh, ow)
+// added into zeros of input_size, each element into the input elements it was
+// interpolated from with the same weights, in ATen's order (Float, Double and
+// BFloat16, accumulated in the dtype as ATen's).
+//
 // Strided inputs are read in place; results are contiguous. A Meta input gets
 // a Meta result after the checks.
 #pragma once
@@ -27,6 +33,13 @@ OPD_API Tensor upsample_nearest2d(const Tensor& self, std::span<const int64_t> o
                                   std::optional<double> scales_h, std::optional<double> scales_w);
 OPD_API Tensor upsample_bilinear2d(const Tensor& self, std::span<const int64_t> output_size, bool align_corners,
                                    std::optional<double> scales_h, std::optional<double> scales_w);
+
+OPD_API Tensor upsample_nearest2d_backward(const Tensor& grad_output, std::span<const int64_t> output_size,
+                                           std::span<const int64_t> input_size, std::optional<double> scales_h,
+                                           std::optional<double> scales_w);
+OPD_API Tensor upsample_bilinear2d_backward(const Tensor& grad_output, std::span<const int64_t> output_size,
+                                            std::span<const int64_t> input_size, bool align_corners,
+                                            std::optional<double> scales_h, std::optional<double> scales_w);
 
 }  // namespace opd::kernels
 
