@@ -37,6 +37,37 @@ struct Pool3dShape {
 
 inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
 
+// ATen's avg_pool3d window of output (z, y, x): clipped to the padded input,
+// which sets the pool size, then to the input itself; `divide` is what the
+// window's sum is divided by (divisor_override, or the pool size with or
+// without the padding). Empty when the clipped window is.
+struct AvgWindow3d {
+  int64_t t0, t1, h0, h1, w0, w1, divide;
+  bool empty() const { return t0 >= t1 || h0 >= h1 || w0 >= w1; }
+};
+inline AvgWindow3d avg_window3d(const Pool3dShape& s, int64_t z, int64_t y, int64_t x, bool count_include_pad,
+                                std::optional<int64_t> divisor_override) {
+  const detail::Pool2dShape& q = s.hw;
+  AvgWindow3d w;
+  w.t0 = z * s.st - s.pt;
+  w.h0 = y * q.sh - q.ph;
+  w.w0 = x * q.sw - q.pw;
+  w.t1 = std::min(w.t0 + s.kt, s.it + s.pt);
+  w.h1 = std::min(w.h0 + q.kh, q.ih + q.ph);
+  w.w1 = std::min(w.w0 + q.kw, q.iw + q.pw);
+  const int64_t pool_size = (w.t1 - w.t0) * (w.h1 - w.h0) * (w.w1 - w.w0);
+  w.t0 = std::max<int64_t>(w.t0, 0);
+  w.h0 = std::max<int64_t>(w.h0, 0);
+  w.w0 = std::max<int64_t>(w.w0, 0);
+  w.t1 = std::min(w.t1, s.it);
+  w.h1 = std::min(w.h1, q.ih);
+  w.w1 = std::min(w.w1, q.iw);
+  w.divide = divisor_override ? *divisor_override
+             : count_include_pad ? pool_size
+                                 : (w.t1 - w.t0) * (w.h1 - w.h0) * (w.w1 - w.w0);
+  return w;
+}
+
 inline std::vector<int64_t> out_sizes(const Tensor& self, const Pool3dShape& s) {
   if (self.dim() == 4) return {s.hw.planes, s.ot, s.hw.oh, s.hw.ow};
   return {s.hw.batch, s.hw.planes, s.ot, s.hw.oh, s.hw.ow};
@@ -196,31 +227,17 @@ OPD_FUNC Tensor avg_pool3d(const Tensor& self, std::span<const int64_t> kernel_s
         for (int64_t z = 0; z < s.ot; ++z) {
           for (int64_t y = 0; y < q.oh; ++y) {
             for (int64_t xo = 0; xo < q.ow; ++xo) {
-              // ATen's avg_pool3d_out_frame: the window clipped to the padded
-              // input sets the pool size, then to the input itself
-              int64_t t0 = z * s.st - s.pt, h0 = y * q.sh - q.ph, w0 = xo * q.sw - q.pw;
-              int64_t t1 = std::min(t0 + s.kt, s.it + s.pt), h1 = std::min(h0 + q.kh, q.ih + q.ph),
-                      w1 = std::min(w0 + q.kw, q.iw + q.pw);
-              const int64_t pool_size = (t1 - t0) * (h1 - h0) * (w1 - w0);
-              t0 = std::max<int64_t>(t0, 0);
-              h0 = std::max<int64_t>(h0, 0);
-              w0 = std::max<int64_t>(w0, 0);
-              t1 = std::min(t1, s.it);
-              h1 = std::min(h1, q.ih);
-              w1 = std::min(w1, q.iw);
+              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
               T& result = dst[(z * q.oh + y) * q.ow + xo];
-              if (t0 >= t1 || h0 >= h1 || w0 >= w1) {
+              if (win.empty()) {
                 result = T(0);
                 continue;
               }
-              const int64_t divide = divisor_override ? *divisor_override
-                                     : count_include_pad ? pool_size
-                                                         : (t1 - t0) * (h1 - h0) * (w1 - w0);
               T sum = 0;
-              for (int64_t t = t0; t < t1; ++t)
-                for (int64_t h = h0; h < h1; ++h)
-                  for (int64_t w = w0; w < w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
-              result = sum / static_cast<T>(divide);
+              for (int64_t t = win.t0; t < win.t1; ++t)
+                for (int64_t h = win.h0; h < win.h1; ++h)
+                  for (int64_t w = win.w0; w < win.w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
+              result = sum / static_cast<T>(win.divide);
             }
           }
         }
@@ -268,23 +285,11 @@ OPD_FUNC Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& sel
         for (int64_t z = 0; z < s.ot; ++z) {
           for (int64_t y = 0; y < q.oh; ++y) {
             for (int64_t xo = 0; xo < q.ow; ++xo) {
-              int64_t t0 = z * s.st - s.pt, h0 = y * q.sh - q.ph, w0 = xo * q.sw - q.pw;
-              int64_t t1 = std::min(t0 + s.kt, s.it + s.pt), h1 = std::min(h0 + q.kh, q.ih + q.ph),
-                      w1 = std::min(w0 + q.kw, q.iw + q.pw);
-              const int64_t pool_size = (t1 - t0) * (h1 - h0) * (w1 - w0);
-              t0 = std::max<int64_t>(t0, 0);
-              h0 = std::max<int64_t>(h0, 0);
-              w0 = std::max<int64_t>(w0, 0);
-              t1 = std::min(t1, s.it);
-              h1 = std::min(h1, q.ih);
-              w1 = std::min(w1, q.iw);
-              const int64_t divide = divisor_override ? *divisor_override
-                                     : count_include_pad ? pool_size
-                                                         : (t1 - t0) * (h1 - h0) * (w1 - w0);
+              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
               const T v = src[(z * q.oh + y) * q.ow + xo];
-              for (int64_t t = t0; t < t1; ++t)
-                for (int64_t h = h0; h < h1; ++h)
-                  for (int64_t w = w0; w < w1; ++w) vol[(t * q.ih + h) * q.iw + w] += v / static_cast<T>(divide);
+              for (int64_t t = win.t0; t < win.t1; ++t)
+                for (int64_t h = win.h0; h < win.h1; ++h)
+                  for (int64_t w = win.w0; w < win.w1; ++w) vol[(t * q.ih + h) * q.iw + w] += v / static_cast<T>(win.divide);
             }
           }
         }
