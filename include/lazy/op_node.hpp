@@ -1,4 +1,11 @@
 #pragma once
+// Header-only, the definitions come after the declarations of every lazy
+// header this one includes: only the outermost lazy header includes them,
+// at its end (an inner one would reach lazy-inl.hpp mid-declaration).
+#ifndef OPD_LAZY_DECLARING
+#define OPD_LAZY_DECLARING
+#define OPD_LAZY_OUTERMOST_OP_NODE
+#endif
 // The typed IR node of one operator, derived at compile time from its schema
 // (docs/lazy.md, "Typed nodes"): what PyTorch's LTC generates as one class
 // per operator (lazy_ir.py), for a backend author's lowering code.
@@ -188,3 +195,12 @@ class OpNode {
 };
 
 }  // namespace opd::lazy
+
+#ifdef OPD_LAZY_OUTERMOST_OP_NODE
+#undef OPD_LAZY_OUTERMOST_OP_NODE
+#undef OPD_LAZY_DECLARING
+// Header-only: the definitions (lazy/lazy.hpp includes them).
+#ifdef OPD_HEADER_ONLY
+#include "lazy/lazy.hpp"
+#endif
+#endif

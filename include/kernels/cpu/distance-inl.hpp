@@ -44,7 +44,7 @@ inline Norm norm_of(double p) {
 template <Norm N, class T>
 [[gnu::always_inline]] inline T distance_of(T p, const T* a, const T* b, int64_t m) {
   constexpr int64_t kLanes = 16;
-  const auto term = [p](T d) {
+  const auto term = [&](T d) {  // (p is read by Norm::P only)
     if constexpr (N == Norm::Zero) return d == T(0) ? T(0) : T(1);  // ATen: min(ceil(d), 1)
     else if constexpr (N == Norm::One) return d;
     else if constexpr (N == Norm::Two) return d * d;
