@@ -1,7 +1,8 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
-// norm, cumsum, cumprod) and of shape operators (flip, roll, repeat, select,
-// index_select, masked_fill, embedding, native_dropout) and of the nll losses, with PyTorch 1.13's semantics
+// norm, cumsum, cumprod), of the distances (_cdist_forward, _pdist_forward) and of shape operators
+// (flip, roll, repeat, select, index_select, masked_fill, embedding, native_dropout, as_strided and
+// its scatter) and of the nll losses, with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
 #include <cmath>
@@ -283,6 +284,15 @@ struct cdist_d {
             fx::sum_to(fx::neg(fx::sum_dims(gd, {n - 3}, false)), x2.sizes())};
   }
 };
+// _pdist_forward: its backward kernel, as derivatives.yaml. PyTorch 1.13's _pdist_backward has no
+// derivatives (not_implemented), so neither has it here: with create_graph, calling it on a self that
+// requires grad is the fallback's error naming it.
+struct pdist_d {
+  using Op = k::pdist_forward;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "p", "result">& s) {
+    return call<k::pdist_backward>(g, s.get<"self">(), s.get<"p">(), s.get<"result">());
+  }
+};
 struct cumsum_d {  // the reversed cumulative sum of grad
   using Op = k::cumsum;
   static Tensor self(const Tensor& g, const saved<Op, "dim">& s) {
@@ -500,6 +510,38 @@ struct as_strided_d {
     return fx::reshape(r, in_sizes);
   }
 };
+// as_strided_scatter, as PyTorch 1.13's as_strided_scatter_backward: the output is a contiguous copy
+// of self with src written at the (size, stride, offset) positions, so self's gradient is the gradient
+// with those positions zeroed and src's the gradient read at them, both through a dense copy of the
+// gradient (its positions then mean what the output's did). 1.13 supports contiguous inputs only (its
+// forward asserts it when self requires grad; with a non-contiguous self the output keeps self's
+// strides and the positions would mean something else): the same error here, for either gradient.
+struct as_strided_scatter_d {
+  using Op = k::as_strided_scatter;
+  static bool is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
+    int64_t expected = 1;
+    for (std::size_t d = sizes.size(); d-- > 0;) {
+      if (sizes[d] == 0) return true;
+      if (sizes[d] != 1 && strides[d] != expected) return false;
+      expected *= sizes[d];
+    }
+    return true;
+  }
+  static Tensor dense(const Tensor& g, IntArrayRef self_sizes, IntArrayRef self_strides) {
+    OPD_CHECK(is_contiguous(self_sizes, self_strides), "as_strided_scatter is currently only supported for contiguous inputs");
+    return g.is_contiguous() && g.storage_offset() == 0 ? g : call<k::clone>(g, MemoryFormat::Contiguous);
+  }
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.strides", "src.sizes", "size", "stride",
+                                                  "storage_offset">& s) {
+    return call<k::as_strided_scatter>(dense(g, s.get<"self.sizes">(), s.get<"self.strides">()),
+                                       fx::zeros_like_sizes(s.get<"src.sizes">(), g), fx::ints(s.get<"size">()),
+                                       fx::ints(s.get<"stride">()), s.get<"storage_offset">());
+  }
+  static Tensor src(const Tensor& g, const saved<Op, "self.sizes", "self.strides", "size", "stride", "storage_offset">& s) {
+    return call<k::as_strided>(dense(g, s.get<"self.sizes">(), s.get<"self.strides">()), fx::ints(s.get<"size">()),
+                               fx::ints(s.get<"stride">()), s.get<"storage_offset">());
+  }
+};
 // embedding_dense_backward (embedding's double backward): the rows of the gradient at the indices,
 // zeros at padding_idx (PyTorch's embedding_dense_double_backward; with scale_grad_by_freq, as PyTorch,
 // the first backward's scaling is not applied again)
@@ -652,6 +694,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"sel
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cdist_forward, "CdistBackward0", formula<"x1, x2", &fd::cdist_d::both>);
+OPD_AUTOGRAD_DERIVATIVES(kops::pdist_forward, "PdistBackward0", formula<"self", &fd::pdist_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
@@ -680,6 +723,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", for
                          formula<"src", &fd::diagonal_d::scatter_src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::as_strided_scatter, "AsStridedScatterBackward0",
+                         formula<"self", &fd::as_strided_scatter_d::self>, formula<"src", &fd::as_strided_scatter_d::src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding_dense_backward, "EmbeddingDenseBackwardBackward0",
                          formula<"grad_output", &fd::embedding_dense_backward_d::grad_output>, non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
@@ -732,6 +777,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::norm_scalaropt_dtype>();
   r.functional<kops::norm_scalaropt_dim_dtype>();
   r.functional<kops::cdist_forward>();
+  r.functional<kops::pdist_forward>();
   r.functional<kops::cumsum>();
   r.functional<kops::flip>();
   r.functional<kops::roll>();
@@ -759,6 +805,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::unfold_backward>();
   r.functional<kops::as_strided>();
   r.view_copy<kops::as_strided>();
+  r.functional<kops::as_strided_scatter>();
   r.functional<kops::embedding_dense_backward>();
   r.functional<kops::tril>();
   r.functional<kops::triu>();

@@ -3,7 +3,7 @@
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
 // _adaptive_avg_pool3d and the three pools' backward kernels, col2im and
-// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
+// im2col, _cdist_forward, _pdist_forward and its backward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <cstring>
@@ -299,6 +299,9 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
       cases.push_back({"aten::_cdist_forward", "",
                        {T(dt, {2, 1, 3, 4}), T(dt, {3, 2, 4}, Layout::contiguous, Fill::standard, 2), D(p), I(2)}, t});
       cases.push_back({"aten::_pdist_forward", "", {T(dt, {6, 4}), D(p)}, t});
+      // pdist's gradient (pdist positive: a distance; the pairs' own, ties and zeros: the autograd tests)
+      cases.push_back({"aten::_pdist_backward", "",
+                       {T(dt, {15}, Layout::contiguous, Fill::standard, 3), T(dt, {6, 4}), D(p), T(dt, {15}, Layout::contiguous, Fill::positive, 4)}, t});
     }
     // p = 2 through the matrix product: compute_mode 1, or more than 25 rows in mode 0 (and None)
     cases.push_back({"aten::_cdist_forward", "", {T(dt, {4, 3}), T(dt, {5, 3}, Layout::contiguous, Fill::standard, 2), D(2), I(1)}, t});
@@ -310,6 +313,12 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {1, 3}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {4, 0}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {40, 3}), D(2)}, t});
+    // a strided grad; one row; rows without columns; more columns than a vector
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {10}, Layout::sliced, Fill::standard, 3), T(dt, {5, 3}), D(1.5),
+                                                   T(dt, {10}, Layout::contiguous, Fill::positive, 4)}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {0}), T(dt, {1, 3}), D(2), T(dt, {0})}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {6}), T(dt, {4, 0}), D(2), T(dt, {6}, Layout::contiguous, Fill::positive, 4)}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {3}), T(dt, {3, 37}), D(2), T(dt, {3}, Layout::contiguous, Fill::positive, 4)}, t});
   }
   const std::size_t valid = cases.size();
   // both throw: a 1-D input, columns that differ, integral, a negative p, a mode of 3;
@@ -321,6 +330,12 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
   cases.push_back({"aten::_cdist_forward", "", {T(f32, {4, 3}), T(f32, {3, 3}), D(2), I(3)}});
   cases.push_back({"aten::_pdist_forward", "", {T(f32, {4, 3}, Layout::transposed), D(2)}});
   cases.push_back({"aten::_pdist_forward", "", {T(i64, {4, 3}), D(2)}});
+  // _pdist_backward of a non-contiguous self or pdist, an integral self, grad or pdist in another dtype
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}, Layout::transposed), D(2), T(f32, {6}, Layout::contiguous, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}), D(2), T(f32, {6}, Layout::sliced, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(i64, {6}), T(i64, {4, 3}), D(2), T(i64, {6})}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f64, {6}), T(f32, {4, 3}), D(2), T(f32, {6}, Layout::contiguous, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}), D(2), T(f64, {6}, Layout::contiguous, Fill::positive)}});
   check_computed(cases, valid);
 }
 
