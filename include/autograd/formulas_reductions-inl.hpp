@@ -1,7 +1,7 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
 // norm, cumsum, cumprod), of the distances (_cdist_forward, _pdist_forward) and of shape operators
-// (flip, roll, repeat, select, index_select, masked_fill, embedding, native_dropout, as_strided and
+// (flip, roll, repeat, select, index_select, masked_fill, embedding, _embedding_bag, native_dropout, as_strided and
 // its scatter) and of the nll losses, with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
@@ -15,6 +15,7 @@
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
 #include "kernels/ops_distance.hpp"
+#include "kernels/ops_embedding_bag.hpp"
 #include "kernels/ops_loss.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
@@ -398,6 +399,26 @@ struct embedding_d {
     return call<k::scatter_add>(fx::zeros_like_sizes(wsizes, g), int64_t{0}, idx2, rows_g);
   }
 };
+// _embedding_bag, as derivatives.yaml: weight through _embedding_bag_backward (composite: the dense
+// backward), per_sample_weights through its backward kernel, both from the forward's offset2bag,
+// bag sizes and maximum indices. 1.13 gives neither backward kernel derivatives, nor does the
+// library: with create_graph, the fallback's error naming the kernel.
+struct embedding_bag_d {
+  using Op = k::embedding_bag_;
+  static Tensor weight(const Tensor& g, const saved<Op, "weight.sizes", "indices", "offsets", "scale_grad_by_freq", "mode",
+                                                    "sparse", "per_sample_weights", "padding_idx", "result1", "result2",
+                                                    "result3">& s) {
+    return call<k::embedding_bag_backward>(g, s.get<"indices">(), s.get<"offsets">(), s.get<"result1">(), s.get<"result2">(),
+                                           s.get<"result3">(), s.get<"weight.sizes">()[0], s.get<"scale_grad_by_freq">(),
+                                           s.get<"mode">(), s.get<"sparse">(), fx::opt(s.get<"per_sample_weights">()),
+                                           s.get<"padding_idx">());
+  }
+  static Tensor per_sample_weights(const Tensor& g, const saved<Op, "weight", "indices", "offsets", "mode", "padding_idx",
+                                                                "result1">& s) {
+    return call<k::embedding_bag_per_sample_weights_backward>(g, s.get<"weight">(), s.get<"indices">(), s.get<"offsets">(),
+                                                              s.get<"result1">(), s.get<"mode">(), s.get<"padding_idx">());
+  }
+};
 // native_dropout: grad * mask * scale (scale 1/(1-p) in training, 0 for p = 1, 1 otherwise)
 struct native_dropout_d {
   using Op = k::native_dropout;
@@ -710,6 +731,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_tensor, "MaskedFillBackward1", formul
                          formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight", &fd::embedding_d::weight>,
                          non_differentiable<"indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding_bag_, "EmbeddingBagBackward0", formula<"weight", &fd::embedding_bag_d::weight>,
+                         formula<"per_sample_weights", &fd::embedding_bag_d::per_sample_weights>,
+                         non_differentiable<"indices", "offsets">, output_differentiability<true, false, false, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout_backward, "NativeDropoutBackwardBackward0",
@@ -791,6 +815,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::masked_fill_tensor>();
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
+  r.functional<kops::embedding_bag_>();
   r.functional<kops::native_dropout>();
   r.functional<kops::native_dropout_backward>();
   r.functional<kops::zero>();

@@ -152,8 +152,9 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
       }
       ASSERT_EQ(theirs.first.size(), inputs.size()) << what;
       ASSERT_EQ(theirs.second.size(), inputs.size()) << what;
-      if (!s.second_order) {
-        EXPECT_TRUE(theirs.second_error) << what << ": libtorch has a second derivative";
+      if (!s.second_order) {  // libtorch's error, or first derivatives without a graph (_embedding_bag's weight)
+        const bool none = std::none_of(theirs.second.begin(), theirs.second.end(), [](const auto& g) { return g.has_value(); });
+        EXPECT_TRUE(theirs.second_error || none) << what << ": libtorch has a second derivative";
       }
       for (std::size_t i = 0; i < inputs.size(); ++i) {
         const std::vector<std::size_t>& wrong = s.wrong_in_libtorch;

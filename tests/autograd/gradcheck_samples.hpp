@@ -16,6 +16,7 @@
 #include <autograd/tensor_api.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_embedding_bag.hpp>
 #include <kernels/ops_loss.hpp>
 #include <kernels/ops_pooling3d.hpp>
 
@@ -449,6 +450,28 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     pd.push_back({{r({2, 5}), V(2.0)}});
     for (Sample& s : pd) s.second_order = false;
     m["aten::_pdist_forward"] = pd;
+  }
+  {
+    // 7 indices into 6 rows in 3 bags (the second empty): sum, mean, max; padding_idx; include_last_offset;
+    // per_sample_weights (with padding_idx); scale_grad_by_freq (PyTorch's gradient is no Jacobian
+    // there). 1.13's backward kernels have no derivatives: first order only.
+    const Tensor ids = opd::from_vector<int64_t>({1, 4, 4, 0, 5, 2, 4}, {7});
+    const Tensor offs = opd::from_vector<int64_t>({0, 2, 2}, {3}), last = opd::from_vector<int64_t>({0, 2, 2, 7}, {4});
+    std::vector<Sample> eb;
+    for (int64_t mode : {0, 1, 2}) {
+      eb.push_back({{r({6, 3}), V(ids), V(offs), V(false), V(mode), V(false), V(), V(false), V(-1)}});
+      eb.push_back({{r({6, 3}), V(ids), V(offs), V(false), V(mode), V(false), V(), V(false), V(4)}});
+      eb.push_back({{r({6, 3}), V(ids), V(last), V(false), V(mode), V(false), V(), V(true), V(-1)}});
+    }
+    eb.push_back({{r({6, 3}), V(ids), V(offs), V(false), V(0), V(false), r({7}), V(false), V(-1)}});
+    eb.push_back({{r({6, 3}), V(ids), V(offs), V(false), V(0), V(false), r({7}), V(false), V(0)}});
+    for (int64_t mode : {0, 1}) {
+      Sample freq{{r({6, 3}), V(ids), V(offs), V(true), V(mode), V(false), V(), V(false), V(-1)}};
+      freq.jacobian = false;
+      eb.push_back(freq);
+    }
+    for (Sample& s : eb) s.second_order = false;
+    m["aten::_embedding_bag"] = eb;
   }
   // contiguous self (1.13 supports no other), positions that do not overlap
   m["aten::as_strided_scatter"] = {{{r({4, 4}), r({2, 2}), V(L{2, 2}), V(L{1, 4}), V(5)}},

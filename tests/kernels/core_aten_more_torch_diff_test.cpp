@@ -565,4 +565,65 @@ TEST(CoreAtenMoreTorchDiff, EmbeddingBag) {
   check_computed(cases, valid);
 }
 
+// The backward kernels on the auxiliary results the forward gives for offsets {0, 2, 2, 5} (bags
+// {1, 4}, {}, {4, 0, 5, 2, 4}): dense (sum, mean with bag sizes, max with maximum indices; padding_idx;
+// scale_grad_by_freq as ATen 1.13 scales), the composite _embedding_bag_backward (offset2bag made
+// from offsets when empty: the sum fast path's), per_sample_weights' (offset2bag given or empty).
+TEST(CoreAtenMoreTorchDiff, EmbeddingBagBackward) {
+  std::vector<Case> cases;
+  const RawTensor indices = long_tensor({7}, {1, 4, 4, 0, 5, 2, 4});
+  const RawTensor offsets = long_tensor({3}, {0, 2, 2});
+  const RawTensor offset2bag = long_tensor({7}, {0, 0, 2, 2, 2, 2, 2}), none_made = long_tensor({0}, {});
+  const RawTensor bag_size = long_tensor({3}, {2, 0, 5}), no_max = long_tensor({3}, {0, 0, 0});
+  const RawTensor max_indices = long_tensor({3, 4}, {1, 4, 1, 1, 0, 0, 0, 0, 5, 2, 4, 0});
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    for (bool freq : {false, true}) {
+      for (int64_t padding : {-1, 4}) {
+        for (int64_t mode : {0, 1}) {
+          cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                           {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(freq), I(mode), None(),
+                            I(padding)},
+                           t});
+          cases.push_back({"aten::_embedding_bag_backward", "",
+                           {T(dt, {3, 4}), T(indices), T(offsets), T(mode == 0 ? none_made : offset2bag), T(bag_size),
+                            T(no_max), I(6), B(freq), I(mode), B(false), None(), I(padding)},
+                           t});
+        }
+        cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                         {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(freq), I(0),
+                          T(dt, {7}, Layout::contiguous, Fill::standard, 2), I(padding)},
+                         t});
+      }
+    }
+    cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                     {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(max_indices), I(6), B(false), I(2), None(), I(-1)}, t});
+    cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                     {T(dt, {3, 4}, Layout::transposed), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(false), I(1),
+                      None(), I(-1)},
+                     t});
+    for (int64_t padding : {-1, 4}) {
+      for (const RawTensor* o2b : {&offset2bag, &none_made}) {
+        cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                         {T(dt, {3, 4}), T(dt, {6, 4}, Layout::contiguous, Fill::standard, 2), T(indices), T(offsets), T(*o2b),
+                          I(0), I(padding)},
+                         t});
+      }
+    }
+    cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                     {T(dt, {3, 4}, Layout::transposed), T(dt, {6, 4}, Layout::sliced, Fill::standard, 2), T(indices), T(offsets),
+                      T(offset2bag), I(0), I(-1)},
+                     t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: per_sample_weights' gradient in mode mean; an integral grad; Float indices
+  cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                   {T(f32, {3, 4}), T(f32, {6, 4}), T(indices), T(offsets), T(offset2bag), I(1), I(-1)}});
+  cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                   {T(i64, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(false), I(0), None(), I(-1)}});
+  cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                   {T(f32, {3, 4}), T(f32, {6, 4}), T(f32, {7}), T(offsets), T(offset2bag), I(0), I(-1)}});
+  check_computed(cases, valid);
+}
+
 }  // namespace
