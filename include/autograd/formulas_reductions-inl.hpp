@@ -1,7 +1,7 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
 // norm, cumsum, cumprod), of the distances (_cdist_forward, _pdist_forward) and of shape operators
-// (flip, roll, repeat, select, index_select, masked_fill, embedding, _embedding_bag, native_dropout, as_strided and
+// (flip, roll, repeat, select, index_select, scatter_reduce.two, masked_fill, embedding, _embedding_bag, native_dropout, as_strided and
 // its scatter) and of the nll losses, with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
@@ -14,6 +14,7 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
+#include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
 #include "kernels/ops_embedding_bag.hpp"
 #include "kernels/ops_loss.hpp"
@@ -650,6 +651,60 @@ struct scatter_d {  // scatter.src / scatter.value: self's gradient but where it
     return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
   }
 };
+// scatter_reduce.two, PyTorch 1.13's scatter_reduce_backward. sum: self gets grad, src grad gathered;
+// mean: both divided by the count of each position's values (self's included or not); prod: the
+// product without the element itself, from results with zeros set to 1 (a src zero alone at its
+// position gets the product of the others); amax/amin: shared evenly among the values equal to the
+// result. Without include_self, self gets nothing where src was scattered. With several src zeros at
+// one position, 1.13's double backward is an error when run; here creating the graph is.
+struct scatter_reduce_d {
+  using Op = k::scatter_reduce_two;
+  static std::array<Tensor, 2> both(const Tensor& g,
+                                    const saved<Op, "self", "dim", "index", "src", "reduce", "include_self", "result">& s) {
+    const Tensor self = s.get<"self">(), index = s.get<"index">(), src = s.get<"src">(), result = s.get<"result">();
+    const int64_t dim = s.get<"dim">();
+    const auto& reduce = s.get<"reduce">();
+    const bool include_self = s.get<"include_self">();
+    const auto gather = [&](const Tensor& t) { return call<k::gather>(t, dim, index, false); };
+    const auto as_values = [&](const Tensor& mask) { return call<k::to_dtype>(mask, g.dtype(), false, false, std::nullopt); };
+    const auto is = [](const Tensor& t, double v) { return call<k::eq_scalar::functional>(t, Scalar(v)); };
+    const auto fill = [](const Tensor& t, const Tensor& mask, double v) { return call<k::masked_fill_scalar>(t, mask, Scalar(v)); };
+    const auto ones = [](const Tensor& like) { return fx::add_scalar(fx::zeros_like_sizes(like.sizes(), like), 1); };
+    Tensor gs, gsrc;
+    if (reduce == "sum") {
+      gs = g;
+      gsrc = gather(g);
+    } else if (reduce == "mean") {
+      Tensor n = include_self ? ones(g) : fx::zeros_like_sizes(g.sizes(), g);
+      n = call<k::scatter_add>(n, dim, index, ones(src));
+      n = fill(n, is(n, 0), 1);
+      gs = fx::div(g, n);
+      gsrc = fx::div(gather(g), gather(n));
+    } else if (reduce == "prod") {
+      const Tensor masked_self = fill(self, is(self, 0), 1);
+      gs = fx::div(fx::mul(g, call<Op>(masked_self, dim, index, src, reduce, include_self)), masked_self);
+      const Tensor src_zero = is(src, 0);
+      const Tensor zeros_at = gather(call<k::scatter_add>(fx::zeros_like_sizes(self.sizes(), g), dim, index, as_values(src_zero)));
+      const Tensor single_zero = call<k::logical_and::functional>(src_zero, is(zeros_at, 1));
+      const Tensor others = call<Op>(self, dim, index, fill(src, single_zero, 1), reduce, include_self);
+      gsrc = call<k::where::functional>(single_zero, gather(fx::mul(g, others)),
+                                        fx::div(gather(fx::mul(g, result)), fill(src, src_zero, 1)));
+      if (GradMode::is_enabled()) {
+        const Tensor several = call<k::gt_scalar::functional>(zeros_at, Scalar(1));
+        OPD_CHECK(opd::to_vector<int64_t>(call<k::sum>(several, ScalarType::Long)).at(0) == 0,
+                  "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to the "
+                  "same position.");
+      }
+    } else {  // amax, amin
+      const Tensor self_is = as_values(rx::eq(self, result)), src_is = as_values(rx::eq(src, gather(result)));
+      const Tensor shared = fx::div(g, call<k::scatter_add>(self_is, dim, index, src_is));
+      gs = fx::mul(self_is, shared);
+      gsrc = fx::mul(src_is, gather(shared));
+    }
+    if (!include_self) gs = call<k::scatter_value>(gs, dim, index, Scalar(0));
+    return {gs, gsrc};
+  }
+};
 struct constant_pad_nd_d {  // the padding cut off again (negative pads crop)
   using Op = k::constant_pad_nd;
   static Tensor self(const Tensor& g, const saved<Op, "pad">& s) {
@@ -759,6 +814,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::scatter_src, "ScatterBackward0", formula<"self", 
                          formula<"src", &fd::scatter_d::src>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_value, "ScatterBackward1", formula<"self", &fd::scatter_d::value_self>,
                          non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_reduce_two, "ScatterReduceBackward0", formula<"self, src", &fd::scatter_reduce_d::both>,
+                         non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_scatter, "MaskedScatterBackward0", formula<"self", &fd::masked_scatter_d::self>,
                          formula<"source", &fd::masked_scatter_d::source>, non_differentiable<"mask">);
@@ -836,6 +893,8 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::triu>();
   r.functional<kops::scatter_src>();
   r.functional<kops::scatter_value>();
+  r.functional<kops::scatter_reduce_two>();
+  r.inplace_of<kops::scatter_reduce_two, kops::scatter_reduce__two>();
   r.functional<kops::constant_pad_nd>();
   r.family<kops::clamp_min>();
   r.family<kops::clamp_min_tensor>();

@@ -759,8 +759,6 @@ std::string node_family(std::string_view base) {
 // yet"): a call with an input that requires grad is the fallback's error naming the operator.
 const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
-      // sparse-ish selections and distances
-      "aten::scatter_reduce.two",
       // complex-valued: sgn, angle, conj_physical, the complex views, the FFTs
       "aten::sgn", "aten::angle", "aten::conj_physical", "aten::view_as_real", "aten::view_as_complex",
       "aten::view_as_real_copy", "aten::view_as_complex_copy", "aten::_fft_c2c", "aten::_fft_c2r", "aten::_fft_r2c",

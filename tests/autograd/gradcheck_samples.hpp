@@ -473,6 +473,23 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     for (Sample& s : eb) s.second_order = false;
     m["aten::_embedding_bag"] = eb;
   }
+  {
+    // every reduction, with and without include_self; positions with several values, one with none;
+    // prod away from zero, and with one zero in self and one alone at its position in src
+    const Tensor index = opd::from_vector<int64_t>({0, 2, 0, 1, 0, 2, 2, 1}, {2, 4});
+    std::vector<Sample> sr;
+    for (const char* reduce : {"sum", "mean", "prod", "amax", "amin"}) {
+      for (bool include_self : {true, false}) {
+        const bool prod = std::string(reduce) == "prod";
+        sr.push_back({{prod ? nz({3, 4}) : r({3, 4}), V(0), V(index), prod ? nz({2, 4}) : r({2, 4}), V(std::string(reduce)),
+                       V(include_self)}});
+      }
+    }
+    sr.push_back({{vals({0.5, -1.5, 0, 2, 1.2, 0.7, -0.8, 1.1, 0.9, 1.3, -0.6, 0.4}, {3, 4}), V(1),
+                   V(opd::from_vector<int64_t>({0, 1, 3, 2, 0, 3}, {3, 2})), vals({0, 1.4, -0.9, 0.6, 1.7, -1.2}, {3, 2}),
+                   V(std::string("prod")), V(true)}});
+    m["aten::scatter_reduce.two"] = sr;
+  }
   // contiguous self (1.13 supports no other), positions that do not overlap
   m["aten::as_strided_scatter"] = {{{r({4, 4}), r({2, 2}), V(L{2, 2}), V(L{1, 4}), V(5)}},
                                    {{r({3, 4}), r({3, 2}), V(L{3, 2}), V(L{4, 1}), V()}},
