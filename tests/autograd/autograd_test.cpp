@@ -9,6 +9,7 @@
 #include <autograd/gradcheck.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_core_aten.hpp>
 
 #include <cctype>
 #include <fstream>
@@ -258,6 +259,15 @@ TEST_F(Autograd, InPlaceVariantsOfPlainOperators) {
       {"DivBackward3",
        [](const Tensor& t) { return opd::call<k::div_scalar_mode>(t, opd::Scalar(2.0), std::optional<std::string_view>()); },
        [](Tensor& t) { opd::call<k::div_scalar_mode_>(t, opd::Scalar(2.0), std::optional<std::string_view>()); }},
+      {"ScatterReduceBackward0",
+       [](const Tensor& t) {
+         return opd::call<k::scatter_reduce_two>(t, int64_t{0}, opd::from_vector<int64_t>({2, 0}, {2}), dvec({3, 4}, {2}),
+                                                 std::string_view("prod"), true);
+       },
+       [](Tensor& t) {
+         opd::call<k::scatter_reduce__two>(t, int64_t{0}, opd::from_vector<int64_t>({2, 0}, {2}), dvec({3, 4}, {2}),
+                                           std::string_view("prod"), true);
+       }},
   };
   for (const Case& c : cases) {
     Tensor x = leaf({0.5, 1.5, 0.25}, {3});
