@@ -10,6 +10,7 @@
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
 #include <kernels/ops_core_aten.hpp>
+#include <kernels/ops_embedding_bag.hpp>
 
 #include <cctype>
 #include <fstream>
@@ -872,6 +873,30 @@ TEST_F(Autograd, AsStridedScatterGradientsAndNonContiguousSelf) {
   Tensor yt = opd::call<k::as_strided_scatter>(xt.detach(), s2, size, stride, int64_t{1});
   EXPECT_NE(error_of([&] { sum(yt).backward(); }).find("as_strided_scatter is currently only supported for contiguous inputs"),
             std::string::npos);
+}
+
+// _embedding_bag with a Float weight in sum mode takes ATen's fast path, which returns no offset2bag:
+// the backward makes it from offsets (the composite _embedding_bag_backward); with create_graph and a
+// gradient that requires grad, the dense backward is the fallback's error naming it, as 1.13 has no
+// derivatives for it.
+TEST_F(Autograd, EmbeddingBagFastPathAndNoSecondDerivative) {
+  Tensor w = opd::call<k::to_dtype>(leaf({0, 1, 2, 3, 4, 5, 6, 7}, {4, 2}).detach(), opd::ScalarType::Float, false, false,
+                                    std::nullopt);
+  w.set_requires_grad(true);
+  const Tensor ids = opd::from_vector<int64_t>({1, 3, 3, 0}, {4}), offs = opd::from_vector<int64_t>({0, 1}, {2});
+  auto [out, offset2bag, bag_size, max_indices] = opd::call<k::embedding_bag_>(w, ids, offs, false, int64_t{0}, false,
+                                                                               std::nullopt, false, int64_t{-1});
+  EXPECT_EQ(offset2bag.numel(), 0);
+  EXPECT_EQ(out.grad_fn()->name(), "EmbeddingBagBackward0");
+  const Tensor g = opd::from_vector<float>({1, 2, 10, 20}, {2, 2});
+  out.backward(g);
+  EXPECT_EQ(opd::to_vector<float>(w.grad()), (std::vector<float>{10, 20, 1, 2, 0, 0, 20, 40}));
+  Tensor w2 = leaf({0, 1, 2, 3, 4, 5, 6, 7}, {4, 2});
+  Tensor out2 = std::get<0>(opd::call<k::embedding_bag_>(w2, ids, offs, false, int64_t{1}, false, std::nullopt, false,
+                                                         int64_t{-1}));
+  Tensor g2 = leaf({1, 2, 10, 20}, {2, 2});
+  const std::string e = error_of([&] { (void)opd::autograd::grad({out2}, {w2}, {g2}, true, true); });
+  EXPECT_NE(e.find("_embedding_bag_dense_backward"), std::string::npos) << e;
 }
 
 // _to_copy's gradient comes back in the input's dtype; an integer result gets no history (PyTorch's
