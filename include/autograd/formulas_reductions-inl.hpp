@@ -1,7 +1,8 @@
 #pragma once
 // The formulas of reductions (amax/amin, max/min, prod, prod.dim_int, logsumexp, var/std,
-// norm, cumsum, cumprod) and of shape operators (flip, roll, repeat, select,
-// index_select, masked_fill, embedding, native_dropout) and of the nll losses, with PyTorch 1.13's semantics
+// norm, cumsum, cumprod), of the distances (_cdist_forward, _pdist_forward) and of shape operators
+// (flip, roll, repeat, select, index_select, scatter_reduce.two, masked_fill, embedding, _embedding_bag, native_dropout, as_strided and
+// its scatter) and of the nll losses, with PyTorch 1.13's semantics
 // (derivatives.yaml), and reduction_formulas(), which register_autograd()
 // merges. Compiled in its own source (src/autograd_formulas_reductions.cpp).
 #include <cmath>
@@ -13,7 +14,9 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "kernels/ops_composites.hpp"
+#include "kernels/ops_core_aten.hpp"
 #include "kernels/ops_distance.hpp"
+#include "kernels/ops_embedding_bag.hpp"
 #include "kernels/ops_loss.hpp"
 #include "kernels/ops_padding.hpp"
 #include "kernels/ops_random.hpp"
@@ -283,6 +286,15 @@ struct cdist_d {
             fx::sum_to(fx::neg(fx::sum_dims(gd, {n - 3}, false)), x2.sizes())};
   }
 };
+// _pdist_forward: its backward kernel, as derivatives.yaml. PyTorch 1.13's _pdist_backward has no
+// derivatives (not_implemented), so neither has it here: with create_graph, calling it on a self that
+// requires grad is the fallback's error naming it.
+struct pdist_d {
+  using Op = k::pdist_forward;
+  static Tensor self(const Tensor& g, const saved<Op, "self", "p", "result">& s) {
+    return call<k::pdist_backward>(g, s.get<"self">(), s.get<"p">(), s.get<"result">());
+  }
+};
 struct cumsum_d {  // the reversed cumulative sum of grad
   using Op = k::cumsum;
   static Tensor self(const Tensor& g, const saved<Op, "dim">& s) {
@@ -386,6 +398,26 @@ struct embedding_d {
     }
     const Tensor idx2 = fx::expand(call<k::unsqueeze>(idx, int64_t{1}), rows_g.sizes());
     return call<k::scatter_add>(fx::zeros_like_sizes(wsizes, g), int64_t{0}, idx2, rows_g);
+  }
+};
+// _embedding_bag, as derivatives.yaml: weight through _embedding_bag_backward (composite: the dense
+// backward), per_sample_weights through its backward kernel, both from the forward's offset2bag,
+// bag sizes and maximum indices. 1.13 gives neither backward kernel derivatives, nor does the
+// library: with create_graph, the fallback's error naming the kernel.
+struct embedding_bag_d {
+  using Op = k::embedding_bag_;
+  static Tensor weight(const Tensor& g, const saved<Op, "weight.sizes", "indices", "offsets", "scale_grad_by_freq", "mode",
+                                                    "sparse", "per_sample_weights", "padding_idx", "result1", "result2",
+                                                    "result3">& s) {
+    return call<k::embedding_bag_backward>(g, s.get<"indices">(), s.get<"offsets">(), s.get<"result1">(), s.get<"result2">(),
+                                           s.get<"result3">(), s.get<"weight.sizes">()[0], s.get<"scale_grad_by_freq">(),
+                                           s.get<"mode">(), s.get<"sparse">(), fx::opt(s.get<"per_sample_weights">()),
+                                           s.get<"padding_idx">());
+  }
+  static Tensor per_sample_weights(const Tensor& g, const saved<Op, "weight", "indices", "offsets", "mode", "padding_idx",
+                                                                "result1">& s) {
+    return call<k::embedding_bag_per_sample_weights_backward>(g, s.get<"weight">(), s.get<"indices">(), s.get<"offsets">(),
+                                                              s.get<"result1">(), s.get<"mode">(), s.get<"padding_idx">());
   }
 };
 // native_dropout: grad * mask * scale (scale 1/(1-p) in training, 0 for p = 1, 1 otherwise)
@@ -500,6 +532,38 @@ struct as_strided_d {
     return fx::reshape(r, in_sizes);
   }
 };
+// as_strided_scatter, as PyTorch 1.13's as_strided_scatter_backward: the output is a contiguous copy
+// of self with src written at the (size, stride, offset) positions, so self's gradient is the gradient
+// with those positions zeroed and src's the gradient read at them, both through a dense copy of the
+// gradient (its positions then mean what the output's did). 1.13 supports contiguous inputs only (its
+// forward asserts it when self requires grad; with a non-contiguous self the output keeps self's
+// strides and the positions would mean something else): the same error here, for either gradient.
+struct as_strided_scatter_d {
+  using Op = k::as_strided_scatter;
+  static bool is_contiguous(IntArrayRef sizes, IntArrayRef strides) {
+    int64_t expected = 1;
+    for (std::size_t d = sizes.size(); d-- > 0;) {
+      if (sizes[d] == 0) return true;
+      if (sizes[d] != 1 && strides[d] != expected) return false;
+      expected *= sizes[d];
+    }
+    return true;
+  }
+  static Tensor dense(const Tensor& g, IntArrayRef self_sizes, IntArrayRef self_strides) {
+    OPD_CHECK(is_contiguous(self_sizes, self_strides), "as_strided_scatter is currently only supported for contiguous inputs");
+    return g.is_contiguous() && g.storage_offset() == 0 ? g : call<k::clone>(g, MemoryFormat::Contiguous);
+  }
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.strides", "src.sizes", "size", "stride",
+                                                  "storage_offset">& s) {
+    return call<k::as_strided_scatter>(dense(g, s.get<"self.sizes">(), s.get<"self.strides">()),
+                                       fx::zeros_like_sizes(s.get<"src.sizes">(), g), fx::ints(s.get<"size">()),
+                                       fx::ints(s.get<"stride">()), s.get<"storage_offset">());
+  }
+  static Tensor src(const Tensor& g, const saved<Op, "self.sizes", "self.strides", "size", "stride", "storage_offset">& s) {
+    return call<k::as_strided>(dense(g, s.get<"self.sizes">(), s.get<"self.strides">()), fx::ints(s.get<"size">()),
+                               fx::ints(s.get<"stride">()), s.get<"storage_offset">());
+  }
+};
 // embedding_dense_backward (embedding's double backward): the rows of the gradient at the indices,
 // zeros at padding_idx (PyTorch's embedding_dense_double_backward; with scale_grad_by_freq, as PyTorch,
 // the first backward's scaling is not applied again)
@@ -587,6 +651,60 @@ struct scatter_d {  // scatter.src / scatter.value: self's gradient but where it
     return call<k::scatter_value>(g, s.get<"dim">(), s.get<"index">(), Scalar(0));
   }
 };
+// scatter_reduce.two, PyTorch 1.13's scatter_reduce_backward. sum: self gets grad, src grad gathered;
+// mean: both divided by the count of each position's values (self's included or not); prod: the
+// product without the element itself, from results with zeros set to 1 (a src zero alone at its
+// position gets the product of the others); amax/amin: shared evenly among the values equal to the
+// result. Without include_self, self gets nothing where src was scattered. With several src zeros at
+// one position, 1.13's double backward is an error when run; here creating the graph is.
+struct scatter_reduce_d {
+  using Op = k::scatter_reduce_two;
+  static std::array<Tensor, 2> both(const Tensor& g,
+                                    const saved<Op, "self", "dim", "index", "src", "reduce", "include_self", "result">& s) {
+    const Tensor self = s.get<"self">(), index = s.get<"index">(), src = s.get<"src">(), result = s.get<"result">();
+    const int64_t dim = s.get<"dim">();
+    const auto& reduce = s.get<"reduce">();
+    const bool include_self = s.get<"include_self">();
+    const auto gather = [&](const Tensor& t) { return call<k::gather>(t, dim, index, false); };
+    const auto as_values = [&](const Tensor& mask) { return call<k::to_dtype>(mask, g.dtype(), false, false, std::nullopt); };
+    const auto is = [](const Tensor& t, double v) { return call<k::eq_scalar::functional>(t, Scalar(v)); };
+    const auto fill = [](const Tensor& t, const Tensor& mask, double v) { return call<k::masked_fill_scalar>(t, mask, Scalar(v)); };
+    const auto ones = [](const Tensor& like) { return fx::add_scalar(fx::zeros_like_sizes(like.sizes(), like), 1); };
+    Tensor gs, gsrc;
+    if (reduce == "sum") {
+      gs = g;
+      gsrc = gather(g);
+    } else if (reduce == "mean") {
+      Tensor n = include_self ? ones(g) : fx::zeros_like_sizes(g.sizes(), g);
+      n = call<k::scatter_add>(n, dim, index, ones(src));
+      n = fill(n, is(n, 0), 1);
+      gs = fx::div(g, n);
+      gsrc = fx::div(gather(g), gather(n));
+    } else if (reduce == "prod") {
+      const Tensor masked_self = fill(self, is(self, 0), 1);
+      gs = fx::div(fx::mul(g, call<Op>(masked_self, dim, index, src, reduce, include_self)), masked_self);
+      const Tensor src_zero = is(src, 0);
+      const Tensor zeros_at = gather(call<k::scatter_add>(fx::zeros_like_sizes(self.sizes(), g), dim, index, as_values(src_zero)));
+      const Tensor single_zero = call<k::logical_and::functional>(src_zero, is(zeros_at, 1));
+      const Tensor others = call<Op>(self, dim, index, fill(src, single_zero, 1), reduce, include_self);
+      gsrc = call<k::where::functional>(single_zero, gather(fx::mul(g, others)),
+                                        fx::div(gather(fx::mul(g, result)), fill(src, src_zero, 1)));
+      if (GradMode::is_enabled()) {
+        const Tensor several = call<k::gt_scalar::functional>(zeros_at, Scalar(1));
+        OPD_CHECK(opd::to_vector<int64_t>(call<k::sum>(several, ScalarType::Long)).at(0) == 0,
+                  "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to the "
+                  "same position.");
+      }
+    } else {  // amax, amin
+      const Tensor self_is = as_values(rx::eq(self, result)), src_is = as_values(rx::eq(src, gather(result)));
+      const Tensor shared = fx::div(g, call<k::scatter_add>(self_is, dim, index, src_is));
+      gs = fx::mul(self_is, shared);
+      gsrc = fx::mul(src_is, gather(shared));
+    }
+    if (!include_self) gs = call<k::scatter_value>(gs, dim, index, Scalar(0));
+    return {gs, gsrc};
+  }
+};
 struct constant_pad_nd_d {  // the padding cut off again (negative pads crop)
   using Op = k::constant_pad_nd;
   static Tensor self(const Tensor& g, const saved<Op, "pad">& s) {
@@ -652,6 +770,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"sel
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cdist_forward, "CdistBackward0", formula<"x1, x2", &fd::cdist_d::both>);
+OPD_AUTOGRAD_DERIVATIVES(kops::pdist_forward, "PdistBackward0", formula<"self", &fd::pdist_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
@@ -667,6 +786,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_tensor, "MaskedFillBackward1", formul
                          formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight", &fd::embedding_d::weight>,
                          non_differentiable<"indices">);
+OPD_AUTOGRAD_DERIVATIVES(kops::embedding_bag_, "EmbeddingBagBackward0", formula<"weight", &fd::embedding_bag_d::weight>,
+                         formula<"per_sample_weights", &fd::embedding_bag_d::per_sample_weights>,
+                         non_differentiable<"indices", "offsets">, output_differentiability<true, false, false, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula<"input", &fd::native_dropout_d::input>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout_backward, "NativeDropoutBackwardBackward0",
@@ -680,6 +802,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", for
                          formula<"src", &fd::diagonal_d::scatter_src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::as_strided_scatter, "AsStridedScatterBackward0",
+                         formula<"self", &fd::as_strided_scatter_d::self>, formula<"src", &fd::as_strided_scatter_d::src>);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding_dense_backward, "EmbeddingDenseBackwardBackward0",
                          formula<"grad_output", &fd::embedding_dense_backward_d::grad_output>, non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
@@ -689,6 +813,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::trian
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_src, "ScatterBackward0", formula<"self", &fd::scatter_d::self>,
                          formula<"src", &fd::scatter_d::src>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_value, "ScatterBackward1", formula<"self", &fd::scatter_d::value_self>,
+                         non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::scatter_reduce_two, "ScatterReduceBackward0", formula<"self, src", &fd::scatter_reduce_d::both>,
                          non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_scatter, "MaskedScatterBackward0", formula<"self", &fd::masked_scatter_d::self>,
@@ -732,6 +858,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::norm_scalaropt_dtype>();
   r.functional<kops::norm_scalaropt_dim_dtype>();
   r.functional<kops::cdist_forward>();
+  r.functional<kops::pdist_forward>();
   r.functional<kops::cumsum>();
   r.functional<kops::flip>();
   r.functional<kops::roll>();
@@ -745,6 +872,7 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::masked_fill_tensor>();
   r.inplace_of<kops::masked_fill_tensor, kops::masked_fill_tensor_>();
   r.functional<kops::embedding>();
+  r.functional<kops::embedding_bag_>();
   r.functional<kops::native_dropout>();
   r.functional<kops::native_dropout_backward>();
   r.functional<kops::zero>();
@@ -759,11 +887,14 @@ OPD_FUNC formulas_detail::registrar formulas_detail::reduction_formulas() {
   r.functional<kops::unfold_backward>();
   r.functional<kops::as_strided>();
   r.view_copy<kops::as_strided>();
+  r.functional<kops::as_strided_scatter>();
   r.functional<kops::embedding_dense_backward>();
   r.functional<kops::tril>();
   r.functional<kops::triu>();
   r.functional<kops::scatter_src>();
   r.functional<kops::scatter_value>();
+  r.functional<kops::scatter_reduce_two>();
+  r.inplace_of<kops::scatter_reduce_two, kops::scatter_reduce__two>();
   r.functional<kops::constant_pad_nd>();
   r.family<kops::clamp_min>();
   r.family<kops::clamp_min_tensor>();

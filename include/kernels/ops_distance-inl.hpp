@@ -12,6 +12,9 @@ inline Tensor cdist(const Tensor& x1, const Tensor& x2, double p, std::optional<
   return kernels::cdist_forward(x1, x2, p, compute_mode);
 }
 inline Tensor pdist(const Tensor& self, double p) { return kernels::pdist_forward(self, p); }
+inline Tensor pdist_grad(const Tensor& grad, const Tensor& self, double p, const Tensor& pdist) {
+  return kernels::pdist_backward(grad, self, p, pdist);
+}
 
 }  // namespace distance_ops_detail
 
@@ -22,6 +25,7 @@ OPD_FUNC RegistrationSet register_distance() {
   for (DispatchKey key : {DispatchKey::CPU, DispatchKey::Meta}) {
     set.add(register_kernel<ops::cdist_forward, &d::cdist>(key));
     set.add(register_kernel<ops::pdist_forward, &d::pdist>(key));
+    set.add(register_kernel<ops::pdist_backward, &d::pdist_grad>(key));
   }
   return set;
 }

@@ -104,6 +104,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
   const auto all = opd_test::samples();
   std::mt19937 gen(11);
   std::size_t compared = 0, first_only = 0;  // first_only: libtorch has no second derivative
+  std::size_t not_compared = 0;  // inputs whose libtorch 1.13 gradient is wrong (Sample::wrong_in_libtorch)
   for (const std::string& name : opd_test::operators_with_formulas()) {
     auto it = all.find(name);
     ASSERT_NE(it, all.end()) << name << " has a formula but no sample";
@@ -151,10 +152,16 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
       }
       ASSERT_EQ(theirs.first.size(), inputs.size()) << what;
       ASSERT_EQ(theirs.second.size(), inputs.size()) << what;
-      if (!s.second_order) {
-        EXPECT_TRUE(theirs.second_error) << what << ": libtorch has a second derivative";
+      if (!s.second_order) {  // libtorch's error, or first derivatives without a graph (_embedding_bag's weight)
+        const bool none = std::none_of(theirs.second.begin(), theirs.second.end(), [](const auto& g) { return g.has_value(); });
+        EXPECT_TRUE(theirs.second_error || none) << what << ": libtorch has a second derivative";
       }
       for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const std::vector<std::size_t>& wrong = s.wrong_in_libtorch;
+        if (std::find(wrong.begin(), wrong.end(), s.input_positions()[i].first) != wrong.end()) {
+          ++not_compared;
+          continue;
+        }
         expect_close(what + ", first derivative, input " + std::to_string(i), first[i], theirs.first[i], inputs[i].numel());
         if (!theirs.second_error)
           expect_close(what + ", second derivative, input " + std::to_string(i), second[i], theirs.second[i],
@@ -165,8 +172,8 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
     }
   }
   EXPECT_GE(compared, 200u);
-  std::printf("compared %zu samples of %zu operators with libtorch (%zu first derivatives only)\n", compared,
-              opd_test::operators_with_formulas().size(), first_only);
+  std::printf("compared %zu samples of %zu operators with libtorch (%zu first derivatives only, %zu inputs not compared)\n",
+              compared, opd_test::operators_with_formulas().size(), first_only, not_compared);
 }
 
 // In-place writes to views (CopySlices; grad_torch_side.hpp's programs), the same with opd.

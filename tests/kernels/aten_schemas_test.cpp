@@ -174,8 +174,9 @@ TEST(AtenSchemas, EveryLibraryOperatorHasAtensSchemaVerbatim) {
   constexpr std::size_t loss = 4 * 2 + 4;
   // issue 27's backward kernels: the pads' x 6 and the upsamplings' x 2 (functional, .grad_input),
   // the upsamplings' .vec, avg_pool3d_backward and max_pool3d_with_indices_backward (functional,
-  // .grad_input), _adaptive_avg_pool3d_backward, grid_sampler_2d_backward, im2col x 2.
-  constexpr std::size_t backward_kernels = 6 * 2 + 2 * 2 + 2 + 2 * 2 + 1 + 1 + 2;
+  // .grad_input), _adaptive_avg_pool3d_backward, grid_sampler_2d_backward, im2col x 2; _pdist_backward;
+  // _embedding_bag_backward, _embedding_bag_dense_backward, _embedding_bag_per_sample_weights_backward.
+  constexpr std::size_t backward_kernels = 6 * 2 + 2 * 2 + 2 + 2 * 2 + 1 + 1 + 2 + 1 + 3;
   EXPECT_EQ(checked, 8u * 3u - 4u + 5u + 32u + 3u + 18u + 5u + reductions + linalg + nn + shape + kPointwiseSchemas +
                          models + core_aten + core_aten_more + last_models + complex + loss + backward_kernels);
   EXPECT_EQ(newer, 4u);

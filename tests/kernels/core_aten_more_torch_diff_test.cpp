@@ -3,7 +3,7 @@
 // kernels_models_torch_diff_test: resize_, scatter_reduce.two (and its
 // in-place and out= variants), avg_pool3d, max_pool3d_with_indices,
 // _adaptive_avg_pool3d and the three pools' backward kernels, col2im and
-// im2col, _cdist_forward, _pdist_forward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
+// im2col, _cdist_forward, _pdist_forward and its backward, grid_sampler_2d and its backward, convolution_backward, _embedding_bag. float32 and float64 (Long where ATen's
 // kernel takes it), the harness's layouts, edge shapes, and cases both sides
 // must refuse. Tolerances as torch.testing.assert_close's.
 #include <cstring>
@@ -299,6 +299,9 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
       cases.push_back({"aten::_cdist_forward", "",
                        {T(dt, {2, 1, 3, 4}), T(dt, {3, 2, 4}, Layout::contiguous, Fill::standard, 2), D(p), I(2)}, t});
       cases.push_back({"aten::_pdist_forward", "", {T(dt, {6, 4}), D(p)}, t});
+      // pdist's gradient (pdist positive: a distance; the pairs' own, ties and zeros: the autograd tests)
+      cases.push_back({"aten::_pdist_backward", "",
+                       {T(dt, {15}, Layout::contiguous, Fill::standard, 3), T(dt, {6, 4}), D(p), T(dt, {15}, Layout::contiguous, Fill::positive, 4)}, t});
     }
     // p = 2 through the matrix product: compute_mode 1, or more than 25 rows in mode 0 (and None)
     cases.push_back({"aten::_cdist_forward", "", {T(dt, {4, 3}), T(dt, {5, 3}, Layout::contiguous, Fill::standard, 2), D(2), I(1)}, t});
@@ -310,6 +313,12 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {1, 3}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {4, 0}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {40, 3}), D(2)}, t});
+    // a strided grad; one row; rows without columns; more columns than a vector
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {10}, Layout::sliced, Fill::standard, 3), T(dt, {5, 3}), D(1.5),
+                                                   T(dt, {10}, Layout::contiguous, Fill::positive, 4)}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {0}), T(dt, {1, 3}), D(2), T(dt, {0})}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {6}), T(dt, {4, 0}), D(2), T(dt, {6}, Layout::contiguous, Fill::positive, 4)}, t});
+    cases.push_back({"aten::_pdist_backward", "", {T(dt, {3}), T(dt, {3, 37}), D(2), T(dt, {3}, Layout::contiguous, Fill::positive, 4)}, t});
   }
   const std::size_t valid = cases.size();
   // both throw: a 1-D input, columns that differ, integral, a negative p, a mode of 3;
@@ -321,6 +330,12 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
   cases.push_back({"aten::_cdist_forward", "", {T(f32, {4, 3}), T(f32, {3, 3}), D(2), I(3)}});
   cases.push_back({"aten::_pdist_forward", "", {T(f32, {4, 3}, Layout::transposed), D(2)}});
   cases.push_back({"aten::_pdist_forward", "", {T(i64, {4, 3}), D(2)}});
+  // _pdist_backward of a non-contiguous self or pdist, an integral self, grad or pdist in another dtype
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}, Layout::transposed), D(2), T(f32, {6}, Layout::contiguous, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}), D(2), T(f32, {6}, Layout::sliced, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(i64, {6}), T(i64, {4, 3}), D(2), T(i64, {6})}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f64, {6}), T(f32, {4, 3}), D(2), T(f32, {6}, Layout::contiguous, Fill::positive)}});
+  cases.push_back({"aten::_pdist_backward", "", {T(f32, {6}), T(f32, {4, 3}), D(2), T(f64, {6}, Layout::contiguous, Fill::positive)}});
   check_computed(cases, valid);
 }
 
@@ -547,6 +562,67 @@ TEST(CoreAtenMoreTorchDiff, EmbeddingBag) {
                    {T(i64, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), None(), B(false), I(-1)}});
   cases.push_back({"aten::_embedding_bag", "",
                    {T(f32, {6, 5}), T(f32, {7}), T(offsets), B(false), I(0), B(false), None(), B(false), I(-1)}});
+  check_computed(cases, valid);
+}
+
+// The backward kernels on the auxiliary results the forward gives for offsets {0, 2, 2, 5} (bags
+// {1, 4}, {}, {4, 0, 5, 2, 4}): dense (sum, mean with bag sizes, max with maximum indices; padding_idx;
+// scale_grad_by_freq as ATen 1.13 scales), the composite _embedding_bag_backward (offset2bag made
+// from offsets when empty: the sum fast path's), per_sample_weights' (offset2bag given or empty).
+TEST(CoreAtenMoreTorchDiff, EmbeddingBagBackward) {
+  std::vector<Case> cases;
+  const RawTensor indices = long_tensor({7}, {1, 4, 4, 0, 5, 2, 4});
+  const RawTensor offsets = long_tensor({3}, {0, 2, 2});
+  const RawTensor offset2bag = long_tensor({7}, {0, 0, 2, 2, 2, 2, 2}), none_made = long_tensor({0}, {});
+  const RawTensor bag_size = long_tensor({3}, {2, 0, 5}), no_max = long_tensor({3}, {0, 0, 0});
+  const RawTensor max_indices = long_tensor({3, 4}, {1, 4, 1, 1, 0, 0, 0, 0, 5, 2, 4, 0});
+  for (int dt : {f32, f64}) {
+    const Tolerance t = assert_close_tolerance(dt);
+    for (bool freq : {false, true}) {
+      for (int64_t padding : {-1, 4}) {
+        for (int64_t mode : {0, 1}) {
+          cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                           {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(freq), I(mode), None(),
+                            I(padding)},
+                           t});
+          cases.push_back({"aten::_embedding_bag_backward", "",
+                           {T(dt, {3, 4}), T(indices), T(offsets), T(mode == 0 ? none_made : offset2bag), T(bag_size),
+                            T(no_max), I(6), B(freq), I(mode), B(false), None(), I(padding)},
+                           t});
+        }
+        cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                         {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(freq), I(0),
+                          T(dt, {7}, Layout::contiguous, Fill::standard, 2), I(padding)},
+                         t});
+      }
+    }
+    cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                     {T(dt, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(max_indices), I(6), B(false), I(2), None(), I(-1)}, t});
+    cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                     {T(dt, {3, 4}, Layout::transposed), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(false), I(1),
+                      None(), I(-1)},
+                     t});
+    for (int64_t padding : {-1, 4}) {
+      for (const RawTensor* o2b : {&offset2bag, &none_made}) {
+        cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                         {T(dt, {3, 4}), T(dt, {6, 4}, Layout::contiguous, Fill::standard, 2), T(indices), T(offsets), T(*o2b),
+                          I(0), I(padding)},
+                         t});
+      }
+    }
+    cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                     {T(dt, {3, 4}, Layout::transposed), T(dt, {6, 4}, Layout::sliced, Fill::standard, 2), T(indices), T(offsets),
+                      T(offset2bag), I(0), I(-1)},
+                     t});
+  }
+  const std::size_t valid = cases.size();
+  // both throw: per_sample_weights' gradient in mode mean; an integral grad; Float indices
+  cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                   {T(f32, {3, 4}), T(f32, {6, 4}), T(indices), T(offsets), T(offset2bag), I(1), I(-1)}});
+  cases.push_back({"aten::_embedding_bag_dense_backward", "",
+                   {T(i64, {3, 4}), T(indices), T(offset2bag), T(bag_size), T(no_max), I(6), B(false), I(0), None(), I(-1)}});
+  cases.push_back({"aten::_embedding_bag_per_sample_weights_backward", "",
+                   {T(f32, {3, 4}), T(f32, {6, 4}), T(f32, {7}), T(offsets), T(offset2bag), I(0), I(-1)}});
   check_computed(cases, valid);
 }
 

@@ -109,6 +109,42 @@ void pdist_rows(Norm n, T p, const T* x, int64_t rows, int64_t m, T* o, int64_t 
 
 inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
 
+// One pair's term of _pdist_backward at one coordinate: the derivative of the pair's distance by
+// diff = self[i] - self[j], times the pair's gradient; ATen's per-p formulas (DistanceOpsKernel.cpp),
+// 0 where the distance is 0 (and, for p < 1, where diff is).
+template <class T>
+inline T pdist_grad_term(Norm n, T p, T diff, T grad, T dist) {
+  const T sign = T((T(0) < diff) - (diff < T(0)));
+  switch (n) {
+    case Norm::Zero: return T(0);
+    case Norm::One: return grad * sign;
+    case Norm::Two: return dist == T(0) ? T(0) : grad * diff / dist;
+    case Norm::Inf: return grad * sign * (T(1) - std::min(T(1), std::ceil(std::abs(std::abs(diff) - dist))));
+    case Norm::P: break;
+  }
+  if (p < 2) {
+    return dist == T(0) || (diff == T(0) && p < 1) ? T(0)
+                                                  : sign * std::pow(std::abs(diff), p - 1) * grad / std::pow(dist, p - 1);
+  }
+  return dist == T(0) ? T(0) : diff * std::pow(std::abs(diff), p - 2) * grad / std::pow(dist, p - 1);
+}
+// Columns [c0, c1) of _pdist_backward: pairs in pdist's order, each term added to row i and
+// subtracted from row j, so that every element sums its terms in ATen's order.
+template <class T>
+void pdist_backward_columns(Norm n, T p, const T* x, const T* g, const T* dist, int64_t rows, int64_t m, T* r,
+                            int64_t c0, int64_t c1) {
+  int64_t k = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = i + 1; j < rows; ++j, ++k) {
+      for (int64_t c = c0; c < c1; ++c) {
+        const T t = pdist_grad_term<T>(n, p, x[i * m + c] - x[j * m + c], g[k], dist[k]);
+        r[i * m + c] += t;
+        r[j * m + c] -= t;
+      }
+    }
+  }
+}
+
 }  // namespace distance_detail
 
 OPD_FUNC Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t> compute_mode) {
@@ -225,6 +261,40 @@ OPD_FUNC Tensor pdist_forward(const Tensor& self, double p) {
   if (dt == ScalarType::Float) run(out.data_ptr<float>(), self.data_ptr<float>());
   else run(out.data_ptr<double>(), self.data_ptr<double>());
   return out;
+}
+
+OPD_FUNC Tensor pdist_backward(const Tensor& grad, const Tensor& self, double p, const Tensor& pdist) {
+  using namespace distance_detail;
+  check_device("_pdist_backward", grad, "grad");
+  check_device("_pdist_backward", self, "self");
+  check_device("_pdist_backward", pdist, "pdist");
+  OPD_CHECK(self.is_contiguous(), "_pdist_backward requires self to be contiguous");
+  OPD_CHECK(pdist.is_contiguous(), "_pdist_backward requires pdist to be contiguous");
+  OPD_CHECK(self.dim() == 2, "_pdist_backward: expected a 2-D self (N, M), got ", self.sizes());
+  const ScalarType dt = self.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) throw_not_implemented_for("pdist_backward", dt);
+  const int64_t rows = self.size(0), m = self.size(1);
+  const int64_t count = rows <= 1 ? 0 : rows * (rows - 1) / 2;
+  // ATen reads grad and pdist unchecked (out of bounds when they are short): checked here
+  for (const Tensor* t : {&grad, &pdist}) {
+    OPD_CHECK(t->dtype() == dt, "expected scalar type ", dt, " but found ", t->dtype());
+    OPD_CHECK(t->dim() == 1 && t->numel() == count, "_pdist_backward: expected ", t == &grad ? "grad" : "pdist",
+              " of ", count, " elements (the pairs of ", rows, " rows) as a 1-D tensor, got ", t->sizes());
+  }
+  if (self.is_meta() || grad.is_meta() || pdist.is_meta()) return opd::empty(self.sizes(), dt, Device::meta());
+  Tensor result = kernels::zeros(self.sizes(), dt, Device::cpu());
+  if (count == 0 || m == 0 || norm_of(p) == Norm::Zero) return result;
+  const Tensor g = contiguous_of(grad);
+  const Norm n = norm_of(p);
+  const auto run = [&](auto* r, const auto* x, const auto* gp, const auto* d) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(x)>>;
+    const T pt = static_cast<T>(p);
+    parallel_for(0, m, std::max<int64_t>(1, grain_size / (16 * rows * rows)),
+                 [&](int64_t c0, int64_t c1) { pdist_backward_columns<T>(n, pt, x, gp, d, rows, m, r, c0, c1); });
+  };
+  if (dt == ScalarType::Float) run(result.data_ptr<float>(), self.data_ptr<float>(), g.data_ptr<float>(), pdist.data_ptr<float>());
+  else run(result.data_ptr<double>(), self.data_ptr<double>(), g.data_ptr<double>(), pdist.data_ptr<double>());
+  return result;
 }
 
 }  // namespace opd::kernels

@@ -11,6 +11,10 @@
 //   _pdist_forward(Tensor self, float p=2) -> Tensor
 //       self (N, M), contiguous: the N (N - 1) / 2 distances of rows i < j,
 //       in row-major order of (i, j). Float and Double.
+//   _pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor
+//       _pdist_forward's gradient by self (N, M), from grad and pdist (the
+//       N (N - 1) / 2 distances, contiguous): each pair's term added to row i
+//       and subtracted from row j, in ATen's order. Float and Double.
 // Meta inputs get Meta outputs after the checks.
 #pragma once
 
@@ -24,6 +28,7 @@ namespace opd::kernels {
 
 OPD_API Tensor cdist_forward(const Tensor& x1, const Tensor& x2, double p, std::optional<int64_t> compute_mode);
 OPD_API Tensor pdist_forward(const Tensor& self, double p);
+OPD_API Tensor pdist_backward(const Tensor& grad, const Tensor& self, double p, const Tensor& pdist);
 
 }  // namespace opd::kernels
 
