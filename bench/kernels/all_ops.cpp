@@ -137,6 +137,14 @@ Value Offsets(int64_t count, int64_t step) {
   return T(std::move(r));
 }
 
+// count Long values f(0), f(1), ... (an embedding bag's offset2bag, bag sizes).
+Value Longs(int64_t count, int64_t (*f)(int64_t)) {
+  RawTensor r = raw(diff::i64, {count}, Fill::small);
+  auto* p = reinterpret_cast<int64_t*>(r.storage.data());
+  for (int64_t i = 0; i < count; ++i) p[i] = f(i);
+  return T(std::move(r));
+}
+
 // [rows, cols] holding n elements: [1, 1] for 1, [1000, 1000] for 1e6.
 std::vector<int64_t> rc(int64_t n) { return n < 1000 ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n / 1000, 1000}; }
 int64_t cols(int64_t n) { return rc(n)[1]; }
@@ -477,6 +485,10 @@ std::vector<Case> make_cases() {
       {"embedding_dense_backward", "", {256000}, "grad [1000, 256], 1000 indices, 1000 rows", [](int64_t) { return std::vector<Value>{F({1000, 256}), Idx({1000}, 1000), I(1000), I(-1), B(false)}; }},
       {"_embedding_bag", "", {256000}, "weight [1000, 256], 1000 indices in 100 bags, sum", [](int64_t) { return std::vector<Value>{F({1000, 256}), Idx({1000}, 1000), Offsets(100, 10), B(false), I(0), B(false), None(), B(false), I(-1)}; }},
       {"_pdist_forward", "", {16384}, "[256, 64], p 2", [](int64_t) { return std::vector<Value>{F({256, 64}), D(2.0)}; }},
+      {"_pdist_backward", "", {16384}, "grad [32640] of [256, 64], p 2", [](int64_t) { return std::vector<Value>{F({32640}, 2), F({256, 64}), D(2.0), F({32640}, 3)}; }},
+      {"_embedding_bag_backward", "", {256000}, "grad [100, 256], 1000 indices in 100 bags of 10, 1000 rows, sum", [](int64_t) { return std::vector<Value>{F({100, 256}), Idx({1000}, 1000), Offsets(100, 10), Longs(1000, [](int64_t i) { return i / 10; }), Longs(100, [](int64_t) -> int64_t { return 10; }), Longs(100, [](int64_t) -> int64_t { return 0; }), I(1000), B(false), I(0), B(false), None(), I(-1)}; }},
+      {"_embedding_bag_dense_backward", "", {256000}, "grad [100, 256], 1000 indices in 100 bags of 10, 1000 rows, sum", [](int64_t) { return std::vector<Value>{F({100, 256}), Idx({1000}, 1000), Longs(1000, [](int64_t i) { return i / 10; }), Longs(100, [](int64_t) -> int64_t { return 10; }), Longs(100, [](int64_t) -> int64_t { return 0; }), I(1000), B(false), I(0), None(), I(-1)}; }},
+      {"_embedding_bag_per_sample_weights_backward", "", {256000}, "grad [100, 256], weight [1000, 256], 1000 indices in 100 bags of 10, sum", [](int64_t) { return std::vector<Value>{F({100, 256}), F({1000, 256}, 2), Idx({1000}, 1000), Offsets(100, 10), Longs(1000, [](int64_t i) { return i / 10; }), I(0), I(-1)}; }},
       {"_cdist_forward", "", {16384}, "[256, 64] to [256, 64], p 2", [](int64_t) { return std::vector<Value>{F({256, 64}), F({256, 64}, 2), D(2.0), None()}; }},
       {"col2im", "", {200704}, "[1, 576, 3136] to [1, 64, 56, 56], 3x3 pad 1", [](int64_t) { return std::vector<Value>{F({1, 576, 3136}), L({56, 56}), L({3, 3}), L({1, 1}), L({1, 1}), L({1, 1})}; }},
       {"_adaptive_avg_pool2d", "", {25088}, "[1, 512, 7, 7] to 1x1", [](int64_t) { return std::vector<Value>{F({1, 512, 7, 7}), L({1, 1})}; }},

@@ -1,7 +1,10 @@
 #pragma once
 // Out-of-line part of ops_embedding_bag.hpp (compiled in src/kernels/embedding_bag.cpp):
 // _embedding_bag, its backward kernels, and register_embedding_bag().
+#include <cblas.h>
+
 #include <algorithm>
+#include <climits>
 #include <numeric>
 #include <cstdint>
 #include <optional>
@@ -369,15 +372,24 @@ inline Tensor embedding_bag_per_sample_weights_backward(const Tensor& grad, cons
   Tensor out = kernels::zeros(IntArrayRef(&n, 1), dt, Device::cpu());
   const std::vector<int64_t> idx = long_values(indices), o2b = bags_of(offset2bag, offsets, n, bags);
   const int64_t gs0 = grad.stride(0), gs1 = grad.stride(1), ws0 = weight.stride(0), ws1 = weight.stride(1);
+  const auto fits_int = [](int64_t v) { return v > INT_MIN && v < INT_MAX; };
+  const bool blas_sized = fits_int(dim) && fits_int(gs1) && fits_int(ws1);
   const auto run = [&](auto* o, const auto* gp, const auto* wp) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(gp)>>;
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = idx[static_cast<std::size_t>(i)], b = o2b[static_cast<std::size_t>(i)];
       OPD_CHECK(v >= 0 && v < weight.size(0), "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be ", v);
       if (v == padding_idx) continue;
-      T acc = 0;
-      for (int64_t d = 0; d < dim; ++d) acc += gp[b * gs0 + d * gs1] * wp[v * ws0 + d * ws1];
-      o[i] = acc;
+      const T* gb = gp + b * gs0;
+      const T* wv = wp + v * ws0;
+      if (blas_sized) {  // ATen's dot_impl: the BLAS dot
+        if constexpr (std::is_same_v<T, float>) o[i] = cblas_sdot(static_cast<int>(dim), gb, static_cast<int>(gs1), wv, static_cast<int>(ws1));
+        else o[i] = cblas_ddot(static_cast<int>(dim), gb, static_cast<int>(gs1), wv, static_cast<int>(ws1));
+      } else {
+        T acc = 0;
+        for (int64_t d = 0; d < dim; ++d) acc += gb[d * gs1] * wv[d * ws1];
+        o[i] = acc;
+      }
     }
   };
   if (dt == ScalarType::Float) run(out.data_ptr<float>(), grad.data_ptr<float>(), weight.data_ptr<float>());

@@ -109,40 +109,69 @@ void pdist_rows(Norm n, T p, const T* x, int64_t rows, int64_t m, T* o, int64_t 
 
 inline Tensor contiguous_of(const Tensor& t) { return t.is_contiguous() ? t : contiguous_clone(t); }
 
-// One pair's term of _pdist_backward at one coordinate: the derivative of the pair's distance by
-// diff = self[i] - self[j], times the pair's gradient; ATen's per-p formulas (DistanceOpsKernel.cpp),
-// 0 where the distance is 0 (and, for p < 1, where diff is).
-template <class T>
-inline T pdist_grad_term(Norm n, T p, T diff, T grad, T dist) {
+// One pair's term of _pdist_backward at one coordinate (p = 2 and general p: for a pair at a
+// distance other than 0; ATen's terms of a pair at distance 0 are 0 there): the derivative of the distance by diff = self[i] -
+// self[j], times the pair's gradient; ATen's per-p formulas (DistanceOpsKernel.cpp; for p < 1, 0
+// where diff is).
+template <Norm N, class T>
+[[gnu::always_inline]] inline T pdist_grad_term(T p, T diff, T grad, T dist) {
   const T sign = T((T(0) < diff) - (diff < T(0)));
-  switch (n) {
-    case Norm::Zero: return T(0);
-    case Norm::One: return grad * sign;
-    case Norm::Two: return dist == T(0) ? T(0) : grad * diff / dist;
-    case Norm::Inf: return grad * sign * (T(1) - std::min(T(1), std::ceil(std::abs(std::abs(diff) - dist))));
-    case Norm::P: break;
-  }
-  if (p < 2) {
-    return dist == T(0) || (diff == T(0) && p < 1) ? T(0)
-                                                  : sign * std::pow(std::abs(diff), p - 1) * grad / std::pow(dist, p - 1);
-  }
-  return dist == T(0) ? T(0) : diff * std::pow(std::abs(diff), p - 2) * grad / std::pow(dist, p - 1);
+  if constexpr (N == Norm::One) return grad * sign;
+  else if constexpr (N == Norm::Two) return grad * diff / dist;
+  else if constexpr (N == Norm::Inf) return grad * sign * (T(1) - std::min(T(1), std::ceil(std::abs(std::abs(diff) - dist))));
+  else if (p < 2) return diff == T(0) && p < 1 ? T(0) : sign * std::pow(std::abs(diff), p - 1) * grad / std::pow(dist, p - 1);
+  else return diff * std::pow(std::abs(diff), p - 2) * grad / std::pow(dist, p - 1);
 }
 // Columns [c0, c1) of _pdist_backward: pairs in pdist's order, each term added to row i and
-// subtracted from row j, so that every element sums its terms in ATen's order.
-template <class T>
-void pdist_backward_columns(Norm n, T p, const T* x, const T* g, const T* dist, int64_t rows, int64_t m, T* r,
-                            int64_t c0, int64_t c1) {
+// subtracted from row j, so that every element sums its terms in ATen's order. The norm is a
+// template argument and the pair's values are read once, so the loop over columns vectorizes.
+template <Norm N, class T>
+[[gnu::always_inline]] inline void pdist_backward_columns_of(T p, const T* x, const T* g, const T* dist, int64_t rows,
+                                                             int64_t m, T* r, int64_t c0, int64_t c1) {
   int64_t k = 0;
   for (int64_t i = 0; i < rows; ++i) {
+    const T* xi = x + i * m;
+    T* ri = r + i * m;
     for (int64_t j = i + 1; j < rows; ++j, ++k) {
+      const T gk = g[k], dk = dist[k];
+      if constexpr (N == Norm::Two || N == Norm::P)
+        if (dk == T(0)) continue;  // every term 0 (ATen tests the distance for these two only: a NaN grad stays NaN for 1 and inf)
+      const T* xj = x + j * m;
+      T* rj = r + j * m;
       for (int64_t c = c0; c < c1; ++c) {
-        const T t = pdist_grad_term<T>(n, p, x[i * m + c] - x[j * m + c], g[k], dist[k]);
-        r[i * m + c] += t;
-        r[j * m + c] -= t;
+        const T t = pdist_grad_term<N, T>(p, xi[c] - xj[c], gk, dk);
+        ri[c] += t;
+        rj[c] -= t;
       }
     }
   }
+}
+template <class T>
+[[gnu::always_inline]] inline void pdist_backward_body(Norm n, T p, const T* x, const T* g, const T* dist, int64_t rows,
+                                                       int64_t m, T* r, int64_t c0, int64_t c1) {
+  switch (n) {
+    case Norm::Zero: return;  // (the result stays 0)
+    case Norm::One: return pdist_backward_columns_of<Norm::One>(p, x, g, dist, rows, m, r, c0, c1);
+    case Norm::Two: return pdist_backward_columns_of<Norm::Two>(p, x, g, dist, rows, m, r, c0, c1);
+    case Norm::Inf: return pdist_backward_columns_of<Norm::Inf>(p, x, g, dist, rows, m, r, c0, c1);
+    case Norm::P: break;
+  }
+  pdist_backward_columns_of<Norm::P>(p, x, g, dist, rows, m, r, c0, c1);
+}
+#if OPD_KERNEL_AVX2_ROWS
+template <class T>
+[[gnu::target("avx2"), gnu::noinline]] void pdist_backward_avx2(Norm n, T p, const T* x, const T* g, const T* dist,
+                                                               int64_t rows, int64_t m, T* r, int64_t c0, int64_t c1) {
+  pdist_backward_body(n, p, x, g, dist, rows, m, r, c0, c1);
+}
+#endif
+template <class T>
+void pdist_backward_columns(Norm n, T p, const T* x, const T* g, const T* dist, int64_t rows, int64_t m, T* r, int64_t c0,
+                            int64_t c1) {
+#if OPD_KERNEL_AVX2_ROWS
+  if (detail::cpu_has_avx2()) return pdist_backward_avx2(n, p, x, g, dist, rows, m, r, c0, c1);
+#endif
+  pdist_backward_body(n, p, x, g, dist, rows, m, r, c0, c1);
 }
 
 }  // namespace distance_detail
