@@ -40,8 +40,9 @@ struct unary_d {
   static Tensor x(const S& s) { return s.template get<"self">(); }
   static Tensor y(const R& s) { return s.template get<"result">(); }
 
-  static Tensor abs(const Tensor& g, const S& s) { return fx::mul(g, call<k::sign::functional>(x(s))); }
-  static Tensor sqrt(const Tensor& g, const R& s) { return fx::div(g, fx::mul_d(y(s), 2)); }
+  // grad * sgn(x): sign for a real x, z/|z| for a complex one (PyTorch's)
+  static Tensor abs(const Tensor& g, const S& s) { return fx::mul(g, call<k::sgn::functional>(x(s))); }
+  static Tensor sqrt(const Tensor& g, const R& s) { return fx::div(g, fx::mul_d(fx::conj(y(s)), 2)); }  // complex too
   static Tensor rsqrt(const Tensor& g, const R& s) {  // -0.5 * grad * result^3
     const Tensor r = y(s);
     return fx::mul(fx::mul_d(g, -0.5), fx::mul(r, fx::sq(r)));
@@ -250,11 +251,12 @@ struct atan2_d {  // grad * other / (self^2 + other^2), grad * -self / (...)
 };
 struct where_d {
   using Op = k::where::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "condition", "self.sizes">& s) {
-    return fx::sum_to(fx::where0(s.get<"condition">(), g), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "condition", "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::where0(s.get<"condition">(), g), s.get<"self.sizes">()));
   }
-  static Tensor other(const Tensor& g, const saved<Op, "condition", "other.sizes">& s) {
-    return fx::sum_to(call<k::where::functional>(s.get<"condition">(), fx::zero0(g), g), s.get<"other.sizes">());
+  static Tensor other(const Tensor& g, const saved<Op, "condition", "other.sizes", "other.dtype">& s) {
+    return fx::r_to_c(s.get<"other.dtype">(),
+                      fx::sum_to(call<k::where::functional>(s.get<"condition">(), fx::zero0(g), g), s.get<"other.sizes">()));
   }
 };
 struct lerp_d {  // self + weight * (end - self)
@@ -334,8 +336,10 @@ struct modulo_d {
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
-OPD_AUTOGRAD_UNARY(abs, "AbsBackward0", abs);
-OPD_AUTOGRAD_UNARY(sqrt, "SqrtBackward0", sqrt);
+OPD_AUTOGRAD_DERIVATIVES(kops::abs::functional, "AbsBackward0", formula<"self", &fd::unary_d<kops::abs::functional>::abs>,
+                         complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sqrt::functional, "SqrtBackward0", formula<"self", &fd::unary_d<kops::sqrt::functional>::sqrt>,
+                         complex_verified);
 OPD_AUTOGRAD_UNARY(rsqrt, "RsqrtBackward0", rsqrt);
 OPD_AUTOGRAD_UNARY(sin, "SinBackward0", sin);
 OPD_AUTOGRAD_UNARY(cos, "CosBackward0", cos);
@@ -383,7 +387,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::minimum, "MinimumBackward0", formula<"self", &fd:
                          formula<"other", &fd::extremum_d<false>::other>);
 OPD_AUTOGRAD_DERIVATIVES(kops::atan2::functional, "Atan2Backward0", formula<"self, other", &fd::atan2_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::where::functional, "WhereBackward0", formula<"self", &fd::where_d::self>,
-                         formula<"other", &fd::where_d::other>, non_differentiable<"condition">);
+                         formula<"other", &fd::where_d::other>, non_differentiable<"condition">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_scalar::functional, "LerpBackward0", formula<"self", &fd::lerp_d::self_s>,
                          formula<"end", &fd::lerp_d::end_s>);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_tensor::functional, "LerpBackward1", formula<"self", &fd::lerp_d::self_t>,
