@@ -114,6 +114,14 @@ void expect_close(const std::string& what, const Tensor& mine, const std::option
   }
 }
 
+// libtorch 1.13 refuses complex autograd for the *_copy views, slice_scatter and select_scatter (not in
+// its GRADIENT_IMPLEMENTED_FOR_COMPLEX list), and where.self with a real self beside a complex other (its
+// formula does not take the real part); the library differentiates them (gradcheck, gradgradcheck).
+bool refused_complex_in_113(const std::string& error) {
+  return error.find("does not support automatic differentiation for outputs with complex dtype") != std::string::npos ||
+         error.find("(input_is_complex == grad_is_complex)") != std::string::npos;
+}
+
 Tensor random_like(const Tensor& t, std::mt19937& gen) {
   std::vector<int64_t> s(t.sizes().begin(), t.sizes().end());
   return t.dtype() == opd::ScalarType::ComplexDouble ? opd_test::crnd(s, gen) : opd_test::rnd(s, gen);
@@ -124,7 +132,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
   const opd::RegistrationSet autograd = opd_test::register_all_formulas();
   const auto all = opd_test::samples();
   std::mt19937 gen(11);
-  std::size_t compared = 0, first_only = 0, complex_compared = 0;  // first_only: libtorch has no second derivative
+  std::size_t compared = 0, first_only = 0, complex_compared = 0, torch_refuses_complex = 0;  // first_only: libtorch has no second derivative
   for (const std::string& name : opd_test::operators_with_formulas()) {
     auto it = all.find(name);
     ASSERT_NE(it, all.end()) << name << " has a formula but no sample";
@@ -167,6 +175,13 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
                                        : variable_list(inputs.size());
       // libtorch
       const grad_diff::Grads theirs = grad_diff::torch_grads(op, overload, args, s.input_positions(), v_raw, u_raw);
+      bool complex_sample = false;
+      for (const Tensor& t : inputs) complex_sample = complex_sample || opd::is_complex_type(t.dtype());
+      for (const Tensor& t : ys) complex_sample = complex_sample || opd::is_complex_type(t.dtype());
+      if (theirs.error && complex_sample && refused_complex_in_113(*theirs.error)) {
+        ++torch_refuses_complex;  // the library differentiates it (gradcheck, gradgradcheck); 1.13 does not
+        continue;
+      }
       if (theirs.error) {
         ADD_FAILURE() << what << ": libtorch: " << theirs.error->substr(0, theirs.error->find('\n'));
         continue;
@@ -183,18 +198,16 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
       }
       if (theirs.second_error) ++first_only;
       ++compared;
-      bool complex_sample = false;
-      for (const Tensor& t : inputs) complex_sample = complex_sample || opd::is_complex_type(t.dtype());
-      for (const Tensor& t : ys) complex_sample = complex_sample || opd::is_complex_type(t.dtype());
       complex_compared += complex_sample ? 1 : 0;
     }
   }
   EXPECT_GE(compared, 200u);
-  EXPECT_GE(complex_compared, 80u);
+  EXPECT_GE(complex_compared, 60u);
+  EXPECT_LE(torch_refuses_complex, 20u);
   std::printf("compared %zu samples of %zu operators with libtorch (%zu first derivatives only; %zu samples with complex "
-              "tensors, of the %zu complex_verified operators)\n",
+              "tensors, of the %zu complex_verified operators; %zu complex samples that libtorch 1.13 refuses)\n",
               compared, opd_test::operators_with_formulas().size(), first_only, complex_compared,
-              opd_test::operators_with_complex_formulas().size());
+              opd_test::operators_with_complex_formulas().size(), torch_refuses_complex);
 }
 
 // In-place writes to views (CopySlices; grad_torch_side.hpp's programs), the same with opd.
