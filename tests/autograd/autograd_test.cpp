@@ -768,10 +768,10 @@ TEST_F(Autograd, ComplexVerifiedOperatorsHaveComplexSamples) {
 TEST_F(Autograd, OperatorsNotVerifiedForComplexRefuseIt) {
   Tensor z = cvec({{1, 2}, {-0.5, 0.25}}, {2});
   z.set_requires_grad(true);
-  const std::string e = error_of([&] { opd::call<k::sin::functional>(z); });
-  EXPECT_NE(e.find("aten::sin: autograd for complex inputs is not implemented yet"), std::string::npos) << e;
+  const std::string e = error_of([&] { opd::call<k::asin::functional>(z); });
+  EXPECT_NE(e.find("aten::asin: autograd for complex inputs is not implemented yet"), std::string::npos) << e;
   try {
-    opd::call<k::sin::functional>(z);
+    opd::call<k::asin::functional>(z);
     ADD_FAILURE() << "no error";
   } catch (const opd::NotImplementedError&) {
   }
@@ -782,9 +782,9 @@ TEST_F(Autograd, OperatorsNotVerifiedForComplexRefuseIt) {
   // without grad, or without an input that requires it, the operator runs
   {
     opd::NoGradGuard no_grad;
-    EXPECT_FALSE(opd::call<k::sin::functional>(z).requires_grad());
+    EXPECT_FALSE(opd::call<k::asin::functional>(z).requires_grad());
   }
-  EXPECT_FALSE(opd::call<k::sin::functional>(c).requires_grad());
+  EXPECT_FALSE(opd::call<k::asin::functional>(c).requires_grad());
   // a verified operator records it
   EXPECT_EQ(opd::call<k::exp::functional>(z).grad_fn()->name(), "ExpBackward0");
 }

@@ -482,7 +482,9 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     for (const char* u : {"aten::neg", "aten::exp", "aten::tanh", "aten::sigmoid", "aten::sum", "aten::mean", "aten::t",
                           "aten::clone", "aten::alias", "aten::_to_copy", "aten::conj_physical"})
       more(u, {{{c({2, 3})}}});
-    for (const char* u : {"aten::log", "aten::sqrt"}) more(u, {{{cright({2, 3})}}});
+    for (const char* u : {"aten::log", "aten::sqrt", "aten::rsqrt", "aten::log2", "aten::log10"}) more(u, {{{cright({2, 3})}}});
+    for (const char* u : {"aten::sin", "aten::cos", "aten::tan", "aten::sinh", "aten::cosh"}) more(u, {{{c({2, 3})}}});
+    more("aten::reciprocal", {{{cnz({2, 3})}}});
     more("aten::abs", {{{cnz({2, 3})}}});
     more("aten::_to_copy", {{{r({2, 3}), V(opd::ScalarType::ComplexDouble)}}, {{c({2, 3}), V(opd::ScalarType::Double)}}});
     more("aten::sum.dim_IntList", {{{c({2, 3, 4}), V(L{1}), V(false)}}});
