@@ -427,6 +427,33 @@ bool any_requires_grad(const T& v) {
   }
 }
 
+// A complex tensor among an argument (Tensor, Tensor?, Tensor[], Tensor?[]) or a result.
+template <class T>
+bool any_complex(const T& v) {
+  using V = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<V, Tensor>) {
+    return v.defined() && is_complex_type(v.dtype());
+  } else if constexpr (std::is_same_v<V, std::optional<Tensor>>) {
+    return v.has_value() && any_complex(*v);
+  } else if constexpr (is_tensor_list_param_v<V> || std::is_same_v<V, std::vector<Tensor>>) {
+    for (const auto& t : v)
+      if (any_complex(t)) return true;
+    return false;
+  } else if constexpr (requires { std::tuple_size<V>::value; }) {
+    return std::apply([](const auto&... t) { return (any_complex(t) || ...); }, v);
+  } else {
+    return false;
+  }
+}
+// An operator whose formulas are not complex_verified, called with a complex tensor
+// while recording grad: refused rather than differentiated wrongly.
+[[gnu::cold, gnu::noinline]] inline void throw_complex_not_verified(std::string_view name, std::string_view overload) {
+  std::string op(name);
+  if (!overload.empty()) op.append(".").append(overload);
+  throw NotImplementedError(op + ": autograd for complex inputs is not implemented yet (its derivative formulas are not "
+                                 "verified for complex tensors)");
+}
+
 // A single output's history; an integer result (_to_copy to int64) gets none, as in PyTorch.
 [[gnu::noinline]] inline void set_output_history(const Tensor& result, const std::shared_ptr<Node>& node) {
   if (is_floating_type(result.dtype()) || is_complex_type(result.dtype())) set_history(result, node, 0);
@@ -515,6 +542,11 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       }
       return below(ks, std::forward<A>(args)...);
     }
+    // (formulas not verified for complex: refuse a complex argument, below a complex result)
+    if constexpr (!complex_verified_v<D>) {
+      if ((kernel_detail::any_complex(args) || ...)) [[unlikely]]
+        kernel_detail::throw_complex_not_verified(Op::name, Op::overload_name);
+    }
     // 3. the node, its edges and saved inputs
     using node_t = kernel_detail::derived_node<NodeOp, D>;
     std::shared_ptr<node_t> typed = make_node<node_t>();
@@ -526,6 +558,10 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
     save_inputs(n, all);
     // 4. below autograd (the kernel's own calls too: PyTorch's AutoDispatchBelowAutograd)
     R result = below(ks, std::forward<A>(args)...);
+    if constexpr (!complex_verified_v<D>) {
+      if (kernel_detail::any_complex(result)) [[unlikely]]  // a complex result of real inputs
+        kernel_detail::throw_complex_not_verified(Op::name, Op::overload_name);
+    }
     if constexpr (is_view_op) {
       // An alias operator that returned its input itself (contiguous of a
       // contiguous tensor, to() that changes nothing): no history, as PyTorch's

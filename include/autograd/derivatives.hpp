@@ -21,6 +21,9 @@
 //   output_differentiability<true, false>   for an operator with several outputs: the
 //                                outputs that get a history (PyTorch's output_differentiability;
 //                                default: every floating-point output)
+//   complex_verified             the formulas are right for complex tensors (conjugated where
+//                                PyTorch 1.13's are, a real input's gradient real); without it a
+//                                call that records grad with a complex tensor is refused
 //
 // With several outputs, `grad` is the gradient of output 0 (undefined: the
 // formulas do not run), and a formula reads an output as "result0",
@@ -74,6 +77,11 @@ template <bool... Differentiable>
 struct output_differentiability {
   static constexpr std::array<bool, sizeof...(Differentiable)> values{Differentiable...};
 };
+// Declared among a derivative's parts when its formulas were checked for complex
+// tensors (gradcheck's Wirtinger convention, libtorch's values). Without it the
+// Autograd kernel refuses, at the forward call, to record a call with a complex
+// argument or result: a real formula would give a silently wrong gradient.
+struct complex_verified {};
 template <fixed_string NodeName, class... Parts>
 struct derivatives {
   static constexpr std::string_view node_name = NodeName.view();
@@ -107,6 +115,9 @@ template <class Op>
 using derivatives_t = typename derivatives_detail::find<Op>::type;
 template <class Op>
 inline constexpr bool has_derivatives_v = !std::is_void_v<derivatives_t<Op>>;
+// Whether the derivatives D declare complex_verified.
+template <class D>
+inline constexpr bool complex_verified_v = boost::mp11::mp_contains<typename D::parts, complex_verified>::value;
 
 // ---- compile errors: each names the operator and the name at fault ---------------------------
 template <class Op, fixed_string Name>
@@ -298,7 +309,7 @@ struct slot {
   static constexpr bool valid =
       kind == attr::result ||
       (index >= 0 && kind != attr::invalid &&
-       (kind == attr::none || is_tensor_arg<Op, index>() || (is_list && kind == attr::sizes)));
+       (kind == attr::none || is_tensor_arg<Op, index>() || (is_list && (kind == attr::sizes || kind == attr::dtype))));
   static constexpr bool is_tensor = kind == attr::result || (kind == attr::none && is_tensor_arg<Op, index>());
   static constexpr bool is_result = kind == attr::result;
 
@@ -309,6 +320,8 @@ struct slot {
       return std::type_identity<SavedVariable>{};
     } else if constexpr (kind == attr::sizes && is_list) {
       return std::type_identity<std::vector<SizesVector>>{};  // "tensors.sizes": each element's
+    } else if constexpr (kind == attr::dtype && is_list) {
+      return std::type_identity<std::vector<ScalarType>>{};  // "tensors.dtype": each element's
     } else if constexpr (kind == attr::sizes || kind == attr::strides) {
       return std::type_identity<SizesVector>{};
     } else if constexpr (kind == attr::dtype) {
@@ -337,6 +350,9 @@ struct slot {
       } else if constexpr (kind == attr::sizes && is_list) {
         out.clear();
         for (const Tensor& t : v) out.emplace_back(t.sizes());
+      } else if constexpr (kind == attr::dtype && is_list) {
+        out.clear();
+        for (const Tensor& t : v) out.push_back(t.dtype());
       } else if constexpr (kind == attr::sizes) {
         out.assign(v.sizes());
       } else if constexpr (kind == attr::strides) {

@@ -16,50 +16,64 @@ namespace formulas_detail {
 namespace k = kernels::ops;
 using fx::int64_t;
 
+// Complex (complex_verified below): a factor of the gradient is conjugated (fx::conj, nothing
+// for a real tensor), and a real input that met a complex one gets the real part (fx::r_to_c).
 struct add_d {
   using Op = k::add::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::sum_to(g, s.get<"self.sizes">()); }
-  static Tensor other(const Tensor& g, const saved<Op, "other.sizes", "alpha">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"alpha">()), s.get<"other.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(g, s.get<"self.sizes">()));
+  }
+  static Tensor other(const Tensor& g, const saved<Op, "other.sizes", "other.dtype", "alpha">& s) {
+    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(fx::mul(g, fx::conj(s.get<"alpha">())), s.get<"other.sizes">()));
   }
 };
 struct sub_d {
   using Op = k::sub::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::sum_to(g, s.get<"self.sizes">()); }
-  static Tensor other(const Tensor& g, const saved<Op, "other.sizes", "alpha">& s) {
-    return fx::sum_to(fx::mul(g, Scalar(-s.get<"alpha">().to_double())), s.get<"other.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(g, s.get<"self.sizes">()));
+  }
+  static Tensor other(const Tensor& g, const saved<Op, "other.sizes", "other.dtype", "alpha">& s) {
+    const Scalar& a = s.get<"alpha">();
+    const Scalar minus = a.is_complex() ? Scalar(-std::conj(a.to_complex_double())) : Scalar(-a.to_double());
+    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(fx::mul(g, minus), s.get<"other.sizes">()));
   }
 };
-struct scalar_first_d {  // add.Scalar, sub.Scalar: d/dself = grad
-  static Tensor self(const Tensor& g) { return g; }
+template <class Op>
+struct scalar_first_d {  // add.Scalar, sub.Scalar: d/dself = grad (its real part for a real self)
+  static Tensor self(const Tensor& g, const saved<Op, "self.dtype">& s) { return fx::r_to_c(s.template get<"self.dtype">(), g); }
 };
 struct mul_d {
   using Op = k::mul::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "other", "self.sizes">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"other">()), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "other", "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::mul(g, fx::conj(s.get<"other">())), s.get<"self.sizes">()));
   }
-  static Tensor other(const Tensor& g, const saved<Op, "self", "other.sizes">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"self">()), s.get<"other.sizes">());
+  static Tensor other(const Tensor& g, const saved<Op, "self", "other.sizes", "other.dtype">& s) {
+    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(fx::mul(g, fx::conj(s.get<"self">())), s.get<"other.sizes">()));
   }
 };
 struct mul_scalar_d {
   using Op = k::mul_scalar::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "other">& s) { return fx::mul(g, s.get<"other">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "other", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::mul(g, fx::conj(s.get<"other">())));
+  }
 };
 struct div_d {
   using Op = k::div::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "other", "self.sizes">& s) {
-    return fx::sum_to(fx::div(g, s.get<"other">()), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "other", "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::div(g, fx::conj(s.get<"other">())), s.get<"self.sizes">()));
   }
-  static Tensor other(const Tensor& g, const saved<Op, "self", "other", "other.sizes">& s) {
-    const Tensor o = s.get<"other">();
-    return fx::sum_to(fx::neg(fx::div(fx::mul(g, s.get<"self">()), fx::mul(o, o))), s.get<"other.sizes">());
+  static Tensor other(const Tensor& g, const saved<Op, "self", "other", "other.sizes", "other.dtype">& s) {
+    const Tensor o = s.get<"other">(), x = s.get<"self">();
+    // -grad * conj(self / other^2); a real pair keeps the real formula's operations
+    const Tensor q = is_complex_type(x.dtype()) || is_complex_type(o.dtype()) ? fx::mul(g, fx::conj(fx::div(fx::div(x, o), o)))
+                                                                              : fx::div(fx::mul(g, x), fx::mul(o, o));
+    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(fx::neg(q), s.get<"other.sizes">()));
   }
 };
 struct div_scalar_d {
   using Op = k::div_scalar::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "other">& s) {
-    return call<k::div_scalar::functional>(g, s.get<"other">());
+  static Tensor self(const Tensor& g, const saved<Op, "other", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), call<k::div_scalar::functional>(g, fx::conj(s.get<"other">())));
   }
 };
 struct neg_d {
@@ -67,23 +81,23 @@ struct neg_d {
 };
 struct exp_d {
   using Op = k::exp::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "result">& s) { return fx::mul(g, s.get<"result">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "result">& s) { return fx::mul(g, fx::conj(s.get<"result">())); }
 };
 struct log_d {
   using Op = k::log::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self">& s) { return fx::div(g, s.get<"self">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "self">& s) { return fx::div(g, fx::conj(s.get<"self">())); }
 };
-struct tanh_d {  // grad * (1 - result^2)
+struct tanh_d {  // grad * conj(1 - result^2)
   using Op = k::tanh::functional;
   static Tensor self(const Tensor& g, const saved<Op, "result">& s) {
-    const Tensor r = s.get<"result">();
+    const Tensor r = fx::conj(s.get<"result">());
     return fx::sub(g, fx::mul(g, fx::mul(r, r)));
   }
 };
-struct sigmoid_d {  // grad * result * (1 - result)
+struct sigmoid_d {  // grad * conj(result * (1 - result))
   using Op = k::sigmoid::functional;
   static Tensor self(const Tensor& g, const saved<Op, "result">& s) {
-    const Tensor r = s.get<"result">();
+    const Tensor r = fx::conj(s.get<"result">());
     const Tensor gr = fx::mul(g, r);
     return fx::sub(gr, fx::mul(gr, r));
   }
@@ -104,56 +118,61 @@ struct pow_scalar_d {  // grad * exponent * self^(exponent - 1); zero for expone
     return fx::mul(fx::mul(g, e), call<k::pow_scalar>(self, e1));
   }
 };
+// (sum and mean with a complex dtype= of a real input: the real part, as PyTorch's engine casts it)
 struct sum_d {
   using Op = k::sum;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::expand(g, s.get<"self.sizes">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::expand(g, s.get<"self.sizes">()));
+  }
 };
 struct sum_dim_d {
   using Op = k::sum_dim;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "keepdim">& s) {
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype", "dim", "keepdim">& s) {
     const IntArrayRef sizes = s.get<"self.sizes">();
     const auto dims = fx::reduced_dims(s.get<"dim">(), static_cast<int64_t>(sizes.size()));
-    return fx::unreduce(g, sizes, dims, s.get<"keepdim">());
+    return fx::r_to_c(s.get<"self.dtype">(), fx::unreduce(g, sizes, dims, s.get<"keepdim">()));
   }
 };
 struct mean_d {
   using Op = k::mean;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) {
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
     const IntArrayRef sizes = s.get<"self.sizes">();
     int64_t n = 1;
     for (int64_t v : sizes) n *= v;
-    return call<k::div_scalar::functional>(fx::expand(g, sizes), Scalar(n));
+    return fx::r_to_c(s.get<"self.dtype">(), call<k::div_scalar::functional>(fx::expand(g, sizes), Scalar(n)));
   }
 };
 struct mean_dim_d {
   using Op = k::mean_dim;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "dim", "keepdim">& s) {
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype", "dim", "keepdim">& s) {
     const IntArrayRef sizes = s.get<"self.sizes">();
     const auto dims = fx::reduced_dims(s.get<"dim">(), static_cast<int64_t>(sizes.size()));
     const Tensor e = fx::unreduce(g, sizes, dims, s.get<"keepdim">());
-    return call<k::div_scalar::functional>(e, Scalar(fx::count(sizes, dims)));
+    return fx::r_to_c(s.get<"self.dtype">(), call<k::div_scalar::functional>(e, Scalar(fx::count(sizes, dims))));
   }
 };
+// the products: the other factor's conjugate transpose (PyTorch's mm_mat1_backward, ...)
+inline Tensor mH(const Tensor& a) { return fx::conj(fx::mT(a)); }
 struct mm_d {
   using Op = k::mm;
-  static Tensor self(const Tensor& g, const saved<Op, "mat2">& s) { return call<k::mm>(g, fx::mT(s.get<"mat2">())); }
-  static Tensor mat2(const Tensor& g, const saved<Op, "self">& s) { return call<k::mm>(fx::mT(s.get<"self">()), g); }
+  static Tensor self(const Tensor& g, const saved<Op, "mat2">& s) { return call<k::mm>(g, mH(s.get<"mat2">())); }
+  static Tensor mat2(const Tensor& g, const saved<Op, "self">& s) { return call<k::mm>(mH(s.get<"self">()), g); }
 };
 struct bmm_d {
   using Op = k::bmm;
-  static Tensor self(const Tensor& g, const saved<Op, "mat2">& s) { return call<k::bmm>(g, fx::mT(s.get<"mat2">())); }
-  static Tensor mat2(const Tensor& g, const saved<Op, "self">& s) { return call<k::bmm>(fx::mT(s.get<"self">()), g); }
+  static Tensor self(const Tensor& g, const saved<Op, "mat2">& s) { return call<k::bmm>(g, mH(s.get<"mat2">())); }
+  static Tensor mat2(const Tensor& g, const saved<Op, "self">& s) { return call<k::bmm>(mH(s.get<"self">()), g); }
 };
 struct addmm_d {
   using Op = k::addmm::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "beta">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"beta">()), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype", "beta">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::mul(g, fx::conj(s.get<"beta">())), s.get<"self.sizes">()));
   }
   static Tensor mat1(const Tensor& g, const saved<Op, "mat2", "alpha">& s) {
-    return fx::mul(call<k::mm>(g, fx::mT(s.get<"mat2">())), s.get<"alpha">());
+    return fx::mul(call<k::mm>(g, mH(s.get<"mat2">())), fx::conj(s.get<"alpha">()));
   }
   static Tensor mat2(const Tensor& g, const saved<Op, "mat1", "alpha">& s) {
-    return fx::mul(call<k::mm>(fx::mT(s.get<"mat1">()), g), s.get<"alpha">());
+    return fx::mul(call<k::mm>(mH(s.get<"mat1">()), g), fx::conj(s.get<"alpha">()));
   }
 };
 struct baddbmm_d {
@@ -193,8 +212,8 @@ struct matmul_d {
     if (other.dim() == 1) gs.push_back(1);
     if (self.dim() == 1) gs.insert(gs.end() - 1, 1);
     const Tensor g2 = fx::reshape(g, IntArrayRef(gs.data(), gs.size()));
-    Tensor gself = fx::reshape(fx::sum_to(call<k::matmul>(g2, fx::mT(o2)), s2.sizes()), self.sizes());
-    Tensor gother = fx::reshape(fx::sum_to(call<k::matmul>(fx::mT(s2), g2), o2.sizes()), other.sizes());
+    Tensor gself = fx::reshape(fx::sum_to(call<k::matmul>(g2, mH(o2)), s2.sizes()), self.sizes());
+    Tensor gother = fx::reshape(fx::sum_to(call<k::matmul>(mH(s2), g2), o2.sizes()), other.sizes());
     return {gself, gother};
   }
 };
@@ -479,8 +498,8 @@ struct slice_scatter_d {
     return call<k::slice_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"dim">(), s.get<"start">(),
                                   s.get<"end">(), s.get<"step">());
   }
-  static Tensor src(const Tensor& g, const saved<Op, "dim", "start", "end", "step">& s) {
-    return call<k::slice>(g, s.get<"dim">(), s.get<"start">(), s.get<"end">(), s.get<"step">());
+  static Tensor src(const Tensor& g, const saved<Op, "dim", "start", "end", "step", "src.dtype">& s) {
+    return fx::r_to_c(s.get<"src.dtype">(), call<k::slice>(g, s.get<"dim">(), s.get<"start">(), s.get<"end">(), s.get<"step">()));
   }
 };
 struct max_pool_d {
@@ -565,53 +584,53 @@ struct linear_d {
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
-OPD_AUTOGRAD_DERIVATIVES(kops::add::functional, "AddBackward0", formula<"self", &fd::add_d::self>, formula<"other", &fd::add_d::other>);
-OPD_AUTOGRAD_DERIVATIVES(kops::sub::functional, "SubBackward0", formula<"self", &fd::sub_d::self>, formula<"other", &fd::sub_d::other>);
-OPD_AUTOGRAD_DERIVATIVES(kops::add_scalar::functional, "AddBackward1", formula<"self", &fd::scalar_first_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::sub_scalar::functional, "SubBackward1", formula<"self", &fd::scalar_first_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mul::functional, "MulBackward0", formula<"self", &fd::mul_d::self>, formula<"other", &fd::mul_d::other>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mul_scalar::functional, "MulBackward1", formula<"self", &fd::mul_scalar_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::div::functional, "DivBackward0", formula<"self", &fd::div_d::self>, formula<"other", &fd::div_d::other>);
-OPD_AUTOGRAD_DERIVATIVES(kops::div_scalar::functional, "DivBackward1", formula<"self", &fd::div_scalar_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::neg::functional, "NegBackward0", formula<"self", &fd::neg_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::exp::functional, "ExpBackward0", formula<"self", &fd::exp_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::log::functional, "LogBackward0", formula<"self", &fd::log_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::tanh::functional, "TanhBackward0", formula<"self", &fd::tanh_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::sigmoid::functional, "SigmoidBackward0", formula<"self", &fd::sigmoid_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::add::functional, "AddBackward0", formula<"self", &fd::add_d::self>, formula<"other", &fd::add_d::other>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sub::functional, "SubBackward0", formula<"self", &fd::sub_d::self>, formula<"other", &fd::sub_d::other>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::add_scalar::functional, "AddBackward1", formula<"self", &fd::scalar_first_d<kops::add_scalar::functional>::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sub_scalar::functional, "SubBackward1", formula<"self", &fd::scalar_first_d<kops::sub_scalar::functional>::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mul::functional, "MulBackward0", formula<"self", &fd::mul_d::self>, formula<"other", &fd::mul_d::other>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mul_scalar::functional, "MulBackward1", formula<"self", &fd::mul_scalar_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::div::functional, "DivBackward0", formula<"self", &fd::div_d::self>, formula<"other", &fd::div_d::other>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::div_scalar::functional, "DivBackward1", formula<"self", &fd::div_scalar_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::neg::functional, "NegBackward0", formula<"self", &fd::neg_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::exp::functional, "ExpBackward0", formula<"self", &fd::exp_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::log::functional, "LogBackward0", formula<"self", &fd::log_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::tanh::functional, "TanhBackward0", formula<"self", &fd::tanh_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sigmoid::functional, "SigmoidBackward0", formula<"self", &fd::sigmoid_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::relu, "ReluBackward0", formula<"self", &fd::relu_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::pow_scalar, "PowBackward0", formula<"self", &fd::pow_scalar_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::sum, "SumBackward0", formula<"self", &fd::sum_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::sum_dim, "SumBackward1", formula<"self", &fd::sum_dim_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mean, "MeanBackward0", formula<"self", &fd::mean_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mean_dim, "MeanBackward1", formula<"self", &fd::mean_dim_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mm, "MmBackward0", formula<"self", &fd::mm_d::self>, formula<"mat2", &fd::mm_d::mat2>);
-OPD_AUTOGRAD_DERIVATIVES(kops::bmm, "BmmBackward0", formula<"self", &fd::bmm_d::self>, formula<"mat2", &fd::bmm_d::mat2>);
+OPD_AUTOGRAD_DERIVATIVES(kops::sum, "SumBackward0", formula<"self", &fd::sum_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sum_dim, "SumBackward1", formula<"self", &fd::sum_dim_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mean, "MeanBackward0", formula<"self", &fd::mean_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mean_dim, "MeanBackward1", formula<"self", &fd::mean_dim_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mm, "MmBackward0", formula<"self", &fd::mm_d::self>, formula<"mat2", &fd::mm_d::mat2>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::bmm, "BmmBackward0", formula<"self", &fd::bmm_d::self>, formula<"mat2", &fd::bmm_d::mat2>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::addmm::functional, "AddmmBackward0", formula<"self", &fd::addmm_d::self>,
-                         formula<"mat1", &fd::addmm_d::mat1>, formula<"mat2", &fd::addmm_d::mat2>);
+                         formula<"mat1", &fd::addmm_d::mat1>, formula<"mat2", &fd::addmm_d::mat2>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::baddbmm::functional, "BaddbmmBackward0", formula<"self", &fd::baddbmm_d::self>,
                          formula<"batch1", &fd::baddbmm_d::batch1>, formula<"batch2", &fd::baddbmm_d::batch2>);
 OPD_AUTOGRAD_DERIVATIVES(kops::dot, "DotBackward0", formula<"self", &fd::dot_d::self>, formula<"tensor", &fd::dot_d::tensor>);
 OPD_AUTOGRAD_DERIVATIVES(kops::mv, "MvBackward0", formula<"self", &fd::mv_d::self>, formula<"vec", &fd::mv_d::vec>);
-OPD_AUTOGRAD_DERIVATIVES(kops::matmul, "MatmulBackward0", formula<"self, other", &fd::matmul_d::both>);
-OPD_AUTOGRAD_DERIVATIVES(kops::t, "TBackward0", formula<"self", &fd::t_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::transpose, "TransposeBackward0", formula<"self", &fd::transpose_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::view, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::view>::reshape>);
-OPD_AUTOGRAD_DERIVATIVES(kops::expand, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand>::sum_to>);
-OPD_AUTOGRAD_DERIVATIVES(kops::unsqueeze, "UnsqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::unsqueeze>::reshape>);
-OPD_AUTOGRAD_DERIVATIVES(kops::squeeze, "SqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::squeeze>::reshape>);
-OPD_AUTOGRAD_DERIVATIVES(kops::squeeze_dim, "SqueezeBackward1", formula<"self", &fd::restore_shape_d<kops::squeeze_dim>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::matmul, "MatmulBackward0", formula<"self, other", &fd::matmul_d::both>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::t, "TBackward0", formula<"self", &fd::t_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::transpose, "TransposeBackward0", formula<"self", &fd::transpose_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::view, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::view>::reshape>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::expand, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand>::sum_to>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsqueeze, "UnsqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::unsqueeze>::reshape>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::squeeze, "SqueezeBackward0", formula<"self", &fd::restore_shape_d<kops::squeeze>::reshape>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::squeeze_dim, "SqueezeBackward1", formula<"self", &fd::restore_shape_d<kops::squeeze_dim>::reshape>, complex_verified);
 // Composite views that make their result directly (not through view operators): their own formulas.
-OPD_AUTOGRAD_DERIVATIVES(kops::reshape, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::reshape>::reshape>);
-OPD_AUTOGRAD_DERIVATIVES(kops::flatten, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::flatten>::reshape>);
+OPD_AUTOGRAD_DERIVATIVES(kops::reshape, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::reshape>::reshape>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::flatten, "ViewBackward0", formula<"self", &fd::restore_shape_d<kops::flatten>::reshape>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::expand_as, "ExpandBackward0", formula<"self", &fd::restore_shape_d<kops::expand_as>::sum_to>,
-                         non_differentiable<"other">);
-OPD_AUTOGRAD_DERIVATIVES(kops::contiguous, "CloneBackward0", formula<"self", &fd::identity_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_view, "UnsafeViewBackward0", formula<"self", &fd::restore_shape_d<kops::unsafe_view>::reshape>);
-OPD_AUTOGRAD_DERIVATIVES(kops::to_copy, "ToCopyBackward0", formula<"self", &fd::to_copy_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>);
+                         non_differentiable<"other">, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::contiguous, "CloneBackward0", formula<"self", &fd::identity_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_view, "UnsafeViewBackward0", formula<"self", &fd::restore_shape_d<kops::unsafe_view>::reshape>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::to_copy, "ToCopyBackward0", formula<"self", &fd::to_copy_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::permute, "PermuteBackward0", formula<"self", &fd::permute_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::clone, "CloneBackward0", formula<"self", &fd::identity_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::copy_, "CopyBackwards", formula<"self", &fd::copy_d::self>, formula<"src", &fd::copy_d::src>);
-OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::alias, "AliasBackward0", formula<"self", &fd::identity_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::softmax, "SoftmaxBackward0", formula<"self", &fd::softmax_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::internal_softmax, "SoftmaxBackward0", formula<"self", &fd::softmax_d::self_>);
 OPD_AUTOGRAD_DERIVATIVES(kops::log_softmax, "LogSoftmaxBackward0", formula<"self", &fd::log_softmax_d::self>);
@@ -638,10 +657,10 @@ OPD_AUTOGRAD_DERIVATIVES(kops::convolution, "ConvolutionBackward0", formula<"inp
                          formula<"weight", &fd::convolution_d::weight>, formula<"bias", &fd::convolution_d::bias>);
 OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d_with_indices, "MaxPool2DWithIndicesBackward0", formula<"self", &fd::max_pool_d::self>,
                          output_differentiability<true, false>);
-OPD_AUTOGRAD_DERIVATIVES(kops::narrow, "SliceBackward0", formula<"self", &fd::slice_d::narrow>);
-OPD_AUTOGRAD_DERIVATIVES(kops::slice, "SliceBackward0", formula<"self", &fd::slice_d::slice>);
+OPD_AUTOGRAD_DERIVATIVES(kops::narrow, "SliceBackward0", formula<"self", &fd::slice_d::narrow>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::slice, "SliceBackward0", formula<"self", &fd::slice_d::slice>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::slice_scatter, "SliceScatterBackward0", formula<"self", &fd::slice_scatter_d::self>,
-                         formula<"src", &fd::slice_scatter_d::src>);
+                         formula<"src", &fd::slice_scatter_d::src>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d, "MaxPool2DBackward0", formula<"self", &fd::max_pool_d::plain>);
 OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d_with_indices_backward, "MaxPool2DWithIndicesBackwardBackward0",
                          formula<"grad_output", &fd::max_pool_d::grad_output>, non_differentiable<"self", "indices">);
@@ -661,6 +680,10 @@ namespace formulas_detail {
 
 // The names registered by register_autograd (for gradcheck over the registry).
 inline std::vector<std::string>& registered_names() {
+  static std::vector<std::string> names;
+  return names;
+}
+inline std::vector<std::string>& registered_complex_names() {
   static std::vector<std::string> names;
   return names;
 }
@@ -759,12 +782,14 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.merge(formulas_detail::reduction_formulas());
   r.merge(formulas_detail::list_formulas());
   r.merge(formulas_detail::spatial_formulas());
+  r.merge(formulas_detail::complex_formulas());
   r.set.add(register_derivatives<kops::copy_>());  // in place (no functional variant to gradcheck); boxed ADInplaceOrView
   r.set.add(register_non_differentiable<kops::detach>());
   r.set.add(register_autograd_layers(r.typed));
   {
     std::lock_guard<std::mutex> lock(formulas_detail::registered_names_mutex());
     formulas_detail::registered_names() = r.names;
+    formulas_detail::registered_complex_names() = r.complex;
   }
   return std::move(r.set);
 }
@@ -772,6 +797,11 @@ OPD_FUNC RegistrationSet register_autograd() {
 OPD_FUNC std::vector<std::string> operators_with_formulas() {
   std::lock_guard<std::mutex> lock(formulas_detail::registered_names_mutex());
   return formulas_detail::registered_names();
+}
+
+OPD_FUNC std::vector<std::string> operators_with_complex_formulas() {
+  std::lock_guard<std::mutex> lock(formulas_detail::registered_names_mutex());
+  return formulas_detail::registered_complex_names();
 }
 
 }  // namespace opd::autograd

@@ -23,6 +23,9 @@ namespace opd::autograd {
 OPD_API RegistrationSet register_autograd();
 // The names of the operators that have formulas (the differentiable ones, for gradcheck).
 OPD_API std::vector<std::string> operators_with_formulas();
+// Those of them whose formulas are declared complex_verified (the others refuse a
+// complex tensor while recording grad).
+OPD_API std::vector<std::string> operators_with_complex_formulas();
 
 }  // namespace opd::autograd
 
@@ -32,4 +35,5 @@ OPD_API std::vector<std::string> operators_with_formulas();
 #include "autograd/formulas_reductions-inl.hpp"
 #include "autograd/formulas_lists-inl.hpp"
 #include "autograd/formulas_spatial-inl.hpp"
+#include "autograd/formulas_complex-inl.hpp"
 #endif

@@ -8,6 +8,7 @@
 // build compiles them in parallel.
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <numeric>
 #include <string>
 #include <string_view>
@@ -19,6 +20,8 @@
 #include "autograd/layers.hpp"
 #include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_batch_norm.hpp"
+#include "kernels/ops_complex.hpp"
+#include "kernels/ops_complex_views.hpp"
 #include "kernels/ops_conv.hpp"
 #include "kernels/ops_linalg.hpp"
 #include "kernels/ops_nn.hpp"
@@ -57,6 +60,15 @@ inline Tensor sum_dims(const Tensor& a, const std::vector<int64_t>& dims, bool k
   return call<k::sum_dim>(a, std::optional<std::span<const int64_t>>(std::span<const int64_t>(dims)), keepdim);
 }
 inline Tensor expand(const Tensor& a, IntArrayRef s) { return call<k::expand>(a, std::span<const int64_t>(s.data(), s.size())); }
+
+// Complex (PyTorch 1.13's conventions; docs/autograd.md, "Complex tensors"). conj: where
+// PyTorch's formulas conjugate; a real tensor is itself (no call, no node).
+inline Tensor conj(const Tensor& a) { return is_complex_type(a.dtype()) ? call<k::conj_physical>(a) : a; }
+inline Scalar conj(const Scalar& s) { return s.is_complex() ? Scalar(std::conj(s.to_complex_double())) : s; }
+// PyTorch's handle_r_to_c: the gradient of a real input is the real part of a complex one.
+inline Tensor r_to_c(ScalarType input, const Tensor& g) {
+  return !is_complex_type(input) && g.defined() && is_complex_type(g.dtype()) ? call<k::real>(g) : g;
+}
 
 // PyTorch's sum_to: the gradient of a broadcast, reduced back to `sizes`.
 inline Tensor sum_to(const Tensor& g, IntArrayRef sizes) {
@@ -137,6 +149,7 @@ struct registrar {
   RegistrationSet set;
   std::vector<std::string> typed;  // operators with a typed ADInplaceOrView kernel
   std::vector<std::string> names;  // operators with formulas
+  std::vector<std::string> complex;  // those whose formulas are complex_verified
 
   // "aten::add.Tensor": one function for every operator (a template's string code was 430 bytes each)
   [[gnu::noinline]] static std::string qualified_name(std::string_view name, std::string_view overload) {
@@ -152,6 +165,7 @@ struct registrar {
   void functional() {
     set.add(register_derivatives<Op>());
     names.emplace_back(name_of<Op>());
+    if constexpr (complex_verified_v<derivatives_t<Op>>) complex.push_back(names.back());
   }
   // A view's *_copy operator (kernels/ops_view_copies.hpp) with the view's formulas, as
   // PyTorch 1.13 derives it: its arguments are the view's, by name and position.
@@ -160,6 +174,7 @@ struct registrar {
     using C = kernels::view_copy_of<View>;
     set.add(register_derivatives<C, derivatives_t<View>, View>());
     names.emplace_back(name_of<C>());
+    if constexpr (complex_verified_v<derivatives_t<View>>) complex.push_back(names.back());
   }
   // A structured family: the functional's formulas serve the in-place variant too.
   template <class Family>
@@ -183,6 +198,7 @@ struct registrar {
     set.add(std::move(other.set));
     typed.insert(typed.end(), other.typed.begin(), other.typed.end());
     names.insert(names.end(), other.names.begin(), other.names.end());
+    complex.insert(complex.end(), other.complex.begin(), other.complex.end());
   }
 };
 
@@ -191,5 +207,6 @@ OPD_API registrar pointwise_formulas();
 OPD_API registrar reduction_formulas();
 OPD_API registrar list_formulas();
 OPD_API registrar spatial_formulas();
+OPD_API registrar complex_formulas();
 }  // namespace formulas_detail
 }  // namespace opd::autograd

@@ -26,8 +26,9 @@ inline Tensor cat(const variable_list& v, int64_t dim) { return call<k::cat>(lis
 
 struct cat_d {  // each element's part of the gradient (PyTorch's cat_tensors_backward)
   using Op = k::cat;
-  static variable_list tensors(const Tensor& g, const saved<Op, "tensors.sizes", "dim">& s) {
+  static variable_list tensors(const Tensor& g, const saved<Op, "tensors.sizes", "tensors.dtype", "dim">& s) {
     const std::vector<SizesVector>& sizes = s.get<"tensors.sizes">();
+    const std::vector<ScalarType>& dtypes = s.get<"tensors.dtype">();  // a real element's part: real (handle_r_to_c)
     const int64_t dim = opd::detail::wrap_dim(s.get<"dim">(), g.dim());
     variable_list out;
     int64_t offset = 0;
@@ -37,7 +38,7 @@ struct cat_d {  // each element's part of the gradient (PyTorch's cat_tensors_ba
         continue;
       }
       const int64_t n = sz[static_cast<std::size_t>(dim)];
-      out.push_back(call<k::narrow>(g, dim, offset, n));
+      out.push_back(fx::r_to_c(dtypes[out.size()], call<k::narrow>(g, dim, offset, n)));
       offset += n;
     }
     return out;
@@ -45,8 +46,10 @@ struct cat_d {  // each element's part of the gradient (PyTorch's cat_tensors_ba
 };
 struct stack_d {  // the gradient unbound along the new dim
   using Op = k::stack;
-  static variable_list tensors(const Tensor& g, const saved<Op, "dim">& s) {
-    return call<k::unbind>(g, opd::detail::wrap_dim(s.get<"dim">(), g.dim()));
+  static variable_list tensors(const Tensor& g, const saved<Op, "tensors.dtype", "dim">& s) {
+    variable_list out = call<k::unbind>(g, opd::detail::wrap_dim(s.get<"dim">(), g.dim()));
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = fx::r_to_c(s.get<"tensors.dtype">()[i], out[i]);
+    return out;
   }
 };
 template <class Op>
@@ -81,14 +84,14 @@ struct index_d {  // grad added at the indices into zeros (index_put with accumu
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
 
-OPD_AUTOGRAD_DERIVATIVES(kops::cat, "CatBackward0", formula<"tensors", &fd::cat_d::tensors>);
-OPD_AUTOGRAD_DERIVATIVES(kops::stack, "StackBackward0", formula<"tensors", &fd::stack_d::tensors>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cat, "CatBackward0", formula<"tensors", &fd::cat_d::tensors>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::stack, "StackBackward0", formula<"tensors", &fd::stack_d::tensors>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::split, "SplitBackward0", formula<"self", &fd::split_d<kops::split>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::split_with_sizes, "SplitWithSizesBackward0",
                          formula<"self", &fd::split_d<kops::split_with_sizes>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::chunk, "ChunkBackward0", formula<"self", &fd::split_d<kops::chunk>::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_split, "UnsafeSplitBackward0", formula<"self", &fd::split_d<kops::unsafe_split>::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::unbind, "UnbindBackward0", formula<"self", &fd::unbind_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unbind, "UnbindBackward0", formula<"self", &fd::unbind_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::index, "IndexBackward0", formula<"self", &fd::index_d::self>,
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_put, "IndexPutBackward0", formula<"self", &fd::index_d::put_self>,

@@ -40,15 +40,17 @@ struct unary_d {
   static Tensor x(const S& s) { return s.template get<"self">(); }
   static Tensor y(const R& s) { return s.template get<"result">(); }
 
-  static Tensor abs(const Tensor& g, const S& s) { return fx::mul(g, call<k::sign::functional>(x(s))); }
-  static Tensor sqrt(const Tensor& g, const R& s) { return fx::div(g, fx::mul_d(y(s), 2)); }
-  static Tensor rsqrt(const Tensor& g, const R& s) {  // -0.5 * grad * result^3
-    const Tensor r = y(s);
+  // grad * sgn(x): sign for a real x, z/|z| for a complex one (PyTorch's)
+  static Tensor abs(const Tensor& g, const S& s) { return fx::mul(g, call<k::sgn::functional>(x(s))); }
+  static Tensor sqrt(const Tensor& g, const R& s) { return fx::div(g, fx::mul_d(fx::conj(y(s)), 2)); }  // complex too
+  // (complex_verified below: the derivative conjugated, fx::conj, nothing for a real tensor)
+  static Tensor rsqrt(const Tensor& g, const R& s) {  // -0.5 * grad * conj(result^3)
+    const Tensor r = fx::conj(y(s));
     return fx::mul(fx::mul_d(g, -0.5), fx::mul(r, fx::sq(r)));
   }
-  static Tensor sin(const Tensor& g, const S& s) { return fx::mul(g, call<k::cos::functional>(x(s))); }
-  static Tensor cos(const Tensor& g, const S& s) { return fx::mul(g, fx::neg(call<k::sin::functional>(x(s)))); }
-  static Tensor tan(const Tensor& g, const R& s) { return fx::mul(g, fx::add_scalar(fx::sq(y(s)), 1)); }
+  static Tensor sin(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::cos::functional>(x(s)))); }
+  static Tensor cos(const Tensor& g, const S& s) { return fx::mul(g, fx::neg(fx::conj(call<k::sin::functional>(x(s))))); }
+  static Tensor tan(const Tensor& g, const R& s) { return fx::mul(g, fx::add_scalar(fx::sq(fx::conj(y(s))), 1)); }
   static Tensor asin(const Tensor& g, const S& s) {  // grad / sqrt(1 - x^2)
     return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(x(s))), 1)));
   }
@@ -56,17 +58,17 @@ struct unary_d {
     return fx::mul(g, fx::neg(fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(x(s))), 1))));
   }
   static Tensor atan(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::sq(x(s)), 1)); }
-  static Tensor sinh(const Tensor& g, const S& s) { return fx::mul(g, call<k::cosh::functional>(x(s))); }
-  static Tensor cosh(const Tensor& g, const S& s) { return fx::mul(g, call<k::sinh::functional>(x(s))); }
+  static Tensor sinh(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::cosh::functional>(x(s)))); }
+  static Tensor cosh(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::sinh::functional>(x(s)))); }
   static Tensor asinh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(x(s)), 1))); }
   static Tensor acosh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(x(s)), -1))); }
   static Tensor atanh(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::neg(fx::sq(x(s))), 1)); }
-  static Tensor log2(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(x(s), std::numbers::ln2)); }
-  static Tensor log10(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(x(s), std::numbers::ln10)); }
+  static Tensor log2(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(fx::conj(x(s)), std::numbers::ln2)); }
+  static Tensor log10(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(fx::conj(x(s)), std::numbers::ln10)); }
   static Tensor log1p(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(x(s), 1)); }
   static Tensor exp2(const Tensor& g, const R& s) { return fx::mul(g, fx::mul_d(y(s), std::numbers::ln2)); }
   static Tensor expm1(const Tensor& g, const R& s) { return fx::mul(g, fx::add_scalar(y(s), 1)); }
-  static Tensor reciprocal(const Tensor& g, const R& s) { return fx::mul(fx::neg(g), fx::sq(y(s))); }
+  static Tensor reciprocal(const Tensor& g, const R& s) { return fx::mul(fx::neg(g), fx::sq(fx::conj(y(s)))); }
   // erf: 2/sqrt(pi) * exp(-x^2) * grad; erfc: its negative
   static Tensor erf(const Tensor& g, const S& s) {
     return fx::mul(g, fx::mul_d(call<k::exp::functional>(fx::neg(fx::sq(x(s)))), 2 * std::numbers::inv_sqrtpi));
@@ -250,11 +252,12 @@ struct atan2_d {  // grad * other / (self^2 + other^2), grad * -self / (...)
 };
 struct where_d {
   using Op = k::where::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "condition", "self.sizes">& s) {
-    return fx::sum_to(fx::where0(s.get<"condition">(), g), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "condition", "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::where0(s.get<"condition">(), g), s.get<"self.sizes">()));
   }
-  static Tensor other(const Tensor& g, const saved<Op, "condition", "other.sizes">& s) {
-    return fx::sum_to(call<k::where::functional>(s.get<"condition">(), fx::zero0(g), g), s.get<"other.sizes">());
+  static Tensor other(const Tensor& g, const saved<Op, "condition", "other.sizes", "other.dtype">& s) {
+    return fx::r_to_c(s.get<"other.dtype">(),
+                      fx::sum_to(call<k::where::functional>(s.get<"condition">(), fx::zero0(g), g), s.get<"other.sizes">()));
   }
 };
 struct lerp_d {  // self + weight * (end - self)
@@ -331,29 +334,34 @@ struct modulo_d {
 
 #define OPD_AUTOGRAD_UNARY(OP, NODE, FN) \
   OPD_AUTOGRAD_DERIVATIVES(kops::OP::functional, NODE, formula<"self", &fd::unary_d<kops::OP::functional>::FN>)
+// (a formula checked for complex tensors too)
+#define OPD_AUTOGRAD_UNARY_COMPLEX(OP, NODE, FN) \
+  OPD_AUTOGRAD_DERIVATIVES(kops::OP::functional, NODE, formula<"self", &fd::unary_d<kops::OP::functional>::FN>, complex_verified)
 
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
-OPD_AUTOGRAD_UNARY(abs, "AbsBackward0", abs);
-OPD_AUTOGRAD_UNARY(sqrt, "SqrtBackward0", sqrt);
-OPD_AUTOGRAD_UNARY(rsqrt, "RsqrtBackward0", rsqrt);
-OPD_AUTOGRAD_UNARY(sin, "SinBackward0", sin);
-OPD_AUTOGRAD_UNARY(cos, "CosBackward0", cos);
-OPD_AUTOGRAD_UNARY(tan, "TanBackward0", tan);
+OPD_AUTOGRAD_DERIVATIVES(kops::abs::functional, "AbsBackward0", formula<"self", &fd::unary_d<kops::abs::functional>::abs>,
+                         complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::sqrt::functional, "SqrtBackward0", formula<"self", &fd::unary_d<kops::sqrt::functional>::sqrt>,
+                         complex_verified);
+OPD_AUTOGRAD_UNARY_COMPLEX(rsqrt, "RsqrtBackward0", rsqrt);
+OPD_AUTOGRAD_UNARY_COMPLEX(sin, "SinBackward0", sin);
+OPD_AUTOGRAD_UNARY_COMPLEX(cos, "CosBackward0", cos);
+OPD_AUTOGRAD_UNARY_COMPLEX(tan, "TanBackward0", tan);
 OPD_AUTOGRAD_UNARY(asin, "AsinBackward0", asin);
 OPD_AUTOGRAD_UNARY(acos, "AcosBackward0", acos);
 OPD_AUTOGRAD_UNARY(atan, "AtanBackward0", atan);
-OPD_AUTOGRAD_UNARY(sinh, "SinhBackward0", sinh);
-OPD_AUTOGRAD_UNARY(cosh, "CoshBackward0", cosh);
+OPD_AUTOGRAD_UNARY_COMPLEX(sinh, "SinhBackward0", sinh);
+OPD_AUTOGRAD_UNARY_COMPLEX(cosh, "CoshBackward0", cosh);
 OPD_AUTOGRAD_UNARY(asinh, "AsinhBackward0", asinh);
 OPD_AUTOGRAD_UNARY(acosh, "AcoshBackward0", acosh);
 OPD_AUTOGRAD_UNARY(atanh, "AtanhBackward0", atanh);
-OPD_AUTOGRAD_UNARY(log2, "Log2Backward0", log2);
-OPD_AUTOGRAD_UNARY(log10, "Log10Backward0", log10);
+OPD_AUTOGRAD_UNARY_COMPLEX(log2, "Log2Backward0", log2);
+OPD_AUTOGRAD_UNARY_COMPLEX(log10, "Log10Backward0", log10);
 OPD_AUTOGRAD_UNARY(log1p, "Log1PBackward0", log1p);
 OPD_AUTOGRAD_UNARY(exp2, "Exp2Backward0", exp2);
 OPD_AUTOGRAD_UNARY(expm1, "Expm1Backward0", expm1);
-OPD_AUTOGRAD_UNARY(reciprocal, "ReciprocalBackward0", reciprocal);
+OPD_AUTOGRAD_UNARY_COMPLEX(reciprocal, "ReciprocalBackward0", reciprocal);
 OPD_AUTOGRAD_UNARY(erf, "ErfBackward0", erf);
 OPD_AUTOGRAD_UNARY(erfc, "ErfcBackward0", erfc);
 OPD_AUTOGRAD_UNARY(silu, "SiluBackward0", silu);
@@ -383,7 +391,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::minimum, "MinimumBackward0", formula<"self", &fd:
                          formula<"other", &fd::extremum_d<false>::other>);
 OPD_AUTOGRAD_DERIVATIVES(kops::atan2::functional, "Atan2Backward0", formula<"self, other", &fd::atan2_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::where::functional, "WhereBackward0", formula<"self", &fd::where_d::self>,
-                         formula<"other", &fd::where_d::other>, non_differentiable<"condition">);
+                         formula<"other", &fd::where_d::other>, non_differentiable<"condition">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_scalar::functional, "LerpBackward0", formula<"self", &fd::lerp_d::self_s>,
                          formula<"end", &fd::lerp_d::end_s>);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_tensor::functional, "LerpBackward1", formula<"self", &fd::lerp_d::self_t>,

@@ -343,8 +343,8 @@ struct select_int_d {  // select: the gradient written into zeros at index; sele
   static Tensor scatter_self(const Tensor& g, const saved<OpS, "src.sizes", "dim", "index">& s) {
     return call<k::select_scatter>(g, fx::zeros_like_sizes(s.get<"src.sizes">(), g), s.get<"dim">(), s.get<"index">());
   }
-  static Tensor scatter_src(const Tensor& g, const saved<OpS, "dim", "index">& s) {
-    return call<k::select>(g, s.get<"dim">(), s.get<"index">());
+  static Tensor scatter_src(const Tensor& g, const saved<OpS, "dim", "index", "src.dtype">& s) {
+    return fx::r_to_c(s.get<"src.dtype">(), call<k::select>(g, s.get<"dim">(), s.get<"index">()));
   }
 };
 struct index_select_d {  // grad added into zeros at the indices (scatter_add: differentiable)
@@ -775,9 +775,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::c
 OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::repeat, "RepeatBackward0", formula<"self", &fd::repeat_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_int_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_int_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::select_scatter, "SelectScatterBackward0", formula<"self", &fd::select_int_d::scatter_self>,
-                         formula<"src", &fd::select_int_d::scatter_src>);
+                         formula<"src", &fd::select_int_d::scatter_src>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_select, "IndexSelectBackward0", formula<"self", &fd::index_select_d::self>,
                          non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_scalar, "MaskedFillBackward0", formula<"self", &fd::masked_fill_d::self>,

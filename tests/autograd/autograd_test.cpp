@@ -9,10 +9,13 @@
 #include <autograd/gradcheck.hpp>
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops.hpp>
+#include <kernels/ops_complex.hpp>
 #include <kernels/ops_core_aten.hpp>
+#include <kernels/ops_distance.hpp>
 #include <kernels/ops_embedding_bag.hpp>
 
 #include <cctype>
+#include <complex>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -583,13 +586,15 @@ TEST_F(Autograd, LossCompositesThroughTheirParts) {
 
 TEST_F(Autograd, OperatorWithoutFormulaIsAnErrorAtTheForwardCall) {
   Tensor x = leaf({1, 2}, {2});
+  // _pdist_backward: 1.13's derivatives for it are all not_implemented
   Tensor m = leaf({1, 2, 3, 4}, {2, 2});
-  const std::string e = error_of([&] { opd::call<k::sgn::functional>(m); });
-  EXPECT_NE(e.find("the derivative for 'aten::sgn' is not implemented"), std::string::npos) << e;
+  const Tensor g = dvec({1}, {1}), d = dvec({2}, {1});
+  const std::string e = error_of([&] { opd::call<k::pdist_backward>(g, m, 2.0, d); });
+  EXPECT_NE(e.find("the derivative for 'aten::_pdist_backward' is not implemented"), std::string::npos) << e;
   // without grad mode, or on outputs that cannot require grad, it runs
   {
     opd::NoGradGuard no_grad;
-    EXPECT_FALSE(opd::call<k::sgn::functional>(m).requires_grad());
+    EXPECT_FALSE(opd::call<k::pdist_backward>(g, m, 2.0, d).requires_grad());
   }
   EXPECT_EQ(opd::call<k::gt_scalar::functional>(x, opd::Scalar(1)).dtype(), opd::ScalarType::Bool);
   // a composite operator is differentiated through its parts: matmul's backward is tested by gradcheck;
@@ -746,6 +751,112 @@ TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
   }
 }
 
+// ---- complex tensors ------------------------------------------------------------------------------
+
+Tensor cvec(std::vector<std::complex<double>> v, std::vector<int64_t> sizes) {
+  return opd::from_vector<std::complex<double>>(v, opd::IntArrayRef(sizes.data(), sizes.size()));
+}
+
+// Every operator whose formulas are declared complex_verified has a sample with a complex input or
+// result (gradcheck above checks it with PyTorch's convention, grad_torch_diff_test against libtorch).
+TEST_F(Autograd, ComplexVerifiedOperatorsHaveComplexSamples) {
+  const auto all = opd_test::samples();
+  const std::vector<std::string> ops = opd_test::operators_with_complex_formulas();
+  ASSERT_GE(ops.size(), 50u);
+  for (const std::string& op : ops) {
+    auto it = all.find(op);
+    ASSERT_NE(it, all.end()) << op << " is complex_verified but has no sample";
+    bool complex_sample = false;
+    for (const opd_test::Sample& s : it->second) {
+      variable_list inputs = s.inputs();
+      for (const Tensor& x : inputs) complex_sample = complex_sample || opd::is_complex_type(x.dtype());
+      for (const Tensor& y : opd_test::boxed_fn(op, s)(inputs)) complex_sample = complex_sample || opd::is_complex_type(y.dtype());
+    }
+    EXPECT_TRUE(complex_sample) << op << " is complex_verified but no sample has a complex input or result";
+  }
+}
+
+// An operator whose formulas are not complex_verified refuses, at the forward call, to record grad
+// with a complex argument or result (its real formula would give a wrong gradient silently).
+TEST_F(Autograd, OperatorsNotVerifiedForComplexRefuseIt) {
+  Tensor z = cvec({{1, 2}, {-0.5, 0.25}}, {2});
+  z.set_requires_grad(true);
+  const std::string e = error_of([&] { opd::call<k::asin::functional>(z); });
+  EXPECT_NE(e.find("aten::asin: autograd for complex inputs is not implemented yet"), std::string::npos) << e;
+  try {
+    opd::call<k::asin::functional>(z);
+    ADD_FAILURE() << "no error";
+  } catch (const opd::NotImplementedError&) {
+  }
+  // a real input that requires grad beside a complex one that does not: refused too
+  Tensor x = leaf({1, 2}, {2});
+  const Tensor c = cvec({{1, 2}, {3, 4}}, {2});
+  EXPECT_NE(error_of([&] { opd::call<k::atan2::functional>(x, c); }).find("aten::atan2"), std::string::npos);
+  // without grad, or without an input that requires it, the operator runs
+  {
+    opd::NoGradGuard no_grad;
+    EXPECT_FALSE(opd::call<k::asin::functional>(z).requires_grad());
+  }
+  EXPECT_FALSE(opd::call<k::asin::functional>(c).requires_grad());
+  // a verified operator records it
+  EXPECT_EQ(opd::call<k::exp::functional>(z).grad_fn()->name(), "ExpBackward0");
+}
+
+// PyTorch's convention: for a real loss L of z = x + iy, z.grad is dL/dx + i dL/dy; a real input
+// that meets a complex one gets a real gradient (handle_r_to_c).
+TEST_F(Autograd, ComplexGradientsFollowPyTorchsConvention) {
+  using cd = std::complex<double>;
+  Tensor z = cvec({{1, 2}, {-0.5, 0.25}}, {2});
+  z.set_requires_grad(true);
+  // |z|^2 = z conj(z): gradient 2z
+  const Tensor sq = opd::call<k::real>(mul(z, opd::call<k::conj>(z)));
+  sum(sq).backward();
+  EXPECT_EQ(opd::to_vector<cd>(z.grad()), (std::vector<cd>{{2, 4}, {-1, 0.5}}));
+  // real(z) and imag(z): 1 and i
+  std::vector<Tensor> g = opd::autograd::grad({sum(opd::call<k::real>(z))}, {z});
+  EXPECT_EQ(opd::to_vector<cd>(g[0]), (std::vector<cd>{{1, 0}, {1, 0}}));
+  g = opd::autograd::grad({sum(opd::call<k::imag>(z))}, {z});
+  EXPECT_EQ(opd::to_vector<cd>(g[0]), (std::vector<cd>{{0, 1}, {0, 1}}));
+  // a real leaf times a complex constant, the real part summed: the gradient is real(c), a double
+  Tensor x = leaf({1, 2}, {2});
+  const Tensor c = cvec({{3, 4}, {-1, 2}}, {2});
+  g = opd::autograd::grad({sum(opd::call<k::real>(mul(x, c)))}, {x});
+  EXPECT_EQ(g[0].dtype(), opd::ScalarType::Double);
+  EXPECT_EQ(values(g[0]), (std::vector<double>{3, -1}));
+  // real and imag through gradcheck (composites: view_as_real, then select)
+  for (auto part : {+[](const Tensor& t) { return opd::call<k::real>(t); }, +[](const Tensor& t) { return opd::call<k::imag>(t); }}) {
+    auto fn = [part](const variable_list& xs) { return variable_list{part(mul(xs[0], xs[0]))}; };
+    Tensor w = cvec({{0.3, -0.7}, {1.1, 0.4}, {-0.2, 0.9}}, {3});
+    w.set_requires_grad(true);
+    auto r1 = opd::autograd::gradcheck(fn, {w});
+    EXPECT_TRUE(r1.ok) << r1.message;
+    auto r2 = opd::autograd::gradgradcheck(fn, {w});
+    EXPECT_TRUE(r2.ok) << r2.message;
+  }
+}
+
+// gradcheck's complex convention catches a formula that forgets PyTorch's conjugation.
+struct unconj_mul : opd::op<"autograd_test::unconj_mul(Tensor self, Tensor other) -> Tensor"> {
+  static Tensor d_self(const Tensor& g, const opd::autograd::saved<unconj_mul, "other">& s) { return mul(g, s.get<"other">()); }
+  static Tensor d_other(const Tensor& g, const opd::autograd::saved<unconj_mul, "self">& s) { return mul(g, s.get<"self">()); }
+  using derivatives = opd::autograd::derivatives<"UnconjMulBackward0", opd::autograd::formula<"self", &d_self>,
+                                                 opd::autograd::formula<"other", &d_other>, opd::autograd::complex_verified>;
+};
+Tensor unconj_mul_cpu(const Tensor& a, const Tensor& b) { return mul(a, b); }
+
+TEST_F(Autograd, GradcheckDetectsAMissingConjugate) {
+  auto kernel = opd::register_kernel<unconj_mul, &unconj_mul_cpu>(opd::DispatchKey::CPU);
+  auto d = opd::autograd::register_derivatives<unconj_mul>();
+  Tensor a = cvec({{1, 2}, {-0.5, 0.25}}, {2}), b = cvec({{0.5, -1}, {2, 0.3}}, {2});
+  a.set_requires_grad(true);
+  b.set_requires_grad(true);
+  auto fn = [](const variable_list& xs) { return variable_list{opd::call<unconj_mul>(xs[0], xs[1])}; };
+  EXPECT_FALSE(opd::autograd::gradcheck(fn, {a, b}).ok);
+  // with real inputs the same formula is right
+  Tensor ra = leaf({1, 2}, {2}), rb = leaf({0.5, -1}, {2});
+  EXPECT_TRUE(opd::autograd::gradcheck(fn, {ra, rb}).ok);
+}
+
 // ---- which of the library's operators PyTorch 1.13's derivatives.yaml differentiates -----------------
 
 // The name of the graph nodes of an operator's derivatives.yaml entry: the operator's name in CamelCase
@@ -770,9 +881,6 @@ std::string node_family(std::string_view base) {
 // yet"): a call with an input that requires grad is the fallback's error naming the operator.
 const std::set<std::string>& not_yet() {
   static const std::set<std::string> s = {
-      // complex-valued: sgn, angle, conj_physical, the complex views, the FFTs
-      "aten::sgn", "aten::angle", "aten::conj_physical", "aten::view_as_real", "aten::view_as_complex",
-      "aten::view_as_real_copy", "aten::view_as_complex_copy", "aten::_fft_c2c", "aten::_fft_c2r", "aten::_fft_r2c",
       // backward kernels called as operators (double backward through them)
       "aten::convolution_backward", "aten::native_layer_norm_backward",
   };

@@ -23,7 +23,9 @@ at::Tensor to_tensor(const diff::RawTensor& r) {
 
 diff::RawTensor to_raw(const at::Tensor& t) {
   // libtorch's efficient zero tensors (some gradients) have no storage
-  const at::Tensor c = t._is_zerotensor() ? at::zeros(t.sizes(), at::TensorOptions().dtype(t.scalar_type())) : t.contiguous();
+  // (a complex gradient may carry the conjugate or negative bit: resolved, as the opd side has none)
+  const at::Tensor c = t._is_zerotensor() ? at::zeros(t.sizes(), at::TensorOptions().dtype(t.scalar_type()))
+                                          : t.resolve_conj().resolve_neg().contiguous();
   diff::RawTensor r;
   r.dtype = static_cast<int>(c.scalar_type());
   r.sizes = c.sizes().vec();
@@ -92,7 +94,8 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
     for (std::size_t i = 0; i < first.size(); ++i) {
       out.first.push_back(first[i].defined() ? std::optional<diff::RawTensor>(to_raw(first[i])) : std::nullopt);
       if (!first[i].defined() || !first[i].requires_grad()) continue;
-      const at::Tensor term = (first[i] * to_tensor(u[i])).sum();
+      at::Tensor term = (first[i] * to_tensor(u[i])).sum();
+      if (term.is_complex()) term = at::real(term);  // a real loss, as the opd side
       s = s.defined() ? s + term : term;
     }
     if (s.defined()) {

@@ -5,6 +5,7 @@
 // (first and second derivatives against libtorch's). Call after the kernels
 // are registered (some samples are made by operators).
 #include <algorithm>
+#include <complex>
 #include <limits>
 #include <map>
 #include <random>
@@ -25,6 +26,9 @@ namespace opd_test {
 using opd::Tensor;
 using opd::autograd::variable_list;
 
+// double, or complex128 (the samples of the operators whose formulas are complex_verified)
+inline bool differentiable_dtype(opd::ScalarType t) { return opd::is_floating_type(t) || opd::is_complex_type(t); }
+
 struct Sample {
   std::vector<opd::IValue> args;  // floating-point tensors are double leaves that require grad...
   std::vector<std::size_t> constant = {};  // ...except the arguments at these positions
@@ -39,7 +43,7 @@ struct Sample {
   // gradchecked here, not compared with libtorch
   std::vector<std::size_t> wrong_in_libtorch = {};
   bool differentiated(std::size_t i) const {
-    return ((args[i].is_tensor() && opd::is_floating_type(args[i].to_tensor().dtype())) || args[i].is_tensor_list()) &&
+    return ((args[i].is_tensor() && differentiable_dtype(args[i].to_tensor().dtype())) || args[i].is_tensor_list()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
   }
   // The differentiated tensors in argument order, a Tensor[]'s floating-point elements each.
@@ -48,7 +52,7 @@ struct Sample {
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!differentiated(i)) continue;
       for (const Tensor& t : args[i].is_tensor() ? variable_list{args[i].to_tensor()} : args[i].to_tensor_list())
-        if (opd::is_floating_type(t.dtype())) out.push_back(t);
+        if (differentiable_dtype(t.dtype())) out.push_back(t);
     }
     return out;
   }
@@ -59,7 +63,7 @@ struct Sample {
       if (!differentiated(i)) continue;
       const variable_list ts = args[i].is_tensor() ? variable_list{args[i].to_tensor()} : args[i].to_tensor_list();
       for (std::size_t j = 0; j < ts.size(); ++j)
-        if (opd::is_floating_type(ts[j].dtype())) out.emplace_back(i, j);
+        if (differentiable_dtype(ts[j].dtype())) out.emplace_back(i, j);
     }
     return out;
   }
@@ -73,6 +77,22 @@ inline Tensor rnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1,
     double v = d(gen);
     if (away_from_zero) v = (v < 0 ? -1 : 1) * (0.2 + std::abs(v));
     p[i] = v;
+  }
+  return t;
+}
+
+// complex128 with each part uniform in [lo, hi) (away_from_zero: |each part| >= 0.2)
+inline Tensor crnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1, double hi = 1, bool away_from_zero = false) {
+  Tensor t = opd::empty(opd::IntArrayRef(sizes.data(), sizes.size()), opd::ScalarType::ComplexDouble);
+  std::uniform_real_distribution<double> d(lo, hi);
+  auto part = [&] {
+    double v = d(gen);
+    return away_from_zero ? (v < 0 ? -1 : 1) * (0.2 + std::abs(v)) : v;
+  };
+  auto* p = t.data_ptr<std::complex<double>>();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double re = part();
+    p[i] = {re, part()};
   }
   return t;
 }
@@ -501,11 +521,83 @@ inline std::map<std::string, std::vector<Sample>> samples() {
                                            {{r({2, 3, 2}), V(ids), V(5), V(3), V(false)}, {1}},
                                            {{r({2, 3, 2}), V(ids), V(5), V(-1), V(true)}, {1}, false}};
   }
+  // complex128 samples of every operator whose formulas are complex_verified (test
+  // Autograd.ComplexVerifiedOperatorsHaveComplexSamples), real inputs meeting complex ones among them
+  {
+    auto c = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g)); };
+    auto cnz = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g, -1, 1, true)); };
+    auto cright = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g, 0.5, 1.5)); };  // off log's and sqrt's cut
+    auto more = [&](const std::string& op, std::vector<Sample> extra) {
+      for (Sample& x : extra) m[op].push_back(std::move(x));
+    };
+    more("aten::add.Tensor", {{{c({2, 3}), c({2, 3}), V(2.0)}}, {{r({2, 3}), c({3}), V(1)}}, {{c({}), r({2}), V(0.5)}}});
+    more("aten::sub.Tensor", {{{c({2, 3}), c({1, 3}), V(0.5)}}, {{c({2, 3}), r({3}), V(1)}}});
+    more("aten::add.Scalar", {{{c({2, 3}), V(2.5), V(1)}}});
+    more("aten::sub.Scalar", {{{c({2, 3}), V(2.5), V(1)}}});
+    more("aten::mul.Tensor", {{{c({2, 3}), c({2, 3})}}, {{r({2, 1}), c({3})}}, {{c({2, 3}), r({})}}});
+    more("aten::mul.Scalar", {{{c({3}), V(1.5)}}});
+    more("aten::div.Tensor", {{{c({2, 3}), cnz({2, 3})}}, {{r({2, 3}), cnz({3})}}, {{c({2, 3}), nz({3})}}});
+    more("aten::div.Scalar", {{{c({3}), V(2.0)}}});
+    for (const char* u : {"aten::neg", "aten::exp", "aten::tanh", "aten::sigmoid", "aten::sum", "aten::mean", "aten::t",
+                          "aten::clone", "aten::alias", "aten::_to_copy", "aten::conj_physical"})
+      more(u, {{{c({2, 3})}}});
+    for (const char* u : {"aten::log", "aten::sqrt", "aten::rsqrt", "aten::log2", "aten::log10"}) more(u, {{{cright({2, 3})}}});
+    for (const char* u : {"aten::sin", "aten::cos", "aten::tan", "aten::sinh", "aten::cosh"}) more(u, {{{c({2, 3})}}});
+    more("aten::reciprocal", {{{cnz({2, 3})}}});
+    more("aten::abs", {{{cnz({2, 3})}}});
+    more("aten::_to_copy", {{{r({2, 3}), V(opd::ScalarType::ComplexDouble)}}, {{c({2, 3}), V(opd::ScalarType::Double)}}});
+    more("aten::sum.dim_IntList", {{{c({2, 3, 4}), V(L{1}), V(false)}}});
+    more("aten::mean.dim", {{{c({2, 3}), V(L{0}), V(true)}}});
+    more("aten::mm", {{{c({2, 3}), c({3, 4})}}});
+    more("aten::bmm", {{{c({2, 2, 3}), c({2, 3, 2})}}});
+    more("aten::addmm", {{{c({4}), c({2, 3}), c({3, 4}), V(0.5), V(2.0)}}});
+    more("aten::matmul", {{{c({3}), c({3})}}, {{c({2, 2, 3}), c({3, 4})}}, {{c({3}), c({3, 2})}}});
+    more("aten::transpose.int", {{{c({2, 3, 4}), V(0), V(2)}}});
+    more("aten::view", {{{c({2, 3}), V(L{3, 2})}}});
+    more("aten::reshape", {{{c({2, 3}), V(L{6})}}});
+    more("aten::_unsafe_view", {{{c({2, 3}), V(L{3, 2})}}});
+    more("aten::permute", {{{c({2, 3, 4}), V(L{2, 0, 1})}}});
+    more("aten::expand", {{{c({3, 1}), V(L{2, 3, 4}), V(false)}}});
+    more("aten::expand_as", {{{c({3, 1}), V(crnd({2, 3, 4}, g))}}});
+    more("aten::unsqueeze", {{{c({2, 3}), V(1)}}});
+    more("aten::squeeze", {{{c({2, 1, 3})}}});
+    more("aten::squeeze.dim", {{{c({2, 1, 3}), V(1)}}});
+    more("aten::flatten.using_ints", {{{c({2, 3, 2}), V(1), V(-1)}}});
+    more("aten::slice.Tensor", {{{c({5, 2}), V(0), V(1), V(5), V(2)}}});
+    more("aten::narrow", {{{c({3, 4}), V(1), V(-3), V(2)}}});
+    more("aten::select.int", {{{c({3, 4}), V(1), V(-1)}}});
+    more("aten::slice_scatter", {{{c({4, 3}), c({2, 3}), V(0), V(1), V(4), V(2)}}});
+    more("aten::select_scatter", {{{c({3, 4}), c({3}), V(1), V(2)}}});
+    more("aten::unbind.int", {{{c({2, 3}), V(1)}}});
+    m["aten::real"] = {{{c({2, 3})}}, {{r({3})}}};
+    m["aten::imag"] = {{{c({2, 3})}}};
+    m["aten::conj"] = {{{c({2, 3})}}, {{r({3})}}};
+    {
+      const Tensor cont = opd::call<opd::kernels::ops::transpose>(crnd({3, 2}, g), int64_t{0}, int64_t{1});
+      more("aten::contiguous", {{{V(cont), V(opd::MemoryFormat::Contiguous)}}});
+      const Tensor cond = opd::call<opd::kernels::ops::gt_scalar::functional>(rnd({2, 3}, g), opd::Scalar(0));
+      more("aten::where.self", {{{V(cond), c({2, 3}), c({3})}}, {{V(cond), r({2, 3}), c({2, 3})}}});
+    }
+    more("aten::cat", {{{V(variable_list{crnd({2, 3}, g), rnd({1, 3}, g)}), V(0)}}});
+    more("aten::stack", {{{V(variable_list{crnd({2, 3}, g), crnd({2, 3}, g)}), V(1)}}});
+    // the complex-valued operators (real samples too: sgn and angle have derivative 0 there)
+    m["aten::view_as_real"] = {{{c({2, 3})}}, {{c({})}}};
+    m["aten::view_as_complex"] = {{{r({2, 3, 2})}}, {{r({2})}}};
+    more("aten::conj_physical", {{{r({3})}}});
+    m["aten::sgn"] = {{{cnz({2, 3})}}, {{nz({3})}}};
+    m["aten::angle"] = {{{cnz({2, 3})}}, {{nz({3})}}};
+    m["aten::_fft_c2c"] = {{{c({4, 3}), V(L{0}), V(0), V(true)}}, {{c({2, 5}), V(L{1}), V(2), V(false)}},
+                           {{c({2, 3}), V(L{0, 1}), V(1), V(true)}}};
+    m["aten::_fft_r2c"] = {{{r({2, 5}), V(L{1}), V(0), V(true)}}, {{r({4}), V(L{0}), V(1), V(false)}},
+                           {{r({2, 4}), V(L{0, 1}), V(2), V(true)}}};
+    m["aten::_fft_c2r"] = {{{c({2, 3}), V(L{1}), V(0), V(4)}}, {{c({3}), V(L{0}), V(2), V(5)}},
+                           {{c({3, 2}), V(L{0, 1}), V(1), V(3)}}};
+  }
   // the views' *_copy operators: their views' samples
   for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
                         "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",
                         "aten::alias", "aten::split.Tensor", "aten::split_with_sizes", "aten::unbind.int", "aten::diagonal",
-                        "aten::unfold", "aten::as_strided"}) {
+                        "aten::unfold", "aten::as_strided", "aten::view_as_real", "aten::view_as_complex"}) {
     const std::string view(v);
     const std::size_t dot = view.find('.');
     m[view.substr(0, dot) + "_copy" + (dot == std::string::npos ? "" : view.substr(dot))] = m.at(view);

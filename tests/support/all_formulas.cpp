@@ -7,4 +7,5 @@
 namespace opd_test {
 opd::RegistrationSet register_all_formulas() { return opd::autograd::register_autograd(); }
 std::vector<std::string> operators_with_formulas() { return opd::autograd::operators_with_formulas(); }
+std::vector<std::string> operators_with_complex_formulas() { return opd::autograd::operators_with_complex_formulas(); }
 }  // namespace opd_test

@@ -15,4 +15,6 @@ namespace opd_test {
 opd::RegistrationSet register_all_formulas();
 // opd::autograd::operators_with_formulas().
 std::vector<std::string> operators_with_formulas();
+// opd::autograd::operators_with_complex_formulas().
+std::vector<std::string> operators_with_complex_formulas();
 }  // namespace opd_test
