@@ -62,8 +62,10 @@ struct no_saved {
 };
 
 // A formula's first parameter: `const Tensor& grad` (output 0's gradient), or
-// `const variable_list& grads` for an operator whose result is a Tensor[] (one
-// per element, undefined ones already zeros).
+// `const variable_list& grads`: for an operator whose result is a Tensor[] (one
+// per element, undefined ones already zeros), or for one with several outputs
+// whose formula reads them all (every output's gradient, an undefined one
+// undefined: PyTorch's grads[i] with grads[i].defined()).
 template <class Fn>
 struct fn_traits;
 template <class R, class G>
@@ -118,6 +120,12 @@ using nondiffs_of = mp::mp_copy_if<typename D::parts, is_nondiff>;
 
 template <class F>
 using saved_type_of = typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::saved_type;
+// Whether formula F takes every output's gradient (const variable_list&).
+template <class F>
+inline constexpr bool reads_all_grads_v =
+    std::is_same_v<typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::grad_type, variable_list>;
+template <class F>
+using reads_all_grads_t = std::bool_constant<reads_all_grads_v<F>>;
 
 // A name of the schema as a fixed_string (to name it in an error type).
 template <std::string_view const& S>
@@ -212,7 +220,8 @@ constexpr bool check_formula() {
     using G = typename fn_traits<std::remove_cv_t<decltype(F::fn)>>::grad_type;
     if constexpr (!tensors_ok) {
       return sizeof(formula_for_non_tensor_argument<Op, formula_text<F>::value>) == 0;
-    } else if constexpr (!std::is_same_v<G, std::conditional_t<returns_tensor_list_v<Op>, variable_list, Tensor>>) {
+    } else if constexpr (!std::is_same_v<G, std::conditional_t<returns_tensor_list_v<Op>, variable_list, Tensor>> &&
+                         !(Op::schema.returns.size() > 1 && std::is_same_v<G, variable_list>)) {
       return sizeof(formula_grad_parameter_mismatch<Op, formula_text<F>::value>) == 0;
     } else if constexpr (n == 1 && !std::is_same_v<R, std::conditional_t<has_list, std::vector<Tensor>, Tensor>>) {
       return sizeof(formula_does_not_return_tensor<Op, formula_text<F>::value>) == 0;
@@ -261,6 +270,7 @@ class derived_node final : public Node {
   using formulas = formulas_of<D>;
   using saved_tuple = mp::mp_rename<mp::mp_transform<std::optional, mp::mp_transform<saved_type_of, formulas>>, std::tuple>;
   static constexpr bool list_result = returns_tensor_list_v<Op>;
+  static constexpr bool reads_all_grads = mp::mp_any_of<formulas, reads_all_grads_t>::value;
 
  public:
   static constexpr bool list_args = [] {
@@ -284,17 +294,24 @@ class derived_node final : public Node {
       grads.resize(outputs_.size());
       for (std::size_t k = 0; k < grads.size(); ++k)
         if (!grads[k].defined()) grads[k] = zeros_of(outputs_[k]);
+    } else if constexpr (reads_all_grads) {
+      // several outputs, a formula reads them all: it runs unless every gradient is undefined
+      if (std::none_of(grads.begin(), grads.end(), [](const Tensor& g) { return g.defined(); })) return out;
+      grads.resize(Op::schema.returns.size());
     } else {
       if (!grads.at(0).defined()) return out;  // several outputs: the formulas read output 0's
     }
-    const auto& grad = [&]() -> const auto& {
-      if constexpr (list_result) return grads;
-      else return grads[0];
-    }();
     mp::mp_for_each<mp::mp_iota<mp::mp_size<formulas>>>([&](auto k) {
       using F = mp::mp_at_c<formulas, k>;
       auto& s = std::get<k.value>(saved_);
       if (!s) return;  // none of its inputs needs a gradient
+      const auto& grad = [&]() -> const auto& {
+        if constexpr (list_result || reads_all_grads_v<F>) return grads;
+        else return grads[0];
+      }();
+      if constexpr (!list_result && !reads_all_grads_v<F>) {
+        if (!grad.defined()) return;  // beside a formula that reads every gradient: output 0's is undefined
+      }
       constexpr std::size_t n = count_names(F::inputs);
       auto r = [&] {
         if constexpr (std::is_same_v<saved_type_of<F>, no_saved>)

@@ -8,6 +8,7 @@
 
 #include "autograd/formulas_common-inl.hpp"
 #include "autograd/formulas.hpp"
+#include "kernels/ops_conv_backward.hpp"
 
 namespace opd::autograd {
 
@@ -404,40 +405,40 @@ struct convolution_d {
     return call<k::convolution>(x, w, std::nullopt, fx::ints(stride), fx::ints(padding), fx::ints(dilation), transposed,
                                 fx::ints(output_padding), groups);
   }
-  static Tensor input(const Tensor& g, const saved<Op, "input.sizes", "weight", "stride", "padding", "dilation",
-                                                  "transposed", "groups">& s) {
-    const Tensor w = s.get<"weight">();
-    const IntArrayRef in = s.get<"input.sizes">();
-    const std::vector<int64_t>&st = s.get<"stride">(), &pad = s.get<"padding">(), &dil = s.get<"dilation">();
-    const std::size_t n = in.size() - 2;
-    auto at = [](const std::vector<int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
-    std::vector<int64_t> stride(n), padding(n), dilation(n), out_pad(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      stride[i] = at(st, i);
-      padding[i] = at(pad, i);
-      dilation[i] = at(dil, i);
+  // The stride, padding and dilation of an n-d convolution, one entry per spatial dimension.
+  struct geometry {
+    std::vector<int64_t> stride, padding, dilation;
+    geometry(std::size_t n, const std::vector<int64_t>& st, const std::vector<int64_t>& pad, const std::vector<int64_t>& dil)
+        : stride(n), padding(n), dilation(n) {
+      auto at = [](const std::vector<int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+      for (std::size_t i = 0; i < n; ++i) {
+        stride[i] = at(st, i);
+        padding[i] = at(pad, i);
+        dilation[i] = at(dil, i);
+      }
     }
-    if (s.get<"transposed">()) return conv(g, w, stride, padding, dilation, false, out_pad, s.get<"groups">());
+  };
+  // The gradient of convolution(x, w) with respect to x (of sizes `in`) for the output gradient g.
+  static Tensor input_grad(const Tensor& g, IntArrayRef in, const Tensor& w, const geometry& c, bool transposed, int64_t groups) {
+    const std::size_t n = in.size() - 2;
+    std::vector<int64_t> out_pad(n, 0);
+    if (transposed) return conv(g, w, c.stride, c.padding, c.dilation, false, out_pad, groups);
     for (std::size_t i = 0; i < n; ++i) {  // the rows the forward stride skipped at the end
       const int64_t k = w.size(static_cast<int64_t>(i) + 2), o = g.size(static_cast<int64_t>(i) + 2);
-      out_pad[i] = in[i + 2] - ((o - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + 1);
+      out_pad[i] = in[i + 2] - ((o - 1) * c.stride[i] - 2 * c.padding[i] + c.dilation[i] * (k - 1) + 1);
     }
-    return conv(g, w, stride, padding, dilation, true, out_pad, s.get<"groups">());
+    return conv(g, w, c.stride, c.padding, c.dilation, true, out_pad, groups);
   }
-  static Tensor weight(const Tensor& g, const saved<Op, "input", "weight.sizes", "stride", "padding", "dilation",
-                                                   "transposed", "groups">& s) {
-    const Tensor x = s.get<"input">();
-    const IntArrayRef ws = s.get<"weight.sizes">();
-    const int64_t groups = s.get<"groups">();
-    const bool transposed = s.get<"transposed">();
+  static Tensor input(const Tensor& g, const saved<Op, "input.sizes", "weight", "stride", "padding", "dilation",
+                                                  "transposed", "groups">& s) {
+    const IntArrayRef in = s.get<"input.sizes">();
+    return input_grad(g, in, s.get<"weight">(), geometry(in.size() - 2, s.get<"stride">(), s.get<"padding">(), s.get<"dilation">()),
+                      s.get<"transposed">(), s.get<"groups">());
+  }
+  // The gradient of convolution(x, w) with respect to w (of sizes `ws`) for the output gradient g.
+  static Tensor weight_grad(const Tensor& g, const Tensor& x, IntArrayRef ws, const geometry& c, bool transposed, int64_t groups) {
     const std::size_t n = ws.size() - 2;
-    auto at = [](const std::vector<int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
-    std::vector<int64_t> stride(n), padding(n), dilation(n), zero(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      stride[i] = at(s.get<"stride">(), i);
-      padding[i] = at(s.get<"padding">(), i);
-      dilation[i] = at(s.get<"dilation">(), i);
-    }
+    const std::vector<int64_t> zero(n, 0);
     // (not transposed) gw[o, c, k] = sum_{n, p} g[n, o, p] x[n, c, p * stride + k * dilation - padding]
     // (transposed)     gw[c, o, k] = sum_{n, p} x[n, c, p] g[n, o, p * stride + k * dilation - padding]
     // One convolution, grouped: batch = a's channels of a group, channels = (group, sample).
@@ -464,17 +465,55 @@ struct convolution_d {
       ag = split(a, false);
       bg = split(b, true);
     }
-    Tensor r = fx::transpose(conv(ag, bg, dilation, padding, stride, false, zero, groups), 0, 1);
+    Tensor r = fx::transpose(conv(ag, bg, c.dilation, c.padding, c.stride, false, zero, groups), 0, 1);
     for (std::size_t i = 0; i < n; ++i) {  // the kernel's extent (the last rows the stride skipped)
       const int64_t d = static_cast<int64_t>(i) + 2;
       if (r.size(d) != ws[i + 2]) r = call<k::narrow>(r, d, int64_t{0}, ws[i + 2]);
     }
     return r;
   }
+  static Tensor weight(const Tensor& g, const saved<Op, "input", "weight.sizes", "stride", "padding", "dilation",
+                                                   "transposed", "groups">& s) {
+    const IntArrayRef ws = s.get<"weight.sizes">();
+    return weight_grad(g, s.get<"input">(), ws, geometry(ws.size() - 2, s.get<"stride">(), s.get<"padding">(), s.get<"dilation">()),
+                       s.get<"transposed">(), s.get<"groups">());
+  }
   static Tensor bias(const Tensor& g) {
     std::vector<int64_t> dims{0};
     for (int64_t d = 2; d < g.dim(); ++d) dims.push_back(d);
     return fx::sum_dims(g, dims, false);
+  }
+};
+// convolution_backward (convolution's double backward; PyTorch's _convolution_double_backward):
+// its outputs (gI, gW, gB) are linear in grad_output and bilinear in (grad_output, weight) and
+// (input, grad_output), so each input's gradient is a convolution or one of convolution's own gradients
+// of the outputs' gradients (ggI, ggW, ggB; an undefined one contributes nothing).
+struct convolution_backward_d {
+  using Op = k::convolution_backward;
+  using S = saved<Op, "grad_output", "input", "weight", "stride", "padding", "dilation", "transposed", "output_padding", "groups">;
+  static std::array<Tensor, 3> all(const variable_list& grads, const S& s) {
+    const Tensor &ggi = grads[0], &ggw = grads[1], &ggb = grads[2];
+    const Tensor go = s.get<"grad_output">(), x = s.get<"input">(), w = s.get<"weight">();
+    const bool transposed = s.get<"transposed">();
+    const int64_t groups = s.get<"groups">();
+    const convolution_d::geometry c(static_cast<std::size_t>(x.dim()) - 2, s.get<"stride">(), s.get<"padding">(), s.get<"dilation">());
+    auto conv = [&](const Tensor& a, const Tensor& b) {
+      return convolution_d::conv(a, b, c.stride, c.padding, c.dilation, transposed, s.get<"output_padding">(), groups);
+    };
+    auto plus = [](const Tensor& a, const Tensor& b) { return a.defined() ? fx::add(a, b) : b; };
+    // grad_output: d<ggI, gI>/dgo = conv(ggI, w); d<ggW, gW>/dgo = conv(x, ggW); d<ggB, gB>/dgo = ggB per channel
+    Tensor ggo;
+    if (ggi.defined()) ggo = conv(ggi, w);
+    if (ggw.defined()) ggo = plus(ggo, conv(x, ggw));
+    if (ggb.defined()) {
+      std::vector<int64_t> shape(static_cast<std::size_t>(go.dim()), 1);
+      shape[1] = go.size(1);
+      const Tensor b = fx::reshape(ggb, IntArrayRef(shape.data(), shape.size()));
+      ggo = ggo.defined() ? fx::add(ggo, b) : fx::add(fx::zeros_like_sizes(go.sizes(), go), b);
+    }
+    // input: gW's adjoint in x; weight: gI's adjoint in w
+    return {ggo, ggw.defined() ? convolution_d::input_grad(go, x.sizes(), ggw, c, transposed, groups) : Tensor(),
+            ggi.defined() ? convolution_d::weight_grad(go, ggi, w.sizes(), c, transposed, groups) : Tensor()};
   }
 };
 // narrow / slice: the gradient placed back into zeros of self's shape
@@ -655,6 +694,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::native_batch_norm, "NativeBatchNormBackward0", fo
                          non_differentiable<"running_mean", "running_var">);
 OPD_AUTOGRAD_DERIVATIVES(kops::convolution, "ConvolutionBackward0", formula<"input", &fd::convolution_d::input>,
                          formula<"weight", &fd::convolution_d::weight>, formula<"bias", &fd::convolution_d::bias>);
+OPD_AUTOGRAD_DERIVATIVES(kops::convolution_backward, "ConvolutionBackwardBackward0",
+                         formula<"grad_output, input, weight", &fd::convolution_backward_d::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::max_pool2d_with_indices, "MaxPool2DWithIndicesBackward0", formula<"self", &fd::max_pool_d::self>,
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::narrow, "SliceBackward0", formula<"self", &fd::slice_d::narrow>, complex_verified);
@@ -766,6 +807,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::native_batch_norm>();
   r.functional<kops::native_group_norm>();
   r.functional<kops::convolution>();
+  r.functional<kops::convolution_backward>();
   r.functional<kops::max_pool2d_with_indices>();
   r.functional<kops::max_pool2d>();
   r.functional<kops::narrow>();

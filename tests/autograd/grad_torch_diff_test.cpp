@@ -1,7 +1,7 @@
 // Every operator with a formula against libtorch 1.13's autograd: on the same
 // double inputs (gradcheck_samples.hpp), the first derivatives
 // (torch::autograd::grad of output 0, or of every element of a Tensor[]
-// result, with random output gradients v, under
+// result, or of each result a sample names, with random output gradients v, under
 // create_graph) and the second ones (the gradient of sum_i <first_i, u_i>,
 // u random) agree within 1e-10 relative (absolute below 1); an undefined
 // gradient counts as zeros.
@@ -72,6 +72,7 @@ diff::Value value(const opd::IValue& a) {
   if (a.is_int_list()) return diff::L(a.to_int_list());
   if (a.is_double_list()) return diff::DL(a.to_double_list());
   if (a.is_string()) return diff::S(std::string(a.to_string_view()));
+  if (a.is_bool_list()) return diff::BL(a.to_bool_list());
   return diff::None();
 }
 
@@ -149,7 +150,7 @@ TEST(AutogradAgainstLibtorch, FirstAndSecondDerivativesOfEveryOperatorWithAFormu
         inputs.push_back(x.detach());
         inputs.back().set_requires_grad(true);
       }
-      // opd: output 0, or each element of a Tensor[] result, with a random gradient
+      // opd: output 0, or each element of a Tensor[] result, or each result checked, with a random gradient
       const variable_list ys = opd_test::boxed_fn(name, s)(inputs);
       variable_list v;
       std::vector<diff::RawTensor> v_raw;
@@ -298,6 +299,54 @@ TEST(AutogradAgainstLibtorch, InPlaceWritesToViews) {
             << "program " << p << (i < 2 ? ", first" : ", second") << " derivative by input " << i % 2 << ", element " << j
             << ": opd " << m[j] << ", libtorch " << theirs[i][j];
     }
+  }
+}
+
+// The second derivative of a conv2d + layer_norm model through the public API (grad with create_graph,
+// then backward), as grad_torch_side.hpp's program.
+TEST(AutogradAgainstLibtorch, ConvLayerNormModelSecondDerivative) {
+  namespace k = opd::kernels::ops;
+  const opd::RegistrationSet kernels = opd_test::register_all_kernels();
+  const opd::RegistrationSet autograd = opd_test::register_all_formulas();
+  std::mt19937 gen(7);
+  const std::vector<std::vector<int64_t>> sizes = {{2, 2, 5, 5}, {3, 2, 3, 3}, {3}, {3, 5, 5}, {3, 5, 5},
+                                                   {2, 3, 5, 5}, {2, 2, 5, 5}, {3, 2, 3, 3}};
+  std::vector<Tensor> t;
+  std::vector<std::vector<double>> data;
+  for (const auto& sz : sizes) {
+    t.push_back(opd_test::rnd(sz, gen));
+    data.push_back(opd::to_vector<double>(t.back()));
+  }
+  variable_list params(t.begin(), t.begin() + grad_diff::kModelInputs);
+  for (Tensor& p : params) p.set_requires_grad(true);
+  auto sum = [](const Tensor& x) { return opd::call<k::sum>(x); };
+  auto mul = [](const Tensor& x, const Tensor& y) { return opd::call<k::mul::functional>(x, y); };
+  auto add = [](const Tensor& x, const Tensor& y) { return opd::call<k::add::functional>(x, y); };
+  const std::vector<int64_t> one{1, 1};
+  const Tensor h = opd::call<k::conv2d>(params[0], params[1], params[2], one, one, one, int64_t{1});
+  const Tensor y = std::get<0>(opd::call<k::native_layer_norm>(h, std::vector<int64_t>{3, 5, 5}, params[3], params[4], 1e-5));
+  const Tensor loss = sum(mul(opd::call<k::tanh::functional>(y), t[5]));
+  const variable_list g = opd::autograd::grad({loss}, params, {}, true, true, false);
+  ASSERT_EQ(g.size(), params.size());
+  ASSERT_TRUE(g[0].requires_grad() && g[1].requires_grad() && g[3].requires_grad());
+  const Tensor second = add(add(sum(mul(g[0], t[6])), sum(mul(g[1], t[7]))), sum(mul(g[3], g[3])));
+  second.backward(Tensor(), std::nullopt, false);
+  variable_list mine(g.begin(), g.end());
+  for (const Tensor& p : params) mine.push_back(p.grad());
+  const std::vector<std::vector<double>> theirs = grad_diff::torch_conv_layer_norm_model_grads(data);
+  ASSERT_EQ(theirs.size(), mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    const std::vector<double> m = mine[i].defined() ? opd::to_vector<double>(mine[i]) : std::vector<double>(theirs[i].size(), 0.0);
+    ASSERT_EQ(m.size(), theirs[i].size()) << i;
+    double largest = 0;
+    for (const double v : theirs[i]) largest = std::max(largest, std::abs(v));
+    if (i >= params.size()) {
+      EXPECT_GT(largest, 0.0) << "second derivative by input " << i - params.size() << " is all zeros";
+    }
+    for (std::size_t j = 0; j < m.size(); ++j)
+      EXPECT_LE(std::abs(m[j] - theirs[i][j]), 1e-10 * std::max(1.0, std::abs(theirs[i][j])))
+          << (i < params.size() ? "first" : "second") << " derivative by input " << i % params.size() << ", element " << j
+          << ": opd " << m[j] << ", libtorch " << theirs[i][j];
   }
 }
 

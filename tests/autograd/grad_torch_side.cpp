@@ -45,6 +45,11 @@ c10::IValue to_ivalue(const diff::Value& v) {
     case K::IntList: return c10::IValue(v.ints);
     case K::DoubleList: return c10::IValue(v.doubles);
     case K::String: return c10::IValue(v.s);
+    case K::BoolList: {
+      c10::List<bool> bs;
+      for (bool b : v.bools) bs.push_back(b);
+      return c10::IValue(bs);
+    }
     case K::Tensor: return c10::IValue(to_tensor(*v.tensors.at(0)));
     case K::TensorList: {
       std::vector<at::Tensor> ts;
@@ -86,7 +91,7 @@ Grads torch_grads(const std::string& op, const std::string& overload, const std:
     if (stack.at(0).isTensorList())
       ys = stack.at(0).toTensorVector();
     else
-      ys.push_back(stack.at(0).toTensor());
+      for (std::size_t k = 0; k < std::max<std::size_t>(v.size(), 1); ++k) ys.push_back(stack.at(k).toTensor());
     for (const diff::RawTensor& r : v) vs.push_back(to_tensor(r));
     const std::vector<at::Tensor> first =
         torch::autograd::grad(ys, inputs, vs, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true);
@@ -177,6 +182,30 @@ std::vector<std::vector<double>> torch_inplace_view_grads(int program, const std
       const at::Tensor t = d.defined() ? d.detach().contiguous() : at::zeros(i == 0 ? a.sizes() : c.sizes(), options);
       out.emplace_back(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
     }
+  return out;
+}
+
+std::vector<std::vector<double>> torch_conv_layer_norm_model_grads(const std::vector<std::vector<double>>& data) {
+  const auto options = at::TensorOptions().dtype(at::kDouble);
+  const std::vector<std::vector<int64_t>> sizes = {{2, 2, 5, 5}, {3, 2, 3, 3}, {3}, {3, 5, 5}, {3, 5, 5},
+                                                   {2, 3, 5, 5}, {2, 2, 5, 5}, {3, 2, 3, 3}};
+  std::vector<at::Tensor> t;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    t.push_back(at::from_blob(const_cast<double*>(data.at(i).data()), sizes[i], options).clone());
+  std::vector<at::Tensor> params(t.begin(), t.begin() + kModelInputs);
+  for (at::Tensor& p : params) p.requires_grad_(true);
+  const at::Tensor h = at::conv2d(params[0], params[1], params[2], 1, 1, 1, 1);
+  const at::Tensor loss = (at::tanh(at::layer_norm(h, {3, 5, 5}, params[3], params[4], 1e-5)) * t[5]).sum();
+  const std::vector<at::Tensor> g = torch::autograd::grad({loss}, params, {}, true, true, false);
+  const at::Tensor second = (g[0] * t[6]).sum() + (g[1] * t[7]).sum() + (g[3] * g[3]).sum();
+  second.backward();
+  std::vector<std::vector<double>> out;
+  auto put = [&](const at::Tensor& x, const at::Tensor& like) {
+    const at::Tensor c = x.defined() ? x.contiguous() : at::zeros_like(like);
+    out.emplace_back(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+  };
+  for (int i = 0; i < kModelInputs; ++i) put(g[static_cast<std::size_t>(i)], params[static_cast<std::size_t>(i)]);
+  for (const at::Tensor& p : params) put(p.grad(), p);
   return out;
 }
 

@@ -42,6 +42,8 @@ struct Sample {
   // gradient inside the scattered region and uninitialized memory outside; its own gradcheck fails):
   // gradchecked here, not compared with libtorch
   std::vector<std::size_t> wrong_in_libtorch = {};
+  // the leading results checked (every one with its own gradient); default: output 0 (a Tensor[]: each element)
+  std::size_t outputs = 1;
   bool differentiated(std::size_t i) const {
     return ((args[i].is_tensor() && differentiable_dtype(args[i].to_tensor().dtype())) || args[i].is_tensor_list()) &&
            std::find(constant.begin(), constant.end(), i) == constant.end();
@@ -593,6 +595,26 @@ inline std::map<std::string, std::vector<Sample>> samples() {
     m["aten::_fft_c2r"] = {{{c({2, 3}), V(L{1}), V(0), V(4)}}, {{c({3}), V(L{0}), V(2), V(5)}},
                            {{c({3, 2}), V(L{0, 1}), V(1), V(3)}}};
   }
+  // convolution_backward (convolution's double backward): every output checked, each with its own gradient;
+  // 1d/2d/3d, stride, padding, dilation, groups, transposed (without output_padding: libtorch 1.13's double
+  // backward passes it to a convolution that is not transposed and refuses it)
+  {
+    using BL = std::vector<bool>;
+    m["aten::convolution_backward"] = {
+        {{r({2, 3, 4, 4}), r({2, 2, 5, 5}), r({3, 2, 2, 2}), V(L{3}), V(L{1, 1}), V(L{0, 0}), V(L{1, 1}), V(false), V(L{0, 0}),
+          V(1), V(BL{true, true, true})}},
+        {{r({1, 2, 3, 4}), r({1, 2, 7, 6}), r({2, 2, 2, 3}), V(L{2}), V(L{2, 1}), V(L{0, 1}), V(L{1, 2}), V(false), V(L{0, 0}),
+          V(1), V(BL{true, true, true})}},
+        {{r({1, 4, 2, 2}), r({1, 4, 4, 4}), r({4, 2, 3, 3}), V(L{4}), V(L{2, 2}), V(L{1, 1}), V(L{1, 1}), V(false), V(L{0, 0}),
+          V(2), V(BL{true, true, true})}},
+        {{r({1, 3, 6, 6}), r({1, 2, 3, 3}), r({2, 3, 2, 2}), V(L{3}), V(L{2, 2}), V(L{0, 0}), V(L{1, 1}), V(true), V(L{0, 0}),
+          V(1), V(BL{true, true, true})}},
+        {{r({2, 3, 3}), r({2, 2, 6}), r({3, 2, 3}), V(L{3}), V(L{2}), V(L{1}), V(L{1}), V(false), V(L{0}), V(1),
+          V(BL{true, true, true})}},
+        {{r({1, 2, 2, 2, 2}), r({1, 2, 3, 3, 3}), r({2, 1, 2, 2, 2}), V(L{2}), V(L{1, 1, 1}), V(L{0, 0, 0}), V(L{1, 1, 1}),
+          V(false), V(L{0, 0, 0}), V(2), V(BL{true, true, true})}}};
+    for (Sample& s : m["aten::convolution_backward"]) s.outputs = 3;
+  }
   // the views' *_copy operators: their views' samples
   for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
                         "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",
@@ -623,7 +645,9 @@ inline opd::autograd::DifferentiableFn boxed_fn(const std::string& op, const Sam
     }
     opd::call_boxed(op, stack);
     if (stack.at(0).is_tensor_list()) return stack.at(0).to_tensor_list();
-    return variable_list{stack.at(0).to_tensor()};
+    variable_list out;
+    for (std::size_t k = 0; k < s.outputs; ++k) out.push_back(stack.at(k).to_tensor());
+    return out;
   };
 }
 
