@@ -25,9 +25,11 @@
 //                                PyTorch 1.13's are, a real input's gradient real); without it a
 //                                call that records grad with a complex tensor is refused
 //
-// With several outputs, `grad` is the gradient of output 0 (undefined: the
-// formulas do not run), and a formula reads an output as "result0",
-// "result1", ... or by the schema's return name ("indices").
+// With several outputs, a formula's first parameter is `const Tensor& grad`,
+// output 0's gradient (undefined: that formula does not run), or
+// `const variable_list& grads`, every output's (an unused one undefined:
+// convolution_backward's double backward); a formula reads an output as
+// "result0", "result1", ... or by the schema's return name ("indices").
 //
 // What a formula may read is the parameter type of its second argument,
 // saved<Op, Names...>: inputs by name ("other": the tensor, or the value of a
