@@ -527,6 +527,16 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
              (std::is_same_v<Res, Tensor> || std::is_same_v<Res, std::vector<Tensor>>);
     }
   }();
+  // A functional operator with one Tensor result over a Tensor first argument: its kernel may
+  // return that argument itself (conj_physical of a real tensor, as ATen's composite does).
+  static constexpr bool may_return_input = [] {
+    if constexpr (sizeof...(A) == 0 || is_inplace) {
+      return false;
+    } else {
+      using First = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>;
+      return std::is_same_v<First, Tensor> && std::is_same_v<std::remove_cvref_t<R>, Tensor>;
+    }
+  }();
   static constexpr std::size_t num_outputs = Op::schema.returns.size();
   static_assert(std::is_same_v<std::remove_cvref_t<R>, Tensor> || kernel_detail::returns_tensor_list_v<Op> ||
                     (num_outputs > 1 && std::is_same_v<std::remove_cvref_t<R>, kernel_detail::mp::mp_repeat_c<std::tuple<Tensor>, num_outputs>>),
@@ -579,11 +589,12 @@ struct autograd_kernel<Op, D, NodeOp, R(A...)> {
       if (kernel_detail::any_complex(result)) [[unlikely]]  // a complex result of real inputs
         kernel_detail::throw_complex_not_verified(Op::name, Op::overload_name);
     }
-    if constexpr (is_view_op) {
-      // An alias operator that returned its input itself (contiguous of a
-      // contiguous tensor, to() that changes nothing): no history, as PyTorch's
-      // composites return self. (A node here would make a leaf a non-leaf, and
-      // a view of itself a reference cycle.)
+    if constexpr (is_view_op || may_return_input) {
+      // An operator that returned its input itself (contiguous of a contiguous
+      // tensor, to() that changes nothing, conj_physical of a real tensor): no
+      // history, as PyTorch's composites return self. (A node here would make a
+      // leaf a non-leaf, rewrite the input's history, and with a saved input a
+      // reference cycle.)
       if (kernel_detail::is_input_itself(result, std::get<0>(all))) return result;
     }
     // 5. history (rebased for in-place: result is self) and saved outputs

@@ -829,6 +829,23 @@ TEST_F(Autograd, OperatorsNotVerifiedForComplexRefuseIt) {
 
 // PyTorch's convention: for a real loss L of z = x + iy, z.grad is dL/dx + i dL/dy; a real input
 // that meets a complex one gets a real gradient (handle_r_to_c).
+// conj_physical of a real tensor returns the tensor itself (as ATen's composite): it stays a leaf
+// with its own history, and its gradient flows as through the identity. (A node here rewrote the
+// input's history and, under gradgradcheck, made reference cycles that LeakSanitizer reported.)
+TEST_F(Autograd, AnOperatorThatReturnsItsInputKeepsTheInputsHistory) {
+  Tensor x = leaf({1, 2}, {2});
+  const Tensor y = opd::call<k::conj_physical>(x);
+  EXPECT_TRUE(y.is_same(x));
+  EXPECT_TRUE(x.is_leaf());
+  EXPECT_EQ(x.grad_fn(), nullptr);
+  sum(mul(y, dvec({2, 2}, {2}))).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 2}));
+  // a non-leaf keeps its own node
+  const Tensor h = mul(x, dvec({3, 3}, {2}));
+  const std::string before = h.grad_fn()->name();
+  EXPECT_EQ(opd::call<k::conj_physical>(h).grad_fn()->name(), before);
+}
+
 TEST_F(Autograd, ComplexGradientsFollowPyTorchsConvention) {
   using cd = std::complex<double>;
   Tensor z = cvec({{1, 2}, {-0.5, 0.25}}, {2});
