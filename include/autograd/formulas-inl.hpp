@@ -344,6 +344,70 @@ struct layer_norm_d {
             b.defined() ? fx::sum_to(g, b.sizes()) : Tensor()};
   }
 };
+// native_layer_norm_backward (layer norm's double backward, PyTorch 1.13's layer_norm_double_backward):
+// the gradients of <ggI, gI> + <ggW, gW> + <ggB, gB> by grad_out, input and weight, per row of N
+// normalized elements. The statistics count as functions of the input (d mean / dx = 1/N, d rstd / dx =
+// -rstd^3 (x - mean) / N) but are read from the saved mean and rstd, so the input enters only through
+// d = x - mean (1.13's form: its own derivatives, the third order, follow from it). With v = grad_out *
+// weight: gI = rstd/N (N v - sum v - d rstd^2 sum(v d)).
+struct layer_norm_backward_d {
+  using Op = k::native_layer_norm_backward;
+  using S = saved<Op, "grad_out", "input", "normalized_shape", "mean", "rstd", "weight">;
+  static std::array<Tensor, 3> all(const variable_list& grads, const S& s) {
+    const Tensor &ggi_in = grads[0], &ggw_in = grads[1], &ggb_in = grads[2];
+    const Tensor x = s.get<"input">(), w = s.get<"weight">();
+    const std::size_t outer = x.sizes().size() - s.get<"normalized_shape">().size();
+    int64_t m = 1, n = 1;
+    for (std::size_t i = 0; i < x.sizes().size(); ++i) (i < outer ? m : n) *= x.sizes()[i];
+    const int64_t mn[2] = {m, n}, m1[2] = {m, 1}, n1[2] = {1, n};
+    auto rows = [&](const Tensor& t, const int64_t (&shape)[2]) { return fx::reshape(t, IntArrayRef(shape, 2)); };
+    auto row_sum = [](const Tensor& t) { return fx::sum_dims(t, {1}, true); };
+    auto plus = [](const Tensor& a, const Tensor& b) { return a.defined() ? fx::add(a, b) : b; };
+    const double inv_n = 1.0 / static_cast<double>(n);
+    const Tensor d = fx::sub(rows(x, mn), rows(s.get<"mean">(), m1));
+    const Tensor r1 = rows(s.get<"rstd">(), m1), r2 = fx::mul(r1, r1), r3 = fx::mul(r2, r1);
+    const Tensor go = rows(s.get<"grad_out">(), mn);
+    const Tensor gamma = w.defined() ? rows(w, n1) : Tensor();
+    // the first backward's input gradient for v = u * gamma, before the factor gamma
+    auto input_grad = [&](const Tensor& u) {
+      const Tensor centered = fx::sub(fx::sub(fx::mul(u, Scalar(static_cast<double>(n))), row_sum(u)),
+                                      fx::mul(fx::mul(d, r2), row_sum(fx::mul(u, d))));
+      return fx::mul(fx::mul(r1, Scalar(inv_n)), centered);
+    };
+    Tensor gx, ggo, gw;
+    if (ggi_in.defined()) {
+      const Tensor ggi = rows(ggi_in, mn), v = gamma.defined() ? fx::mul(go, gamma) : go;
+      const Tensor sv = row_sum(v), svd = row_sum(fx::mul(v, d)), sg = row_sum(ggi), sgd = row_sum(fx::mul(ggi, d));
+      // through rstd (the d rstd^3 terms) and through mean (the sums' 1/N terms)
+      const Tensor inner = fx::add(fx::sub(fx::mul(fx::mul(sg, sv), Scalar(inv_n)), row_sum(fx::mul(ggi, v))),
+                                   fx::mul(fx::mul(fx::mul(r2, svd), sgd), Scalar(3 * inv_n)));
+      const Tensor t0 = fx::mul(fx::mul(fx::mul(d, r3), inner), Scalar(inv_n));
+      const Tensor t1 = fx::mul(fx::mul(fx::mul(sgd, r3), Scalar(inv_n)), fx::sub(fx::mul(sv, Scalar(inv_n)), v));
+      const Tensor t2 = fx::mul(fx::mul(fx::mul(svd, r3), Scalar(inv_n)), fx::sub(fx::mul(sg, Scalar(inv_n)), ggi));
+      gx = fx::add(fx::add(t0, t1), t2);
+      const Tensor u = input_grad(ggi);
+      ggo = gamma.defined() ? fx::mul(u, gamma) : u;
+      if (gamma.defined()) gw = fx::reshape(fx::sum_dims(fx::mul(go, u), {0}, false), w.sizes());
+    }
+    if (ggw_in.defined() && gamma.defined()) {  // gW = sum over rows of grad_out * d * rstd
+      const Tensor q = fx::mul(go, rows(ggw_in, n1));
+      const Tensor through_x = fx::sub(fx::sub(fx::mul(q, r1), fx::mul(row_sum(fx::mul(q, r1)), Scalar(inv_n))),
+                                       fx::mul(fx::mul(fx::mul(d, r3), row_sum(fx::mul(q, d))), Scalar(inv_n)));
+      gx = plus(gx, through_x);
+      ggo = plus(ggo, fx::mul(fx::mul(rows(ggw_in, n1), d), r1));
+    }
+    if (ggb_in.defined()) ggo = plus(ggo, fx::expand(rows(ggb_in, n1), IntArrayRef(mn, 2)));  // gB = sum of grad_out
+    return {ggo.defined() ? fx::reshape(ggo, x.sizes()) : ggo, gx.defined() ? fx::reshape(gx, x.sizes()) : gx, gw};
+  }
+  // 1.13: not_implemented
+  static Tensor mean(const Tensor&) {
+    throw NotImplementedError("the derivative for 'native_layer_norm_backward mean' is not implemented.");
+  }
+  static Tensor rstd(const Tensor&) {
+    throw NotImplementedError("the derivative for 'native_layer_norm_backward rstd' is not implemented.");
+  }
+  static Tensor bias(const Tensor&) { return Tensor(); }  // 1.13: bias does not enter the gradients
+};
 // native_group_norm: the channels in `group` groups, each normalized over its channels and positions;
 // as layer_norm: the library's backward kernel, under create_graph the differentiable form.
 struct group_norm_d {
@@ -689,6 +753,10 @@ OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::g
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_add, "ScatterAddBackward0", formula<"self", &fd::scatter_add_d::self>,
                          formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm, "NativeLayerNormBackward0", formula<"input, weight, bias", &fd::layer_norm_d::all>);
+OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm_backward, "NativeLayerNormBackwardBackward0",
+                         formula<"grad_out, input, weight", &fd::layer_norm_backward_d::all>,
+                         formula<"mean", &fd::layer_norm_backward_d::mean>, formula<"rstd", &fd::layer_norm_backward_d::rstd>,
+                         formula<"bias", &fd::layer_norm_backward_d::bias>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_group_norm, "NativeGroupNormBackward0", formula<"input, weight, bias", &fd::group_norm_d::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_batch_norm, "NativeBatchNormBackward0", formula<"input, weight, bias", &fd::batch_norm_d::all>,
                          non_differentiable<"running_mean", "running_var">);
@@ -808,6 +876,7 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.functional<kops::native_group_norm>();
   r.functional<kops::convolution>();
   r.functional<kops::convolution_backward>();
+  r.functional<kops::native_layer_norm_backward>();
   r.functional<kops::max_pool2d_with_indices>();
   r.functional<kops::max_pool2d>();
   r.functional<kops::narrow>();

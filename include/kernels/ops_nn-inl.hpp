@@ -1,6 +1,8 @@
 #pragma once
 // Out-of-line part of ops_nn.hpp (compiled in src/kernels/register_nn.cpp).
+#include "kernels/ops_arithmetic.hpp"
 #include "kernels/ops_nn.hpp"
+#include "kernels/ops_random.hpp"
 #include "kernels/ops_views.hpp"
 #include "structured/derive.hpp"
 
@@ -15,7 +17,16 @@ inline Tensor embedding_dense_backward_kernel(const Tensor& grad_output, const T
                                              int64_t padding_idx, bool scale_grad_by_freq) {
   return kernels::embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
 }
-inline Tensor dropout_kernel(const Tensor& input, double p, bool train) { return kernels::dropout(input, p, train); }
+// aten::dropout: CompositeImplicitAutograd, as ATen's, so that autograd differentiates its parts: not
+// training (or p = 0, or no elements), the input itself; p = 1, input * 0 (NaN stays NaN); otherwise
+// native_dropout's output (its mask drawn from the library's generator).
+inline Tensor dropout_kernel(const Tensor& input, double p, bool train) {
+  OPD_CHECK(input.defined(), "dropout: argument 'input' is an undefined tensor");
+  OPD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got ", p);
+  if (p == 0 || !train || input.numel() == 0) return input;
+  if (p == 1) return call<ops::mul_scalar::functional>(input, Scalar(0));
+  return std::get<0>(call<ops::native_dropout>(input, p, std::optional<bool>(true)));
+}
 inline Tensor max_pool2d_kernel(const Tensor& self, std::span<const int64_t> kernel_size,
                                 std::span<const int64_t> stride, std::span<const int64_t> padding,
                                 std::span<const int64_t> dilation, bool ceil_mode) {
@@ -73,13 +84,12 @@ inline Tensor adaptive_avg_pool1d_kernel(const Tensor& self, std::span<const int
 OPD_FUNC RegistrationSet register_nn() {
   RegistrationSet set;
   set.add(register_kernel<ops::embedding, &detail::embedding_kernel>(DispatchKey::CPU));
-  set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::CPU));
+  set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::CompositeImplicitAutograd));
   set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::CPU));
   set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::CPU));
   // Meta: the same kernels, which stop before reading data on Meta tensors (nn-inl.hpp).
   set.add(register_kernel<ops::embedding, &detail::embedding_kernel>(DispatchKey::Meta));
-  set.add(register_kernel<ops::dropout, &detail::dropout_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::max_pool2d, &detail::max_pool2d_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::avg_pool2d, &detail::avg_pool2d_kernel>(DispatchKey::Meta));
   set.add(register_kernel<ops::adaptive_avg_pool2d, &detail::adaptive_avg_pool2d_kernel>(DispatchKey::Meta));

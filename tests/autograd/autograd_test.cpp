@@ -547,6 +547,25 @@ TEST_F(Autograd, GradcheckOfAFunctionThatWritesIntoAView) {
 // formula, log_softmax, masked_fill, gather, ...): cross_entropy_loss's three
 // paths and nll_loss_nd over a 3-D input pass gradcheck and gradgradcheck; a
 // class weight that requires grad is refused at backward, naming it.
+// aten::dropout is composite (as ATen's): in training it is differentiated through native_dropout's
+// formula (the gradient is the mask times 1 / (1 - p)), not training it is the input itself.
+TEST_F(Autograd, DropoutInTrainingIsDifferentiatedThroughNativeDropout) {
+  Tensor x = leaf({1, -2, 3, 4, -5, 6, 7, 8}, {8});
+  const Tensor y = opd::call<k::dropout>(x, 0.5, true);
+  ASSERT_TRUE(y.requires_grad());
+  EXPECT_EQ(y.grad_fn()->name(), "NativeDropoutBackward0");
+  sum(y).backward();
+  const std::vector<double> yv = values(y), gv = values(x.grad()), xv = values(x);
+  int64_t kept = 0;
+  for (std::size_t i = 0; i < yv.size(); ++i) {
+    const bool keep = yv[i] != 0;
+    kept += keep;
+    EXPECT_EQ(yv[i], keep ? 2 * xv[i] : 0.0) << i;
+    EXPECT_EQ(gv[i], keep ? 2.0 : 0.0) << i;
+  }
+  EXPECT_TRUE(opd::call<k::dropout>(x, 0.5, false).is_same(x));
+}
+
 TEST_F(Autograd, LossCompositesThroughTheirParts) {
   namespace ko = opd::kernels::ops;
   std::mt19937 g(11);
@@ -922,10 +941,7 @@ std::string node_family(std::string_view base) {
 // Operators that 1.13 differentiates and that have no formula here yet (docs/autograd.md, "Not done
 // yet"): a call with an input that requires grad is the fallback's error naming the operator.
 const std::set<std::string>& not_yet() {
-  static const std::set<std::string> s = {
-      // backward kernels called as operators (double backward through them)
-      "aten::native_layer_norm_backward",
-  };
+  static const std::set<std::string> s = {};
   return s;
 }
 // Operators whose name has 1.13 nodes that are other overloads' (checked by calling them in libtorch

@@ -615,6 +615,27 @@ inline std::map<std::string, std::vector<Sample>> samples() {
           V(false), V(L{0, 0, 0}), V(2), V(BL{true, true, true})}}};
     for (Sample& s : m["aten::convolution_backward"]) s.outputs = 3;
   }
+  // native_layer_norm_backward (layer norm's double backward): mean and rstd from the forward call, held
+  // constant (1.13: not_implemented); the input gradient counts them as functions of the input, so it is
+  // not the Jacobian with them fixed (no first-order gradcheck); the bias does not enter the gradients
+  {
+    namespace ko = opd::kernels::ops;
+    using BL = std::vector<bool>;
+    auto sample = [&](std::vector<int64_t> sizes, std::vector<int64_t> shape, bool affine) {
+      const Tensor x = rnd(sizes, g, -2, 2), w = rnd({shape.begin(), shape.end()}, g, 0.5, 1.5);
+      auto [y, mean, rstd] = opd::call<ko::native_layer_norm>(x, std::span<const int64_t>(shape), affine ? std::optional<Tensor>(w) : std::nullopt,
+                                                              std::nullopt, 1e-5);
+      (void)y;
+      Sample s{{r(sizes), V(x), V(shape), V(mean), V(rstd), affine ? V(w) : V(), affine ? r({shape.begin(), shape.end()}) : V(),
+                V(BL{true, affine, affine})},
+               {3, 4, 6}};
+      s.jacobian = false;
+      s.outputs = affine ? 3 : 1;  // without weight and bias, their gradients are undefined
+      return s;
+    };
+    m["aten::native_layer_norm_backward"] = {sample({2, 3, 4}, {4}, true), sample({3, 2, 3}, {2, 3}, true),
+                                             sample({2, 5}, {5}, false)};
+  }
   // the views' *_copy operators: their views' samples
   for (const char* v : {"aten::view", "aten::transpose.int", "aten::t", "aten::permute", "aten::slice.Tensor",
                         "aten::select.int", "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::expand",

@@ -496,4 +496,27 @@ TEST_F(ModelsOps, NativeDropout) {
   EXPECT_TRUE(ym.is_meta() && mm.is_meta());
 }
 
+// aten::dropout in training: native_dropout's output (the library's generator, seeded); not training the input
+// itself; p = 1, input * 0 (NaN stays NaN); Meta tensors sized
+TEST_F(ModelsOps, DropoutInTraining) {
+  const Tensor x = ramp({64, 64}, 0.25f, 0.1f);
+  opd::default_cpu_generator().set_seed(7);
+  const Tensor y = opd::call<ops::dropout>(x, 0.25, true);
+  opd::default_cpu_generator().set_seed(7);
+  const auto [ny, mask] = opd::call<ops::native_dropout>(x, 0.25, std::optional<bool>(true));
+  EXPECT_EQ(opd::to_vector<float>(y), opd::to_vector<float>(ny));
+  int64_t kept = 0;
+  for (bool b : opd::to_vector<bool>(mask)) kept += b;
+  EXPECT_NEAR(static_cast<double>(kept) / 4096.0, 0.75, 0.03);
+  EXPECT_TRUE(opd::call<ops::dropout>(x, 0.25, false).is_same(x));
+  const Tensor with_nan = opd::from_vector<float>({1.f, std::numeric_limits<float>::quiet_NaN()}, V{2});
+  const std::vector<float> zeroed = opd::to_vector<float>(opd::call<ops::dropout>(with_nan, 1.0, true));
+  EXPECT_EQ(zeroed[0], 0.f);
+  EXPECT_TRUE(std::isnan(zeroed[1]));
+  EXPECT_NE(error_of([&] { (void)opd::call<ops::dropout>(x, -0.5, true); })
+                .find("dropout probability has to be between 0 and 1, but got -0.5"),
+            std::string::npos);
+  EXPECT_TRUE(opd::call<ops::dropout>(opd::empty(V{2, 3}, opd::ScalarType::Float, opd::Device::meta()), 0.5, true).is_meta());
+}
+
 }  // namespace

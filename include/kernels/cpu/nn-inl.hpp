@@ -170,9 +170,11 @@ OPD_FUNC Tensor dropout(const Tensor& input, double p, bool train) {
     if (!out.is_meta()) mul_scalar_impl(input, Scalar(0), out);
     return out;
   }
+  // the random mask is native_dropout's, an operator of its own: aten::dropout through the dispatcher
+  // (ops_nn-inl.hpp) calls it
   throw Error(opd::detail::str_cat("dropout: train=True with p=", p,
-                                   " needs a random number generator, which opdispatch does not have; "
-                                   "call it with train=False (inference)"));
+                                   " draws a random mask: call aten::dropout through the dispatcher "
+                                   "(opd::call<ops::dropout>), which takes aten::native_dropout's"));
 }
 
 // ------------------------------------------------------------------ conv2d ---
