@@ -99,8 +99,12 @@ inline Tensor crnd(std::vector<int64_t> sizes, std::mt19937& gen, double lo = -1
   return t;
 }
 
-// Samples per operator (several shapes: broadcasting, 0-dim, non-contiguous).
-inline std::map<std::string, std::vector<Sample>> samples() {
+// Samples per operator (several shapes: broadcasting, 0-dim, non-contiguous). One long function of
+// test data: compiled once, in gradcheck_samples.cpp, without optimization (-O2 tripled its compile time
+// in each test program that included it).
+std::map<std::string, std::vector<Sample>> samples();
+#ifdef OPD_TEST_DEFINE_SAMPLES
+std::map<std::string, std::vector<Sample>> samples() {
   std::mt19937 g(7);
   auto r = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g)); };
   auto pos = [&](std::vector<int64_t> s) { return opd::IValue(rnd(std::move(s), g, 0.5, 1.5)); };
@@ -647,6 +651,7 @@ inline std::map<std::string, std::vector<Sample>> samples() {
   }
   return m;
 }
+#endif  // OPD_TEST_DEFINE_SAMPLES
 
 // The operator called boxed on xs (in the order of Sample::inputs()); its output 0, or
 // every element of a Tensor[] result.
