@@ -39,6 +39,7 @@
 #include "autograd/autograd_meta.hpp"
 #include "autograd/derivatives.hpp"
 #include "autograd/grad_mode.hpp"
+#include "autograd/inplace_or_view.hpp"
 #include "autograd/node.hpp"
 #include "autograd/view_history.hpp"
 #include "dispatch/dispatcher.hpp"
@@ -691,13 +692,17 @@ namespace kernel_detail {
 }
 }  // namespace kernel_detail
 
-// Registers Op's Autograd kernel.
+// Registers Op's Autograd kernel, and for an operator that writes an argument its ADInplaceOrView
+// kernel (register_autograd()'s boxed one covers only the operators declared before it runs).
 // NodeOp: see autograd_kernel (an in-place variant or a view's *_copy passes its functional).
 template <class Op, class D = derivatives_t<Op>, class NodeOp = Op>
 RegistrationSet register_derivatives(const source_location& where = source_location::current()) {
   static_assert(!std::is_void_v<D>, "opd::autograd::register_derivatives: no derivatives are declared for this operator");
   static_assert(kernel_detail::check_derivatives<Op, D>());
-  return kernel_detail::register_at_autograd_keys(entry_for<Op>(), make_kernel<Op, &autograd_kernel<Op, D, NodeOp>::run>(), where);
+  RegistrationSet set =
+      kernel_detail::register_at_autograd_keys(entry_for<Op>(), make_kernel<Op, &autograd_kernel<Op, D, NodeOp>::run>(), where);
+  if constexpr (writes_an_argument_v<Op>) set.add(register_inplace_or_view<Op>(where));
+  return set;
 }
 
 }  // namespace opd::autograd

@@ -894,9 +894,9 @@ OPD_FUNC RegistrationSet register_autograd() {
   r.merge(formulas_detail::list_formulas());
   r.merge(formulas_detail::spatial_formulas());
   r.merge(formulas_detail::complex_formulas());
-  r.set.add(register_derivatives<kops::copy_>());  // in place (no functional variant to gradcheck); boxed ADInplaceOrView
+  r.set.add(register_derivatives<kops::copy_>());  // in place (no functional variant to gradcheck)
   r.set.add(register_non_differentiable<kops::detach>());
-  r.set.add(register_autograd_layers(r.typed));
+  r.set.add(register_autograd_layers());
   {
     std::lock_guard<std::mutex> lock(formulas_detail::registered_names_mutex());
     formulas_detail::registered_names() = r.names;

@@ -8,9 +8,9 @@
 //
 // It registers (a RegistrationSet): the derived Autograd kernel of every
 // operator with formulas (functional and in-place variants), their typed
-// ADInplaceOrView kernels, the boxed ADInplaceOrView kernel of every other
-// declared operator that writes an argument, and the Autograd fallback.
-// Operators declared after the call get no ADInplaceOrView kernel.
+// ADInplaceOrView kernels, the boxed ADInplaceOrView fallback for every other
+// operator that writes an argument (declared before the call or after it), and
+// the Autograd fallback.
 // docs/autograd.md lists the operators with formulas.
 #include <string>
 #include <vector>

@@ -147,7 +147,6 @@ namespace formulas_detail {
 
 struct registrar {
   RegistrationSet set;
-  std::vector<std::string> typed;  // operators with a typed ADInplaceOrView kernel
   std::vector<std::string> names;  // operators with formulas
   std::vector<std::string> complex;  // those whose formulas are complex_verified
 
@@ -163,7 +162,7 @@ struct registrar {
   }
   template <class Op>
   void functional() {
-    set.add(register_derivatives<Op>());
+    set.add(register_derivatives<Op>());  // with its typed ADInplaceOrView kernel if it writes
     names.emplace_back(name_of<Op>());
     if constexpr (complex_verified_v<derivatives_t<Op>>) complex.push_back(names.back());
   }
@@ -184,19 +183,15 @@ struct registrar {
     if constexpr (Family::has_inplace) inplace_of<F, typename Family::inplace>();
     using O = typename Family::out;
     set.add(register_inplace_or_view<O>());
-    typed.emplace_back(name_of<O>());
   }
   // An in-place variant (a family's, or a plain operator's: relu_, pow_.Tensor) with the
   // functional's formulas; its saved inputs are clones of the values before the call.
   template <class F, class I>
   void inplace_of() {
-    set.add(register_derivatives<I, derivatives_t<F>, F>());  // F's node type
-    set.add(register_inplace_or_view<I>());
-    typed.emplace_back(name_of<I>());
+    set.add(register_derivatives<I, derivatives_t<F>, F>());  // F's node type; its ADInplaceOrView kernel
   }
   void merge(registrar&& other) {
     set.add(std::move(other.set));
-    typed.insert(typed.end(), other.typed.begin(), other.typed.end());
     names.insert(names.end(), other.names.begin(), other.names.end());
     complex.insert(complex.end(), other.complex.begin(), other.complex.end());
   }

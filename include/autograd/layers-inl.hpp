@@ -22,27 +22,31 @@ OPD_FUNC void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stac
   if (GradMode::is_enabled()) {
     for (const IValue& v : *stack) for_each_tensor([&](const Tensor& t) { needs_grad = needs_grad || requires_grad(t); }, v);
   }
-  if (!needs_grad) {
-    ExcludeDispatchKeyGuard below(kAutogradKeys);
-    redispatch_boxed(op, ks & kBelowAutograd, *stack);
-    return;
-  }
   const AliasFacts& facts = op.alias_facts();
-  if (!facts.outs.empty()) kernel_detail::throw_out_variant(op.name());
-  for (std::size_t i : facts.written) {
-    if (i >= stack->size()) continue;
-    for_each_tensor(
-        [&](const Tensor& t) {
-          const AutogradMeta* m = autograd_meta(t);
-          if (m != nullptr && m->requires_grad && !m->grad_fn) kernel_detail::throw_leaf_inplace();
-        },
-        (*stack)[i]);
+  auto not_implemented = [&] {
+    throw NotImplementedError("the derivative for '" + op.name() +
+                              "' is not implemented: no formula is declared for it (opd::autograd::derivatives) "
+                              "and it is not declared non-differentiable, but one of its inputs requires grad");
+  };
+  if (needs_grad) {
+    if (!facts.outs.empty()) kernel_detail::throw_out_variant(op.name());
+    for (std::size_t i : facts.written) {
+      if (i >= stack->size()) continue;
+      for_each_tensor(
+          [&](const Tensor& t) {
+            const AutogradMeta* m = autograd_meta(t);
+            if (m != nullptr && m->requires_grad && !m->grad_fn) kernel_detail::throw_leaf_inplace();
+          },
+          (*stack)[i]);
+    }
+    if (!facts.written.empty()) not_implemented();  // before the call: the written tensors stay as they were
   }
   {
     ExcludeDispatchKeyGuard below(kAutogradKeys);
     redispatch_boxed(op, ks & kBelowAutograd, *stack);
   }
-  bool differentiable_output = !facts.written.empty();
+  if (!needs_grad) return;
+  bool differentiable_output = false;
   for (const IValue& v : *stack) {
     for_each_tensor(
         [&](const Tensor& t) {
@@ -50,11 +54,7 @@ OPD_FUNC void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stac
         },
         v);
   }
-  if (differentiable_output) {
-    throw NotImplementedError("the derivative for '" + op.name() +
-                              "' is not implemented: no formula is declared for it (opd::autograd::derivatives) "
-                              "and it is not declared non-differentiable, but one of its inputs needs_grad grad");
-  }
+  if (differentiable_output) not_implemented();
 }
 
 OPD_FUNC void non_differentiable_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack) {
@@ -62,15 +62,12 @@ OPD_FUNC void non_differentiable_boxed(const OperatorEntry& op, DispatchKeySet k
   redispatch_boxed(op, ks & kBelowAutograd, *stack);
 }
 
-OPD_FUNC RegistrationSet register_autograd_layers(const std::vector<std::string>& typed) {
+OPD_FUNC RegistrationSet register_autograd_layers() {
   RegistrationSet set;
   Dispatcher& d = Dispatcher::singleton();
-  for (const std::string& name : d.operator_names()) {
-    const OperatorEntry* e = d.find_schema(name);
-    if (e == nullptr || e->alias_facts().written.empty()) continue;
-    if (std::find(typed.begin(), typed.end(), name) != typed.end()) continue;
-    set.add(register_boxed_kernel(name, DispatchKey::ADInplaceOrView, &inplace_or_view_boxed));
-  }
+  // every operator that writes an argument and has no typed kernel, declared now or later (the
+  // dispatcher makes this fallback a fallthrough for the operators that write nothing)
+  set.add(register_fallback(DispatchKey::ADInplaceOrView, &inplace_or_view_boxed));
   // A composite (CompositeImplicitAutograd) view without a formula may make its
   // result directly rather than through view operators, which would record
   // nothing: it takes the fallback (an error when an input requires grad).

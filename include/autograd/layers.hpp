@@ -10,7 +10,10 @@
 //                     Autograd kernel records it as a differentiable view,
 //                     view_history.hpp.)
 //                     Typed for the operators that have formulas
-//                     (inplace_or_view_kernel<Op>), boxed for every other one.
+//                     (inplace_or_view_kernel<Op>, inplace_or_view.hpp), the boxed
+//                     fallback for every other one, whenever it is declared (for an
+//                     operator that writes nothing the dispatcher makes it a
+//                     fallthrough).
 //   Autograd fallback at every Autograd key: an operator without a formula
 //                     (and without a CompositeImplicitAutograd kernel, which is
 //                     differentiated through its parts) runs below autograd when no
@@ -27,46 +30,20 @@
 #include "autograd/grad_mode.hpp"
 #include "dispatch/config.hpp"
 #include "dispatch/dispatcher.hpp"
+#include "autograd/inplace_or_view.hpp"
 #include "dispatch/schema/alias_facts.hpp"
 
 namespace opd::autograd {
-
-template <class Op, class Sig = schema::kernel_signature_t<Op>>
-struct inplace_or_view_kernel;
-template <class Op, class R, class... A>
-struct inplace_or_view_kernel<Op, R(A...)> {
-  static constexpr auto facts = schema::alias_table_of<sizeof...(A), 1>(Op::schema);
-  static R run(DispatchKeySet ks, A... args) {
-    auto all = std::forward_as_tuple(args...);
-    R result = redispatch<Op>(ks & DispatchKeySet::full_after(DispatchKey::ADInplaceOrView), std::forward<A>(args)...);
-    bump(all, std::make_index_sequence<sizeof...(A)>{});
-    return result;
-  }
-
- private:
-  template <class Tuple, std::size_t... I>
-  static void bump(const Tuple& all, std::index_sequence<I...>) {
-    auto one = [](const auto& v) {
-      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, Tensor>) v.bump_version();
-    };
-    ((facts.written[I] ? one(std::get<I>(all)) : void()), ...);
-  }
-};
-
-template <class Op>
-RegistrationHandle register_inplace_or_view(const source_location& where = source_location::current()) {
-  return register_kernel<Op, &inplace_or_view_kernel<Op>::run>(DispatchKey::ADInplaceOrView, where);
-}
 
 // The boxed kernels (layers-inl.hpp).
 OPD_API void inplace_or_view_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
 OPD_API void autograd_fallback(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
 OPD_API void non_differentiable_boxed(const OperatorEntry& op, DispatchKeySet ks, Stack* stack);
 
-// The boxed ADInplaceOrView kernel for every declared operator that writes an
-// argument, except those named in `typed` (they have a typed one), and the
-// fallback at every Autograd key.
-OPD_API RegistrationSet register_autograd_layers(const std::vector<std::string>& typed = {});
+// The boxed ADInplaceOrView fallback (every operator that writes an argument
+// and has no typed kernel, whenever it is declared) and the fallback at every
+// Autograd key.
+OPD_API RegistrationSet register_autograd_layers();
 
 template <class Op>
 RegistrationHandle register_non_differentiable(const source_location& where = source_location::current()) {

@@ -1163,4 +1163,46 @@ TEST_F(Autograd, UserOperatorWithItsFormula) {
   EXPECT_TRUE(opd::autograd::gradgradcheck(fn, {x}).ok);
 }
 
+// Operators declared after register_autograd() (which gives the library's writing operators their
+// ADInplaceOrView kernels) bump the version counters of what they write too: one with a formula through
+// register_derivatives, one without through the Autograd fallback. So a saved tensor they modify is
+// detected, and one without formula refuses, before writing, a tensor whose history requires grad.
+struct twice_ : opd::op<"test::twice_(Tensor(a!) self) -> Tensor(a!)"> {
+  static Tensor d_self(const Tensor& g) { return opd::call<k::mul_scalar::functional>(g, opd::Scalar(2)); }
+  using derivatives = opd::autograd::derivatives<"TwiceBackward0", opd::autograd::formula<"self", &d_self>>;
+};
+struct thrice_ : opd::op<"test::thrice_(Tensor(a!) self) -> Tensor(a!)"> {};
+template <int F>
+Tensor& scale_data(Tensor& self) {  // writes the data directly: no dispatched call that would bump
+  double* p = self.data_ptr<double>();
+  for (int64_t i = 0; i < self.numel(); ++i) p[i] *= F;
+  return self;
+}
+
+TEST_F(Autograd, OperatorsDeclaredAfterRegisterAutogradBumpVersions) {
+  auto kernels = opd::register_kernel<twice_, &scale_data<2>>(opd::DispatchKey::CPU);
+  auto grad = opd::autograd::register_derivatives<twice_>();
+  auto plain = opd::register_kernel<thrice_, &scale_data<3>>(opd::DispatchKey::CPU);
+  for (int which = 0; which < 2; ++which) {
+    Tensor x = leaf({1, 2}, {2});
+    Tensor w = dvec({3, 4}, {2});
+    Tensor y = mul(x, w);  // saves w
+    const uint32_t before = w.version();
+    if (which == 0) opd::call<twice_>(w);
+    else opd::call<thrice_>(w);
+    EXPECT_EQ(w.version(), before + 1) << which;
+    EXPECT_EQ(values(w), (std::vector<double>{3.0 * (2 + which), 4.0 * (2 + which)}));
+    EXPECT_NE(error_of([&] { sum(y).backward(); }).find("modified by an inplace operation"), std::string::npos) << which;
+  }
+  // with its formula: differentiated in place; without: refused before the write
+  Tensor a = mul(leaf({1, 2}, {2}), dvec({1, 1}, {2}));
+  opd::call<twice_>(a);
+  EXPECT_EQ(a.grad_fn()->name(), "TwiceBackward0");
+  Tensor b = mul(leaf({1, 2}, {2}), dvec({1, 1}, {2}));
+  EXPECT_NE(error_of([&] { opd::call<thrice_>(b); }).find("the derivative for 'test::thrice_' is not implemented"),
+            std::string::npos);
+  EXPECT_EQ(values(b), (std::vector<double>{1, 2}));
+  EXPECT_EQ(b.version(), 0u);
+}
+
 }  // namespace

@@ -208,8 +208,13 @@ OPD_FUNC OperatorEntry::computed_entry OperatorEntry::compute_entry(DispatchKey 
   if (autograd) {
     if (auto* ag = registered(DispatchKey::Autograd)) return {ag, TableEntrySource::alias, DispatchKey::Autograd};
   }
-  if (auto* fb = fallbacks[static_cast<std::size_t>(k)])
+  if (auto* fb = fallbacks[static_cast<std::size_t>(k)]) {
+    // ADInplaceOrView concerns the operators that write an argument (version counters): for the others
+    // its fallback is a fallthrough, as c10 has that layer's kernels for in-place and view operators only
+    if (k == DispatchKey::ADInplaceOrView && alias_facts().written.empty())
+      return {&detail::fallthrough_kernel(), TableEntrySource::fallthrough, DispatchKey::Undefined};
     return {fb, fb->fallthrough ? TableEntrySource::fallthrough : TableEntrySource::fallback, k};
+  }
   // Layers this library does not implement by default pass calls through.
   if (backend) return {&missing_kernel(), TableEntrySource::missing, DispatchKey::Undefined};
   return {&detail::fallthrough_kernel(), TableEntrySource::fallthrough, DispatchKey::Undefined};
