@@ -16,6 +16,7 @@
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/reduce_simd.hpp"
 
 namespace opd::kernels::detail {
 
@@ -80,6 +81,17 @@ void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
   parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) f(p);
   });
+}
+
+// A max pool's backward: every index in [0, size) before anything is written
+// (ATen writes past the plane). One vectorized max over the indices read as
+// unsigned (a negative one reads as a huge one); the message names the first
+// bad one. `what`: "plane" or "volume".
+inline void check_pool_indices(const char* op, const int64_t* idx, int64_t n, int64_t size, const char* what) {
+  if (simd::max_row(reinterpret_cast<const uint64_t*>(idx), n) < static_cast<uint64_t>(size)) return;
+  for (int64_t k = 0; k < n; ++k)
+    OPD_CHECK(idx[k] >= 0 && idx[k] < size, op, ": index ", idx[k], " out of range for a ", what, " of ", size,
+              " elements");
 }
 
 // The output columns [x_lo, x_hi) of one row, whose windows lie inside the

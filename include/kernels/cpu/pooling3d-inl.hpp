@@ -379,10 +379,7 @@ OPD_FUNC Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, cons
   const Tensor g = contiguous_of(grad_output), ix = contiguous_of(indices);
   const int64_t* idx = ix.data_ptr<int64_t>();
   const int64_t volume = s.in_volume(), per = s.out_volume();
-  for (int64_t k = 0; k < ix.numel(); ++k) {
-    OPD_CHECK(idx[k] >= 0 && idx[k] < volume, "max_pool3d_with_indices_backward: index ", idx[k],
-              " out of range for a volume of ", volume, " elements");
-  }
+  detail::check_pool_indices("max_pool3d_with_indices_backward", idx, ix.numel(), volume, "volume");
   const auto run = [&](auto* gi, const auto* go) {
     detail::for_each_plane(s.hw, per, [&](int64_t p) {
       auto* vol = gi + p * volume;
