@@ -451,6 +451,14 @@ TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
                         L({1, 0}), L({1, 2}), B(false), L({0, 0}), I(2), all},
                        t});
     }
+    // resnet's 3x3 layer (stride 1, padding 1; Float: oneDNN's backward primitives), every output_mask
+    // that keeps grad_weight when grad_bias is asked for (see below)
+    for (const Value& mask : {all, BL({true, true, false}), BL({false, true, true}), BL({true, false, false})}) {
+      cases.push_back({"aten::convolution_backward", "",
+                       {g({2, 8, 6, 7}), T(dt, {2, 5, 6, 7}), w({8, 5, 3, 3}), L({8}), L({1, 1}), L({1, 1}), L({1, 1}),
+                        B(false), L({0, 0}), I(1), mask},
+                       t});
+    }
     // 1-D, 3-D, a 1x1 strided layer
     cases.push_back({"aten::convolution_backward", "",
                      {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), L({4}), L({2}), L({1}), L({1}), B(false), L({0}), I(1), all},
