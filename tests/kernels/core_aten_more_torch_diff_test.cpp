@@ -313,6 +313,10 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {1, 3}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {4, 0}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {40, 3}), D(2)}, t});
+    // p = 2 rows long enough for the vectorized distances (whole vectors of every width and a tail),
+    // and enough pairs per row for the vectorized square roots
+    cases.push_back({"aten::_pdist_forward", "", {T(dt, {20, 37}), D(2)}, t});
+    cases.push_back({"aten::_cdist_forward", "", {T(dt, {30, 37}), T(dt, {21, 37}, Layout::contiguous, Fill::standard, 2), D(2), None()}, t});
     // a strided grad; one row; rows without columns; more columns than a vector
     cases.push_back({"aten::_pdist_backward", "", {T(dt, {10}, Layout::sliced, Fill::standard, 3), T(dt, {5, 3}), D(1.5),
                                                    T(dt, {10}, Layout::contiguous, Fill::positive, 4)}, t});

@@ -109,7 +109,21 @@ template <class T>
 void axpbyc(const T* g, const T* x, T* y, int64_t n, double a, double b, double c) {
   for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(a * static_cast<double>(g[i]) + b * static_cast<double>(x[i]) + c);
 }
+template <class T>
+void euclidean(const T* a, const T* b, int64_t count, int64_t m, T* out) {
+  for (int64_t j = 0; j < count; ++j) {
+    T s = 0;
+    for (int64_t k = 0; k < m; ++k) s += (a[k] - b[j * m + k]) * (a[k] - b[j * m + k]);
+    out[j] = std::sqrt(s);
+  }
+}
 }  // namespace scalar_detail
+OPD_FUNC void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  scalar_detail::euclidean(a, b, count, m, out);
+}
+OPD_FUNC void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  scalar_detail::euclidean(a, b, count, m, out);
+}
 OPD_FUNC void layer_norm_backward_row(const float* x, const float* dy, const float* w, int64_t n, float mean,
                                       float rstd, float* dx, float* dgamma, float* dbeta) {
   scalar_detail::layer_norm_backward(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
@@ -170,6 +184,8 @@ HWY_EXPORT(DotSumF32);
 HWY_EXPORT(DotSumF64);
 HWY_EXPORT(AxpbycF32);
 HWY_EXPORT(AxpbycF64);
+HWY_EXPORT(EuclideanRowsF32);
+HWY_EXPORT(EuclideanRowsF64);
 }  // namespace dispatch_detail
 
 OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
@@ -206,6 +222,12 @@ OPD_FUNC void axpbyc_row(const float* g, const float* x, float* y, int64_t n, do
 }
 OPD_FUNC void axpbyc_row(const double* g, const double* x, double* y, int64_t n, double a, double b, double c) {
   HWY_DYNAMIC_DISPATCH(dispatch_detail::AxpbycF64)(g, x, y, n, a, b, c);
+}
+OPD_FUNC void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::EuclideanRowsF32)(a, b, count, m, out);
+}
+OPD_FUNC void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::EuclideanRowsF64)(a, b, count, m, out);
 }
 OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
   HWY_DYNAMIC_DISPATCH(dispatch_detail::SoftmaxF32)(x, y, n, log);

@@ -58,6 +58,12 @@ OPD_API void dot_sum_row(const double* g, const double* x, int64_t n, double* gx
 OPD_API void axpbyc_row(const float* g, const float* x, float* y, int64_t n, double a, double b, double c);
 OPD_API void axpbyc_row(const double* g, const double* x, double* y, int64_t n, double a, double b, double c);
 
+// out[j] = sqrt(sum over k < m of (a[k] - b[j m + k])^2) for j < count: the
+// Euclidean distances from row a to `count` consecutive rows of m (pdist's
+// p = 2).
+OPD_API void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out);
+OPD_API void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out);
+
 // y = softmax(x) (log_softmax when `log`) over x[0..n), n >= 1; y may be x.
 OPD_API void softmax_row(const float* x, float* y, int64_t n, bool log);
 

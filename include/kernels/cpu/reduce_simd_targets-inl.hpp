@@ -272,6 +272,42 @@ OPD_FUNC HWY_NOINLINE void AxpbycF64(const double* g, const double* x, double* y
   Axpbyc(g, x, y, n, a, b, c);
 }
 
+// euclidean_rows (reduce_simd.hpp): each row's squares of differences in two
+// accumulators, then the square roots a vector at a time.
+template <class T>
+HWY_INLINE void EuclideanRows(const T* HWY_RESTRICT a, const T* HWY_RESTRICT b, int64_t count, int64_t m,
+                              T* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t j = 0; j < count; ++j) {
+    const T* HWY_RESTRICT r = b + j * m;
+    auto s0 = hn::Zero(d), s1 = hn::Zero(d);
+    int64_t k = 0;
+    for (; k + 2 * N <= m; k += 2 * N) {
+      const auto d0 = hn::Sub(hn::LoadU(d, a + k), hn::LoadU(d, r + k));
+      const auto d1 = hn::Sub(hn::LoadU(d, a + k + N), hn::LoadU(d, r + k + N));
+      s0 = hn::MulAdd(d0, d0, s0);
+      s1 = hn::MulAdd(d1, d1, s1);
+    }
+    for (; k + N <= m; k += N) {
+      const auto d0 = hn::Sub(hn::LoadU(d, a + k), hn::LoadU(d, r + k));
+      s0 = hn::MulAdd(d0, d0, s0);
+    }
+    T s = hn::GetLane(hn::SumOfLanes(d, hn::Add(s0, s1)));
+    for (; k < m; ++k) s += (a[k] - r[k]) * (a[k] - r[k]);
+    out[j] = s;
+  }
+  int64_t j = 0;
+  for (; j + N <= count; j += N) hn::StoreU(hn::Sqrt(hn::LoadU(d, out + j)), d, out + j);
+  for (; j < count; ++j) out[j] = std::sqrt(out[j]);
+}
+OPD_FUNC HWY_NOINLINE void EuclideanRowsF32(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  EuclideanRows(a, b, count, m, out);
+}
+OPD_FUNC HWY_NOINLINE void EuclideanRowsF64(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  EuclideanRows(a, b, count, m, out);
+}
+
 // The last steps of prod_row's tree on one vector: lane j times lane
 // j + lanes / 2, halving until one lane is left (in registers: the stores
 // and 31 scalar loads and multiplies of the array tree were a quarter of the
