@@ -312,4 +312,23 @@ inline int64_t adaptive_end(int64_t a, int64_t b, int64_t c) {
   return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
 }
 
+// Every output's adaptive window [lo(o), hi(o)) along one dimension of `out`
+// outputs over `in` inputs, computed once per call: the float division and
+// floor / ceil per output cost as much as a small window's sum
+// (adaptive_avg_pool1d of [1, 64, 512] to 16).
+class AdaptiveWindows {
+ public:
+  AdaptiveWindows(int64_t out, int64_t in) : bounds_(static_cast<std::size_t>(2 * out)) {
+    for (int64_t o = 0; o < out; ++o) {
+      bounds_[static_cast<std::size_t>(2 * o)] = adaptive_start(o, out, in);
+      bounds_[static_cast<std::size_t>(2 * o + 1)] = adaptive_end(o, out, in);
+    }
+  }
+  int64_t lo(int64_t o) const { return bounds_[static_cast<std::size_t>(2 * o)]; }
+  int64_t hi(int64_t o) const { return bounds_[static_cast<std::size_t>(2 * o + 1)]; }
+
+ private:
+  std::vector<int64_t> bounds_;
+};
+
 }  // namespace opd::kernels::detail

@@ -425,16 +425,16 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
     using C = opmath_t<T>;  // each step rounded to T, as ATen's scalar_t arithmetic (Half: c10::Half's)
     const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
-    using detail::adaptive_start, detail::adaptive_end;
+    const detail::AdaptiveWindows win_t(s.ot, s.it), win_h(q.oh, q.ih), win_w(q.ow, q.iw);
     detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
       const T* vol = in + p * s.in_volume();
       T* dst = o + p * s.out_volume();
       for (int64_t z = 0; z < s.ot; ++z) {
-        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        const int64_t t0 = win_t.lo(z), t1 = win_t.hi(z);
         for (int64_t y = 0; y < q.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < q.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             T sum = static_cast<T>(C(0));
             for (int64_t t = t0; t < t1; ++t)
               for (int64_t h = h0; h < h1; ++h)
@@ -484,16 +484,16 @@ OPD_FUNC Tensor adaptive_avg_pool3d_backward(const Tensor& grad_output, const Te
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(go)>>;
     using C = opmath_t<T>;
     const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
-    using detail::adaptive_start, detail::adaptive_end;
+    const detail::AdaptiveWindows win_t(s.ot, s.it), win_h(q.oh, q.ih), win_w(q.ow, q.iw);
     detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
       const T* src = go + p * s.out_volume();
       T* vol = gi + p * s.in_volume();
       for (int64_t z = 0; z < s.ot; ++z) {
-        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        const int64_t t0 = win_t.lo(z), t1 = win_t.hi(z);
         for (int64_t y = 0; y < q.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < q.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             const T delta = div(div(div(src[(z * q.oh + y) * q.ow + xo], t1 - t0), h1 - h0), w1 - w0);
             for (int64_t t = t0; t < t1; ++t)
               for (int64_t h = h0; h < h1; ++h)
