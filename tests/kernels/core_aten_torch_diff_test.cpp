@@ -432,7 +432,7 @@ TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
   cases.push_back({"aten::embedding_dense_backward", "", {T(f32, {2, 4}), T(f32, {2}), I(3), I(-1), B(false)}});
   const RawTensor mask = bool_mask({2, 3}, {1, 0, 1, 1, 0, 1});
   const RawTensor row_mask = bool_mask({3}, {0, 1, 1});
-  for (int dt : {f32, f64, i64, b8}) {
+  for (int dt : {f32, f64, i64, b8, i16, c128}) {  // every element size: 4, 8, 1, 2, 16 bytes
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}, layout), T(mask), T(dt, {7}, Layout::contiguous, Fill::standard, 2)}});
       cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}), T(row_mask), T(dt, {2, 3}, layout, Fill::standard, 3)}});
