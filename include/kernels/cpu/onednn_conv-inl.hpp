@@ -178,37 +178,59 @@ inline const Conv2dBackward& backward_primitive(const std::vector<int64_t>& key,
   return *cache.emplace(std::make_pair(key, weights), std::move(b)).first->second;
 }
 
-// Runs a backward primitive on plain buffers (data[i] for operands[i]): the
-// reordered copies in the thread's scratch block, inputs reordered before,
-// outputs after.
-inline void run(const Conv2dBackward& b, std::initializer_list<void*> data) {
+// Runs backward primitives, one after the other, on plain buffers
+// (data[i] for operands[i]): the reordered copies in the thread's scratch
+// block, inputs reordered before, outputs after; an input that two
+// primitives take in the same layout (grad_output) reordered once.
+struct Call {
+  const Conv2dBackward& b;
+  std::vector<void*> data;
+};
+inline void run(std::initializer_list<Call> calls) {
   dnnl::engine& eng = engine();
   dnnl::stream stream(eng);
   const auto rounded = [](std::size_t n) { return (n + 63) / 64 * 64; };
   std::size_t bytes = 0;
-  for (const Operand& o : b.operands) bytes += o.reorder ? rounded(o.inner.get_size()) : 0;
+  for (const Call& c : calls)
+    for (const Operand& o : c.b.operands) bytes += o.reorder ? rounded(o.inner.get_size()) : 0;
   const Scratch scratch(bytes);
   char* at = static_cast<char*>(scratch.data());
-  std::unordered_map<int, dnnl::memory> args;
-  std::vector<std::pair<const Operand*, std::pair<dnnl::memory, dnnl::memory>>> outputs;
-  auto p = data.begin();
-  for (const Operand& o : b.operands) {
-    dnnl::memory user(o.user, eng, *p++);
-    if (!o.reorder) {
-      args.emplace(o.arg, user);
-      continue;
+  std::vector<std::pair<void*, dnnl::memory>> reordered;  // inputs already in a primitive's layout
+  for (const Call& c : calls) {
+    std::unordered_map<int, dnnl::memory> args;
+    std::vector<std::pair<const Operand*, std::pair<dnnl::memory, dnnl::memory>>> outputs;
+    auto p = c.data.begin();
+    for (const Operand& o : c.b.operands) {
+      void* const data = *p++;
+      dnnl::memory user(o.user, eng, data);
+      if (!o.reorder) {
+        args.emplace(o.arg, user);
+        continue;
+      }
+      if (!o.output) {
+        bool found = false;
+        for (const auto& [ptr, mem] : reordered) {
+          if (ptr == data && mem.get_desc() == o.inner) {
+            args.emplace(o.arg, mem);
+            found = true;
+            break;
+          }
+        }
+        if (found) continue;
+      }
+      dnnl::memory inner(o.inner, eng, at);
+      at += rounded(o.inner.get_size());
+      if (o.output) {
+        outputs.push_back({&o, {inner, user}});
+      } else {
+        o.reorder->execute(stream, user, inner);
+        reordered.emplace_back(data, inner);
+      }
+      args.emplace(o.arg, inner);
     }
-    dnnl::memory inner(o.inner, eng, at);
-    at += rounded(o.inner.get_size());
-    if (o.output) {
-      outputs.push_back({&o, {inner, user}});
-    } else {
-      o.reorder->execute(stream, user, inner);
-    }
-    args.emplace(o.arg, inner);
+    c.b.prim.execute(stream, args);
+    for (auto& [o, mem] : outputs) o->reorder->execute(stream, mem.first, mem.second);
   }
-  b.prim.execute(stream, args);
-  for (auto& [o, mem] : outputs) o->reorder->execute(stream, mem.first, mem.second);
   stream.wait();
 }
 
@@ -268,35 +290,31 @@ OPD_FUNC bool onednn_conv2d(const Tensor& x, const Tensor& w, const std::optiona
   return true;
 }
 
-OPD_FUNC bool onednn_conv2d_backward_data(const Tensor& grad_output, const Tensor& w, const Tensor& grad_input,
-                                          std::span<const int64_t> stride, std::span<const int64_t> padding,
-                                          std::span<const int64_t> dilation, int64_t groups) {
-  const auto key = onednn::key_of(grad_input, w, grad_output, stride, padding, dilation, groups, false);
-  onednn::run(onednn::backward_primitive(key, false), {grad_output.data_ptr(), w.data_ptr(), grad_input.data_ptr()});
-  return true;
-}
-OPD_FUNC bool onednn_conv2d_backward_weights(const Tensor& grad_output, const Tensor& x, const Tensor& grad_weight,
-                                             const Tensor& grad_bias, std::span<const int64_t> stride,
-                                             std::span<const int64_t> padding, std::span<const int64_t> dilation,
-                                             int64_t groups) {
-  const bool has_bias = grad_bias.defined();
-  const auto key = onednn::key_of(x, grad_weight, grad_output, stride, padding, dilation, groups, has_bias);
-  const onednn::Conv2dBackward& b = onednn::backward_primitive(key, true);
-  if (has_bias) {
-    onednn::run(b, {grad_output.data_ptr(), x.data_ptr(), grad_weight.data_ptr(), grad_bias.data_ptr()});
-  } else {
-    onednn::run(b, {grad_output.data_ptr(), x.data_ptr(), grad_weight.data_ptr()});
+OPD_FUNC bool onednn_conv2d_backward(const Tensor& grad_output, const Tensor& x, const Tensor& w,
+                                     const Tensor& grad_input, const Tensor& grad_weight, const Tensor& grad_bias,
+                                     std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                     std::span<const int64_t> dilation, int64_t groups) {
+  const bool has_bias = grad_weight.defined() && grad_bias.defined();
+  const auto key = onednn::key_of(x, w, grad_output, stride, padding, dilation, groups, has_bias);
+  void* const go = grad_output.data_ptr();
+  if (grad_input.defined() && grad_weight.defined()) {
+    std::vector<void*> weights_data{go, x.data_ptr(), grad_weight.data_ptr()};
+    if (has_bias) weights_data.push_back(grad_bias.data_ptr());
+    onednn::run({{onednn::backward_primitive(key, false), {go, w.data_ptr(), grad_input.data_ptr()}},
+                 {onednn::backward_primitive(key, true), std::move(weights_data)}});
+  } else if (grad_input.defined()) {
+    onednn::run({{onednn::backward_primitive(key, false), {go, w.data_ptr(), grad_input.data_ptr()}}});
+  } else if (grad_weight.defined()) {
+    std::vector<void*> weights_data{go, x.data_ptr(), grad_weight.data_ptr()};
+    if (has_bias) weights_data.push_back(grad_bias.data_ptr());
+    onednn::run({{onednn::backward_primitive(key, true), std::move(weights_data)}});
   }
   return true;
 }
 #else
-OPD_FUNC bool onednn_conv2d_backward_data(const Tensor&, const Tensor&, const Tensor&, std::span<const int64_t>,
-                                          std::span<const int64_t>, std::span<const int64_t>, int64_t) {
-  return false;
-}
-OPD_FUNC bool onednn_conv2d_backward_weights(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                             std::span<const int64_t>, std::span<const int64_t>,
-                                             std::span<const int64_t>, int64_t) {
+OPD_FUNC bool onednn_conv2d_backward(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                                     const Tensor&, std::span<const int64_t>, std::span<const int64_t>,
+                                     std::span<const int64_t>, int64_t) {
   return false;
 }
 OPD_FUNC bool onednn_conv2d(const Tensor&, const Tensor&, const std::optional<Tensor>&, const Tensor&,

@@ -26,16 +26,14 @@ OPD_API bool onednn_conv2d(const Tensor& x, const Tensor& w, const std::optional
 
 // convolution_backward of that convolution, through oneDNN's backward
 // primitives (as ATen's ideep path): grad_input (contiguous N x C x H x W,
-// allocated) from contiguous Float grad_output and w; grad_weight
-// (contiguous, w's sizes, allocated) and, when defined, grad_bias (O) from
-// contiguous grad_output and x. False when oneDNN is not built in.
-OPD_API bool onednn_conv2d_backward_data(const Tensor& grad_output, const Tensor& w, const Tensor& grad_input,
-                                         std::span<const int64_t> stride, std::span<const int64_t> padding,
-                                         std::span<const int64_t> dilation, int64_t groups);
-OPD_API bool onednn_conv2d_backward_weights(const Tensor& grad_output, const Tensor& x, const Tensor& grad_weight,
-                                            const Tensor& grad_bias, std::span<const int64_t> stride,
-                                            std::span<const int64_t> padding, std::span<const int64_t> dilation,
-                                            int64_t groups);
+// allocated) when defined, grad_weight (contiguous, w's sizes, allocated)
+// when defined and with it grad_bias (O) when defined, from contiguous Float
+// grad_output, x and w; grad_output reordered once for both. False when
+// oneDNN is not built in.
+OPD_API bool onednn_conv2d_backward(const Tensor& grad_output, const Tensor& x, const Tensor& w,
+                                    const Tensor& grad_input, const Tensor& grad_weight, const Tensor& grad_bias,
+                                    std::span<const int64_t> stride, std::span<const int64_t> padding,
+                                    std::span<const int64_t> dilation, int64_t groups);
 
 }  // namespace opd::kernels::detail
 
