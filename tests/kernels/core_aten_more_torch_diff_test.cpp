@@ -539,6 +539,10 @@ TEST(CoreAtenMoreTorchDiff, EmbeddingBag) {
       cases.push_back({"aten::_embedding_bag", "",
                        {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(4)}, t});
     }
+    // rows of 37: the vectorized add row (whole vectors of every width and a tail), sum and mean
+    for (int64_t mode : {0, 1})
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 37}), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(-1)}, t});
     cases.push_back({"aten::_embedding_bag", "",
                      {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), T(dt, {7}), B(false), I(-1)}, t});
     // per_sample_weights with padding_idx; Int indices and offsets (Int results), Int with Long (promoted)
