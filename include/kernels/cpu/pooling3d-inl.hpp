@@ -222,21 +222,25 @@ OPD_FUNC Tensor avg_pool3d(const Tensor& self, std::span<const int64_t> kernel_s
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
       detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
-        const T* vol = in + p * s.in_volume();
-        T* dst = o + p * s.out_volume();
-        for (int64_t z = 0; z < s.ot; ++z) {
-          for (int64_t y = 0; y < q.oh; ++y) {
-            for (int64_t xo = 0; xo < q.ow; ++xo) {
-              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
-              T& result = dst[(z * q.oh + y) * q.ow + xo];
+        const Pool3dShape sh = s;  // a local copy: the loops keep its fields in registers
+        const int64_t ih = sh.hw.ih, iw = sh.hw.iw;
+        const T* vol = in + p * sh.in_volume();
+        T* dst = o + p * sh.out_volume();
+        for (int64_t z = 0; z < sh.ot; ++z) {
+          for (int64_t y = 0; y < sh.hw.oh; ++y) {
+            for (int64_t xo = 0; xo < sh.hw.ow; ++xo) {
+              const AvgWindow3d win = avg_window3d(sh, z, y, xo, count_include_pad, divisor_override);
+              T& result = *dst++;
               if (win.empty()) {
                 result = T(0);
                 continue;
               }
               T sum = 0;
               for (int64_t t = win.t0; t < win.t1; ++t)
-                for (int64_t h = win.h0; h < win.h1; ++h)
-                  for (int64_t w = win.w0; w < win.w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
+                for (int64_t h = win.h0; h < win.h1; ++h) {
+                  const T* row = vol + (t * ih + h) * iw;
+                  for (int64_t w = win.w0; w < win.w1; ++w) sum += row[w];
+                }
               result = sum / static_cast<T>(win.divide);
             }
           }
@@ -280,16 +284,22 @@ OPD_FUNC Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& sel
       const T* go = g.data_ptr<T>();
       T* gi = grad_input.data_ptr<T>();
       detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
-        const T* src = go + p * s.out_volume();
-        T* vol = gi + p * s.in_volume();
-        for (int64_t z = 0; z < s.ot; ++z) {
-          for (int64_t y = 0; y < q.oh; ++y) {
-            for (int64_t xo = 0; xo < q.ow; ++xo) {
-              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
-              const T v = src[(z * q.oh + y) * q.ow + xo];
+        const Pool3dShape sh = s;  // a local copy: the loops keep its fields in registers
+        const int64_t ih = sh.hw.ih, iw = sh.hw.iw;
+        const T* src = go + p * sh.out_volume();
+        T* vol = gi + p * sh.in_volume();
+        for (int64_t z = 0; z < sh.ot; ++z) {
+          for (int64_t y = 0; y < sh.hw.oh; ++y) {
+            for (int64_t xo = 0; xo < sh.hw.ow; ++xo) {
+              const AvgWindow3d win = avg_window3d(sh, z, y, xo, count_include_pad, divisor_override);
+              const T v = *src++;
+              if (win.empty()) continue;
+              const T share = v / static_cast<T>(win.divide);  // as ATen: the same quotient for each element
               for (int64_t t = win.t0; t < win.t1; ++t)
-                for (int64_t h = win.h0; h < win.h1; ++h)
-                  for (int64_t w = win.w0; w < win.w1; ++w) vol[(t * q.ih + h) * q.iw + w] += v / static_cast<T>(win.divide);
+                for (int64_t h = win.h0; h < win.h1; ++h) {
+                  T* row = vol + (t * ih + h) * iw;
+                  for (int64_t w = win.w0; w < win.w1; ++w) row[w] += share;
+                }
             }
           }
         }
