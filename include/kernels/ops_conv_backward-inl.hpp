@@ -13,6 +13,7 @@
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/im2col.hpp"
 #include "kernels/cpu/linalg.hpp"
+#include "kernels/cpu/onednn_conv.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/ops_conv.hpp"
 #include "kernels/ops_conv_backward.hpp"
@@ -112,6 +113,30 @@ inline std::tuple<Tensor, Tensor, Tensor> convolution_backward(const Tensor& gra
   const auto s3 = three(stride, dims, 1, "stride"), p3 = three(padding, dims, 0, "padding"),
              d3 = three(dilation, dims, 1, "dilation");
   Tensor grad_input, grad_weight, grad_bias;
+  // 2-D Float convolutions with groups or a kernel larger than 1x1: oneDNN's
+  // backward primitives where built in (where ATen 1.13 takes its ideep path
+  // too; [1, 64, 56, 56] 3x3: 3.46 -> 2.05 ms one thread, ATen 2.1 to 2.5);
+  // grad_bias from the backward-weights primitive when grad_weight is wanted.
+  if (!on_meta && !transposed && dims == 2 && input.dim() == 4 && dt == ScalarType::Float &&
+      weight.dtype() == dt && (groups > 1 || weight.size(2) * weight.size(3) > 1) && input.numel() > 0 &&
+      grad_output.numel() > 0 && weight.numel() > 0) {
+    const std::array<int64_t, 2> st{s3[1], s3[2]}, pd{p3[1], p3[2]}, dl{d3[1], d3[2]};
+    if (output_mask[0]) grad_input = opd::empty(input.sizes(), dt, Device::cpu());
+    if (output_mask[1]) grad_weight = opd::empty(weight.sizes(), dt, Device::cpu());
+    if (output_mask[1] && output_mask[2]) grad_bias = opd::empty(IntArrayRef(&out_channels, 1), dt, Device::cpu());
+    const bool done = (!output_mask[0] && !output_mask[1]) ||
+                      detail::onednn_conv2d_backward(contiguous_of(grad_output), contiguous_of(input),
+                                                     contiguous_of(weight), grad_input, grad_weight, grad_bias, st, pd,
+                                                     dl, groups);
+    if (done) {
+      if (output_mask[2] && !grad_bias.defined()) {
+        const std::vector<int64_t> reduce{0, 2, 3};
+        grad_bias = call<ops::sum_dim>(grad_output, std::optional<ints>(ints(reduce)), false, std::nullopt);
+      }
+      return {grad_input, grad_weight, grad_bias};
+    }
+    grad_input = grad_weight = grad_bias = Tensor();  // oneDNN not built in: the library's own paths
+  }
   if (output_mask[0]) {
     if (on_meta) {
       grad_input = opd::empty(input.sizes(), dt, meta);

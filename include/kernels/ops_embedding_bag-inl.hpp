@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dispatch/core/error.hpp"
+#include "kernels/cpu/arith_simd.hpp"
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
@@ -163,8 +164,13 @@ inline std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& we
         }
         seen[static_cast<std::size_t>(b)] = true;
       } else {
+        // a contiguous row unweighted: the vectorized add row at the CPU's full width (the
+        // default build's loop ran 4 floats wide: 1.3x ATen's time on weight [1000, 256])
         const T s = weighted ? scale[static_cast<std::size_t>(i)] : T(1);
-        for (int64_t d = 0; d < dim; ++d) dst[d] += weighted ? s * row[d * ws1] : row[d * ws1];
+        const bool added = ws1 == 1 && !weighted && simd::basic_arith_row(BasicArith::Add, dst, row, dst, dim, 0);
+        if (!added) {
+          for (int64_t d = 0; d < dim; ++d) dst[d] += weighted ? s * row[d * ws1] : row[d * ws1];
+        }
       }
     }
     if (mode == 1) {

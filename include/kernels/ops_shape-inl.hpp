@@ -1,6 +1,7 @@
 #pragma once
 // Out-of-line part of ops_shape.hpp (compiled in src/kernels/register_shape.cpp):
 // the kernels' adapters to ATen's signatures, and register_shape().
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -10,6 +11,7 @@
 
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"  // throw_not_implemented_for
+#include "kernels/cpu/count_true.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -84,20 +86,54 @@ inline Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tenso
   const bool meta = self.is_meta() || mask.is_meta() || source.is_meta();
   Tensor out = opd::empty(shape, self.dtype(), meta ? Device::meta() : Device::cpu());
   if (meta || out.numel() == 0) return out;
-  Tensor m = opd::empty(shape, ScalarType::Bool, Device::cpu());
-  kernels::copy_(m, mask);  // broadcast, Byte read as nonzero
+  // the mask as Bool of the broadcast shape: itself when it is one already
+  Tensor m = mask;
+  if (mask.dtype() != ScalarType::Bool || !mask.is_contiguous() || mask.sizes() != IntArrayRef(shape)) {
+    m = opd::empty(shape, ScalarType::Bool, Device::cpu());
+    kernels::copy_(m, mask);  // broadcast, Byte read as nonzero
+  }
   const bool* mp = m.data_ptr<bool>();
   const int64_t n = out.numel();
-  int64_t ones = 0;
-  for (int64_t i = 0; i < n; ++i) ones += mp[i];
+  const int64_t ones = detail::count_true(mp, n);
   OPD_CHECK(ones <= source.numel(), "masked_scatter: Number of elements of source < number of ones in mask");
-  kernels::copy_(out, self);  // broadcast
+  // the elements the mask keeps: read from self itself when it has the broadcast shape, contiguous
+  const bool self_as_is = self.is_contiguous() && self.sizes() == IntArrayRef(shape);
+  if (!self_as_is || ones == 0) kernels::copy_(out, self);  // broadcast
+  if (ones == 0) return out;
+  const Tensor kept = self_as_is ? self : out;
   const Tensor src = source.is_contiguous() ? source : contiguous_clone(source);
-  const std::size_t size = out.itemsize();
-  char* o = static_cast<char*>(out.data_ptr());
-  const char* s = static_cast<const char*>(src.data_ptr());
-  for (int64_t i = 0, k = 0; i < n; ++i) {
-    if (mp[i]) std::memcpy(o + static_cast<std::size_t>(i) * size, s + static_cast<std::size_t>(k++) * size, size);
+  // Element i takes source element k (then k + 1) where the mask is true:
+  // without a branch (a random mask mispredicts half of them: both words
+  // read, one kept by a bit mask), source's index held below its end, each
+  // element copied as W words of U (a memcpy of a run-time size was a
+  // library call per element).
+  const auto scatter = [&]<class U, int W>() {
+    constexpr std::size_t kSize = sizeof(U) * W;
+    char* o = static_cast<char*>(out.data_ptr());
+    const char* s = static_cast<const char*>(src.data_ptr());
+    const char* old_values = static_cast<const char*>(kept.data_ptr());  // out itself, or self
+    const int64_t last = src.numel() - 1;
+    for (int64_t i = 0, k = 0; i < n; ++i) {
+      const unsigned char on = mp[i];
+      const U keep = static_cast<U>(U(0) - static_cast<U>(on));  // all ones where the mask is true
+      const char* from = s + static_cast<std::size_t>(std::min(k, last)) * kSize;
+      const std::size_t at = static_cast<std::size_t>(i) * kSize;
+      for (int w = 0; w < W; ++w) {
+        U a, b;
+        std::memcpy(&a, from + w * sizeof(U), sizeof(U));
+        std::memcpy(&b, old_values + at + w * sizeof(U), sizeof(U));
+        b = static_cast<U>((a & keep) | (b & static_cast<U>(~keep)));
+        std::memcpy(o + at + w * sizeof(U), &b, sizeof(U));
+      }
+      k += on;
+    }
+  };
+  switch (out.itemsize()) {
+    case 1: scatter.template operator()<uint8_t, 1>(); break;
+    case 2: scatter.template operator()<uint16_t, 1>(); break;
+    case 4: scatter.template operator()<uint32_t, 1>(); break;
+    case 8: scatter.template operator()<uint64_t, 1>(); break;
+    default: scatter.template operator()<uint64_t, 2>(); break;  // complex128
   }
   return out;
 }

@@ -93,6 +93,21 @@ TEST_F(CoreAtenMoreOps, SqueezeDimsIsSqueezeDimPerDimension) {
   EXPECT_EQ(opd::call<ops::squeeze_dims>(m, V{0, 2}).sizes(), opd::IntArrayRef(V{3}));
 }
 
+// max_pool3d_with_indices_backward adds at each index and checks every index
+// first: one window over a volume of 2 x 2 x 2, index 7 its last element, 8
+// and -1 outside.
+TEST_F(CoreAtenMoreOps, MaxPool3dBackwardChecksEveryIndex) {
+  const Tensor x3 = opd::from_vector<float>({0, 1, 2, 3, 4, 5, 6, 7}, V{1, 2, 2, 2});
+  const Tensor g3 = opd::from_vector<float>({2.5f}, V{1, 1, 1, 1});
+  const auto pool3 = [&](int64_t index) {
+    return opd::call<ops::max_pool3d_with_indices_backward>(g3, x3, V{2}, V{2}, V{0}, V{1}, false,
+                                                            opd::from_vector<int64_t>({index}, V{1, 1, 1, 1}));
+  };
+  EXPECT_EQ(opd::to_vector<float>(pool3(7)), (std::vector<float>{0, 0, 0, 0, 0, 0, 0, 2.5f}));
+  EXPECT_THROW((void)pool3(8), opd::Error);
+  EXPECT_THROW((void)pool3(-1), opd::Error);
+}
+
 TEST_F(CoreAtenMoreOps, AnyDimsIsAnyDimOverEachDimension) {
   const Tensor x = sparse_bools({3, 4, 5}, 23);
   const std::vector<V> lists = {{0}, {2}, {0, 2}, {-1, 1}, {2, 0, 1}};

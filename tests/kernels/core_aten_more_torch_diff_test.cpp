@@ -313,6 +313,10 @@ TEST(CoreAtenMoreTorchDiff, Distances) {
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {1, 3}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {4, 0}), D(2)}, t});
     cases.push_back({"aten::_pdist_forward", "", {T(dt, {40, 3}), D(2)}, t});
+    // p = 2 rows long enough for the vectorized distances (whole vectors of every width and a tail),
+    // and enough pairs per row for the vectorized square roots
+    cases.push_back({"aten::_pdist_forward", "", {T(dt, {20, 37}), D(2)}, t});
+    cases.push_back({"aten::_cdist_forward", "", {T(dt, {30, 37}), T(dt, {21, 37}, Layout::contiguous, Fill::standard, 2), D(2), None()}, t});
     // a strided grad; one row; rows without columns; more columns than a vector
     cases.push_back({"aten::_pdist_backward", "", {T(dt, {10}, Layout::sliced, Fill::standard, 3), T(dt, {5, 3}), D(1.5),
                                                    T(dt, {10}, Layout::contiguous, Fill::positive, 4)}, t});
@@ -451,6 +455,14 @@ TEST(CoreAtenMoreTorchDiff, ConvolutionBackward) {
                         L({1, 0}), L({1, 2}), B(false), L({0, 0}), I(2), all},
                        t});
     }
+    // resnet's 3x3 layer (stride 1, padding 1; Float: oneDNN's backward primitives), every output_mask
+    // that keeps grad_weight when grad_bias is asked for (see below)
+    for (const Value& mask : {all, BL({true, true, false}), BL({false, true, true}), BL({true, false, false})}) {
+      cases.push_back({"aten::convolution_backward", "",
+                       {g({2, 8, 6, 7}), T(dt, {2, 5, 6, 7}), w({8, 5, 3, 3}), L({8}), L({1, 1}), L({1, 1}), L({1, 1}),
+                        B(false), L({0, 0}), I(1), mask},
+                       t});
+    }
     // 1-D, 3-D, a 1x1 strided layer
     cases.push_back({"aten::convolution_backward", "",
                      {g({2, 4, 5}), T(dt, {2, 3, 9}), w({4, 3, 3}), L({4}), L({2}), L({1}), L({1}), B(false), L({0}), I(1), all},
@@ -527,6 +539,10 @@ TEST(CoreAtenMoreTorchDiff, EmbeddingBag) {
       cases.push_back({"aten::_embedding_bag", "",
                        {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(4)}, t});
     }
+    // rows of 37: the vectorized add row (whole vectors of every width and a tail), sum and mean
+    for (int64_t mode : {0, 1})
+      cases.push_back({"aten::_embedding_bag", "",
+                       {T(dt, {6, 37}), T(indices), T(offsets), B(false), I(mode), B(false), None(), B(false), I(-1)}, t});
     cases.push_back({"aten::_embedding_bag", "",
                      {T(dt, {6, 5}), T(indices), T(offsets), B(false), I(0), B(false), T(dt, {7}), B(false), I(-1)}, t});
     // per_sample_weights with padding_idx; Int indices and offsets (Int results), Int with Long (promoted)

@@ -259,6 +259,20 @@ TEST(CoreAtenTorchDiff, GroupAndLayerNorm) {
                         BL({true, true, true})},
                        t});
     }
+    // rows long enough for the vectorized row kernels (several whole vectors
+    // of every width, and a tail): 83 elements per row, per channel 9 x 9
+    for (bool with_weight : {true, false})
+      cases.push_back({"aten::native_layer_norm_backward", "",
+                       {T(dt, {3, 83}, Layout::contiguous, Fill::standard, 9), T(dt, {3, 83}), L({83}),
+                        T(dt, {3, 1}, Layout::contiguous, Fill::small, 7), T(dt, {3, 1}, Layout::contiguous, Fill::positive, 8),
+                        with_weight ? T(dt, {83}, Layout::contiguous, Fill::standard, 2) : None(),
+                        T(dt, {83}, Layout::contiguous, Fill::standard, 3),
+                        with_weight ? BL({true, true, true}) : BL({true, false, true})},  // libtorch: no dweight without weight
+                       t});
+    cases.push_back({"aten::native_group_norm_backward", "",
+                     {T(dt, {2, 6, 9, 9}, Layout::contiguous, Fill::standard, 6), T(dt, {2, 6, 9, 9}), mean, rstd, w,
+                      I(2), I(6), I(81), I(3), BL({true, true, true})},
+                     t});
     cases.push_back({"aten::native_layer_norm_backward", "",
                      {T(dt, {4, 3, 5}, Layout::contiguous, Fill::standard, 9), T(dt, {4, 3, 5}), L({3, 5}),
                       T(dt, {4, 1, 1}, Layout::contiguous, Fill::small, 7), T(dt, {4, 1, 1}, Layout::contiguous, Fill::positive, 8),
@@ -418,7 +432,7 @@ TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
   cases.push_back({"aten::embedding_dense_backward", "", {T(f32, {2, 4}), T(f32, {2}), I(3), I(-1), B(false)}});
   const RawTensor mask = bool_mask({2, 3}, {1, 0, 1, 1, 0, 1});
   const RawTensor row_mask = bool_mask({3}, {0, 1, 1});
-  for (int dt : {f32, f64, i64, b8}) {
+  for (int dt : {f32, f64, i64, b8, i16, c128}) {  // every element size: 4, 8, 1, 2, 16 bytes
     for (Layout layout : all_layouts) {
       cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}, layout), T(mask), T(dt, {7}, Layout::contiguous, Fill::standard, 2)}});
       cases.push_back({"aten::masked_scatter", "", {T(dt, {2, 3}), T(row_mask), T(dt, {2, 3}, layout, Fill::standard, 3)}});

@@ -172,6 +172,9 @@ TEST_F(ModelsOps, MaxPoolBackwardScattersAtIndices) {
   const Tensor bad = opd::from_vector<int64_t>({0, 1, 2, 16}, V{1, 1, 2, 2});
   EXPECT_THROW((void)opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, bad),
                opd::Error);
+  const Tensor negative = opd::from_vector<int64_t>({0, -1, 2, 3}, V{1, 1, 2, 2});
+  EXPECT_THROW((void)opd::call<ops::max_pool2d_with_indices_backward>(grad, x, V{2}, V{2}, V{0}, V{1}, false, negative),
+               opd::Error);
 }
 
 // Windows with tied maxima (pairs of equal values in rows, rows shifted), NaN and -inf, through every

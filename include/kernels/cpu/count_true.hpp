@@ -4,6 +4,7 @@
 // either part).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cpu/convert-inl.hpp"
 
@@ -18,7 +19,13 @@ int64_t count_true(const T* p, int64_t n) {
   for (int64_t b = 0; b < n; b += kBlockElems) {
     const int64_t e = std::min(n, b + kBlockElems);
     int32_t c = 0;
-    for (int64_t i = b; i < e; ++i) c += truth(p[i]) ? 1 : 0;
+    if constexpr (std::is_same_v<T, bool>) {
+      // a bool's byte is 0 or 1: summed as bytes, the loop vectorizes (truth() kept it scalar)
+      const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+      for (int64_t i = b; i < e; ++i) c += bytes[i];
+    } else {
+      for (int64_t i = b; i < e; ++i) c += truth(p[i]) ? 1 : 0;
+    }
     total += c;
   }
   return total;

@@ -221,13 +221,24 @@ OPD_FUNC Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t
             const int64_t x0 = to_index(fx), y0 = to_index(fy);
             const T nw = (fx + 1 - ix) * (fy + 1 - iy), ne = (ix - fx) * (fy + 1 - iy);
             const T sw = (fx + 1 - ix) * (iy - fy), se = (ix - fx) * (iy - fy);
+            // the taps inside the input, in ATen's order (nw, ne, sw, se), found once for
+            // every channel (tested per channel, they spilled the loop's registers)
+            int64_t at[4];
+            T wt[4];
+            int taps = 0;
+            const auto add_tap = [&](int64_t yy, int64_t xx, T weight) {
+              if (!inside(yy, xx, H, W)) return;
+              at[taps] = yy * isH + xx * isW;
+              wt[taps++] = weight;
+            };
+            add_tap(y0, x0, nw);
+            add_tap(y0, x0 + 1, ne);
+            add_tap(y0 + 1, x0, sw);
+            add_tap(y0 + 1, x0 + 1, se);
             for (int64_t c = 0; c < C; ++c) {
               const T* plane = inp + c * isC;
               T res = 0;
-              if (inside(y0, x0, H, W)) res += plane[y0 * isH + x0 * isW] * nw;
-              if (inside(y0, x0 + 1, H, W)) res += plane[y0 * isH + (x0 + 1) * isW] * ne;
-              if (inside(y0 + 1, x0, H, W)) res += plane[(y0 + 1) * isH + x0 * isW] * sw;
-              if (inside(y0 + 1, x0 + 1, H, W)) res += plane[(y0 + 1) * isH + (x0 + 1) * isW] * se;
+              for (int k = 0; k < taps; ++k) res += plane[at[k]] * wt[k];
               dst[c * oc] = res;
             }
           } else if (interpolation_mode == 1) {

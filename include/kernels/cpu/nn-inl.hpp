@@ -613,14 +613,14 @@ OPD_FUNC Tensor adaptive_avg_pool2d(const Tensor& self, std::span<const int64_t>
           return;
         }
       }
-      using detail::adaptive_start, detail::adaptive_end;
+      const detail::AdaptiveWindows win_h(s.oh, s.ih), win_w(s.ow, s.iw);
       detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
         const T* plane = in + p * s.ih * s.iw;
         T* dst = o + p * s.oh * s.ow;
         for (int64_t y = 0; y < s.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, s.oh, s.ih), h1 = adaptive_end(y, s.oh, s.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < s.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, s.ow, s.iw), w1 = adaptive_end(xo, s.ow, s.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             M sum = 0;
             for (int64_t h = h0; h < h1; ++h)
               for (int64_t w = w0; w < w1; ++w) sum += static_cast<M>(plane[h * s.iw + w]);
@@ -668,16 +668,16 @@ OPD_FUNC Tensor adaptive_avg_pool2d_backward(const Tensor& grad_output, const Te
   dispatch_floating_dtype(dt, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) {
-      using detail::adaptive_start, detail::adaptive_end;
+      const detail::AdaptiveWindows win_h(s.oh, s.ih), win_w(s.ow, s.iw);
       const T* go = g.data_ptr<T>();
       T* gi = grad_input.data_ptr<T>();
       detail::for_each_plane(s, s.ih * s.iw, [&](int64_t p) {
         const T* src = go + p * s.oh * s.ow;
         T* plane = gi + p * s.ih * s.iw;
         for (int64_t y = 0; y < s.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, s.oh, s.ih), h1 = adaptive_end(y, s.oh, s.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < s.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, s.ow, s.iw), w1 = adaptive_end(xo, s.ow, s.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             const T delta = src[y * s.ow + xo] / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0);
             for (int64_t h = h0; h < h1; ++h)
               for (int64_t c = w0; c < w1; ++c) plane[h * s.iw + c] += delta;

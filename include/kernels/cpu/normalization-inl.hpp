@@ -359,9 +359,9 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& inpu
 
 namespace norm_detail {
 
-// native_group_norm_backward's per-channel loops, in double as before, over
-// 16 partial sums (vectorized rather than one chain of adds); compiled twice,
-// the AVX2 clone picked at run time (without FMA: the same bits).
+// native_group_norm_backward's per-channel loops, in double: float and double
+// by the vectorized row kernels (reduce_simd.hpp), BFloat16 here over 16
+// partial sums, compiled twice, the AVX2 clone picked at run time.
 template <class T>
 [[gnu::always_inline]] inline void channel_sums_body(const T* g, const T* x, int64_t n, double* s, double* t) {
   constexpr int64_t kLanes = 16;
@@ -403,17 +403,25 @@ template <class T>
 #endif
 template <class T>
 void channel_sums(const T* g, const T* x, int64_t n, double* s, double* t) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    simd::dot_sum_row(g, x, n, s, t);
+  } else {
 #if OPD_KERNEL_AVX2_ROWS
-  if (detail::cpu_has_avx2()) return channel_sums_avx2(g, x, n, s, t);
+    if (detail::cpu_has_avx2()) return channel_sums_avx2(g, x, n, s, t);
 #endif
-  channel_sums_body(g, x, n, s, t);
+    channel_sums_body(g, x, n, s, t);
+  }
 }
 template <class T>
 void channel_dx(const T* g, const T* x, T* dx, int64_t n, double c1, double c2, double c3) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    simd::axpbyc_row(g, x, dx, n, c1, c2, c3);
+  } else {
 #if OPD_KERNEL_AVX2_ROWS
-  if (detail::cpu_has_avx2()) return channel_dx_avx2(g, x, dx, n, c1, c2, c3);
+    if (detail::cpu_has_avx2()) return channel_dx_avx2(g, x, dx, n, c1, c2, c3);
 #endif
-  channel_dx_body(g, x, dx, n, c1, c2, c3);
+    channel_dx_body(g, x, dx, n, c1, c2, c3);
+  }
 }
 
 }  // namespace norm_detail
@@ -508,83 +516,20 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
 
 namespace norm_detail {
 
-// native_layer_norm_backward's loops, in T (float for float, as ATen's
-// opmath), each sum in a fixed order; compiled twice, the AVX2 clone picked
-// at run time (the default build targets SSE2), without FMA so that both
-// give the same bits.
+// native_layer_norm_backward's rows [lo, hi): dx when wanted, and dgamma /
+// dbeta's terms added into pg / pb (null when not wanted), by the vectorized
+// row kernel (reduce_simd.hpp: sums in T, float for float as ATen's opmath).
 template <class T>
 struct LayerNormGrad {
   const T *x, *dy, *mean, *rstd, *w;  // rows of N; mean and rstd per row; w null without weight
-  T *dx, *dgamma, *dbeta;             // null when not wanted
+  T* dx;                              // null when not wanted
   int64_t M, N;
 };
-
-// Rows [lo, hi): dx when wanted, and dgamma / dbeta's sums over these rows
-// added into pg / pb (null when not wanted): one pass over x and dy.
-// Rows [lo, hi): dx when wanted, and dgamma / dbeta's sums over these rows
-// added into pg / pb (null when not wanted).
 template <class T>
-[[gnu::always_inline]] inline void layer_norm_rows_body(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g, T* pg,
-                                                        T* pb) {
-  const int64_t N = a.N;
-  const T scale = T(1) / static_cast<T>(N);
-  for (int64_t m = lo; m < hi; ++m) {
-    const T* xr = a.x + m * N;
-    const T* gr = a.dy + m * N;
-    if (pg != nullptr) {
-      const T mu = a.mean[m], rs = a.rstd[m];
-      for (int64_t j = 0; j < N; ++j) pg[j] += gr[j] * (xr[j] - mu) * rs;
-    }
-    if (pb != nullptr) {
-      for (int64_t j = 0; j < N; ++j) pb[j] += gr[j];
-    }
-    if (a.dx == nullptr) continue;
-    if (a.w != nullptr) {
-      for (int64_t j = 0; j < N; ++j) g[j] = gr[j] * a.w[j];
-    } else {
-      for (int64_t j = 0; j < N; ++j) g[j] = gr[j];
-    }
-    // sum(g x) and sum(g) in kLanes partial sums: vectorized, not one chain of adds
-    constexpr int64_t kLanes = 16;
-    T ds_l[kLanes] = {}, db_l[kLanes] = {};
-    int64_t j = 0;
-    for (; j + kLanes <= N; j += kLanes) {
-      for (int64_t l = 0; l < kLanes; ++l) {
-        ds_l[l] += g[j + l] * xr[j + l];
-        db_l[l] += g[j + l];
-      }
-    }
-    T ds = 0, db = 0;
-    for (int64_t l = 0; l < kLanes; ++l) {
-      ds += ds_l[l];
-      db += db_l[l];
-    }
-    for (; j < N; ++j) {
-      ds += g[j] * xr[j];
-      db += g[j];
-    }
-    const T mu = a.mean[m], rs = a.rstd[m];
-    const T b = (db * mu - ds) * rs * rs * rs * scale;
-    const T c = -b * mu - db * rs * scale;
-    T* dr = a.dx + m * N;
-    for (int64_t k = 0; k < N; ++k) dr[k] = rs * g[k] + b * xr[k] + c;
-  }
-}
-
-#if OPD_KERNEL_AVX2_ROWS
-template <class T>
-[[gnu::target("avx2"), gnu::noinline]] void layer_norm_rows_avx2(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g,
-                                                                T* pg, T* pb) {
-  layer_norm_rows_body(a, lo, hi, g, pg, pb);
-}
-#endif
-
-template <class T>
-void layer_norm_rows(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* g, T* pg, T* pb) {
-#if OPD_KERNEL_AVX2_ROWS
-  if (detail::cpu_has_avx2()) return layer_norm_rows_avx2(a, lo, hi, g, pg, pb);
-#endif
-  layer_norm_rows_body(a, lo, hi, g, pg, pb);
+void layer_norm_rows(const LayerNormGrad<T>& a, int64_t lo, int64_t hi, T* pg, T* pb) {
+  for (int64_t m = lo; m < hi; ++m)
+    simd::layer_norm_backward_row(a.x + m * a.N, a.dy + m * a.N, a.w, a.N, a.mean[m], a.rstd[m],
+                                  a.dx != nullptr ? a.dx + m * a.N : nullptr, pg, pb);
 }
 
 }  // namespace norm_detail
@@ -652,7 +597,7 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
       T* dxp = dx.defined() ? dx.data_ptr<T>() : nullptr;
       T* dgp = dgamma.defined() ? dgamma.data_ptr<T>() : nullptr;
       T* dbp = dbeta.defined() ? dbeta.data_ptr<T>() : nullptr;
-      const norm_detail::LayerNormGrad<T> a{xp, gp, mp, rp, wp, dxp, dgp, dbp, M, N};
+      const norm_detail::LayerNormGrad<T> a{xp, gp, mp, rp, wp, dxp, M, N};
       // One pass over the rows: a task per thread (one below two grains),
       // each with its own dgamma / dbeta sums, added in task order after.
       const int64_t tasks = M * N >= 2 * grain_size * grain_scale() ? std::min<int64_t>(get_num_threads(), M) : 1;
@@ -660,8 +605,7 @@ OPD_FUNC std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
       std::vector<T> pg(dgp != nullptr ? NN * static_cast<std::size_t>(tasks) : 0, T(0));
       std::vector<T> pb(dbp != nullptr ? NN * static_cast<std::size_t>(tasks) : 0, T(0));
       parallel_tasks(tasks, [&](int64_t t) {
-        std::vector<T> g(dxp != nullptr ? NN : 0);  // scratch: a row's gradient times the weight
-        norm_detail::layer_norm_rows(a, M * t / tasks, M * (t + 1) / tasks, g.data(),
+        norm_detail::layer_norm_rows(a, M * t / tasks, M * (t + 1) / tasks,
                                      dgp != nullptr ? pg.data() + NN * static_cast<std::size_t>(t) : nullptr,
                                      dbp != nullptr ? pb.data() + NN * static_cast<std::size_t>(t) : nullptr);
       });

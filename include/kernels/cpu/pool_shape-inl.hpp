@@ -16,6 +16,7 @@
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/tensor.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/reduce_simd.hpp"
 
 namespace opd::kernels::detail {
 
@@ -80,6 +81,17 @@ void for_each_plane(const Pool2dShape& s, int64_t work_per_plane, const F& f) {
   parallel_for(0, planes, grain, [&](int64_t b, int64_t e) {
     for (int64_t p = b; p < e; ++p) f(p);
   });
+}
+
+// A max pool's backward: every index in [0, size) before anything is written
+// (ATen writes past the plane). One vectorized max over the indices read as
+// unsigned (a negative one reads as a huge one); the message names the first
+// bad one. `what`: "plane" or "volume".
+inline void check_pool_indices(const char* op, const int64_t* idx, int64_t n, int64_t size, const char* what) {
+  if (simd::max_row(reinterpret_cast<const uint64_t*>(idx), n) < static_cast<uint64_t>(size)) return;
+  for (int64_t k = 0; k < n; ++k)
+    OPD_CHECK(idx[k] >= 0 && idx[k] < size, op, ": index ", idx[k], " out of range for a ", what, " of ", size,
+              " elements");
 }
 
 // The output columns [x_lo, x_hi) of one row, whose windows lie inside the
@@ -299,5 +311,24 @@ inline int64_t adaptive_start(int64_t a, int64_t b, int64_t c) {
 inline int64_t adaptive_end(int64_t a, int64_t b, int64_t c) {
   return static_cast<int64_t>(std::ceil(static_cast<float>((a + 1) * c) / static_cast<float>(b)));
 }
+
+// Every output's adaptive window [lo(o), hi(o)) along one dimension of `out`
+// outputs over `in` inputs, computed once per call: the float division and
+// floor / ceil per output cost as much as a small window's sum
+// (adaptive_avg_pool1d of [1, 64, 512] to 16).
+class AdaptiveWindows {
+ public:
+  AdaptiveWindows(int64_t out, int64_t in) : bounds_(static_cast<std::size_t>(2 * out)) {
+    for (int64_t o = 0; o < out; ++o) {
+      bounds_[static_cast<std::size_t>(2 * o)] = adaptive_start(o, out, in);
+      bounds_[static_cast<std::size_t>(2 * o + 1)] = adaptive_end(o, out, in);
+    }
+  }
+  int64_t lo(int64_t o) const { return bounds_[static_cast<std::size_t>(2 * o)]; }
+  int64_t hi(int64_t o) const { return bounds_[static_cast<std::size_t>(2 * o + 1)]; }
+
+ private:
+  std::vector<int64_t> bounds_;
+};
 
 }  // namespace opd::kernels::detail

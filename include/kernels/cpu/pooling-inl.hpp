@@ -108,10 +108,7 @@ OPD_FUNC void max_pool2d_with_indices_backward_out(const Tensor& grad_output, co
   const Tensor gi = writable(grad_input);
   const int64_t* idx = ix.data_ptr<int64_t>();
   const int64_t plane_size = s.ih * s.iw;
-  for (int64_t k = 0; k < ix.numel(); ++k) {  // every index checked before anything is written
-    OPD_CHECK(idx[k] >= 0 && idx[k] < plane_size, "max_pool2d_with_indices_backward: index ", idx[k],
-              " out of range for a plane of ", plane_size, " elements");
-  }
+  detail::check_pool_indices("max_pool2d_with_indices_backward", idx, ix.numel(), plane_size, "plane");
   const auto run = [&](auto* dst, const auto* go) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(go)>>;
     std::fill(dst, dst + gi.numel(), T(0));

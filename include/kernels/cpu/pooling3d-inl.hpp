@@ -222,21 +222,25 @@ OPD_FUNC Tensor avg_pool3d(const Tensor& self, std::span<const int64_t> kernel_s
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
       detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
-        const T* vol = in + p * s.in_volume();
-        T* dst = o + p * s.out_volume();
-        for (int64_t z = 0; z < s.ot; ++z) {
-          for (int64_t y = 0; y < q.oh; ++y) {
-            for (int64_t xo = 0; xo < q.ow; ++xo) {
-              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
-              T& result = dst[(z * q.oh + y) * q.ow + xo];
+        const Pool3dShape sh = s;  // a local copy: the loops keep its fields in registers
+        const int64_t ih = sh.hw.ih, iw = sh.hw.iw;
+        const T* vol = in + p * sh.in_volume();
+        T* dst = o + p * sh.out_volume();
+        for (int64_t z = 0; z < sh.ot; ++z) {
+          for (int64_t y = 0; y < sh.hw.oh; ++y) {
+            for (int64_t xo = 0; xo < sh.hw.ow; ++xo) {
+              const AvgWindow3d win = avg_window3d(sh, z, y, xo, count_include_pad, divisor_override);
+              T& result = *dst++;
               if (win.empty()) {
                 result = T(0);
                 continue;
               }
               T sum = 0;
               for (int64_t t = win.t0; t < win.t1; ++t)
-                for (int64_t h = win.h0; h < win.h1; ++h)
-                  for (int64_t w = win.w0; w < win.w1; ++w) sum += vol[(t * q.ih + h) * q.iw + w];
+                for (int64_t h = win.h0; h < win.h1; ++h) {
+                  const T* row = vol + (t * ih + h) * iw;
+                  for (int64_t w = win.w0; w < win.w1; ++w) sum += row[w];
+                }
               result = sum / static_cast<T>(win.divide);
             }
           }
@@ -280,16 +284,22 @@ OPD_FUNC Tensor avg_pool3d_backward(const Tensor& grad_output, const Tensor& sel
       const T* go = g.data_ptr<T>();
       T* gi = grad_input.data_ptr<T>();
       detail::for_each_plane(q, s.out_volume() * s.kt * q.kh * q.kw, [&](int64_t p) {
-        const T* src = go + p * s.out_volume();
-        T* vol = gi + p * s.in_volume();
-        for (int64_t z = 0; z < s.ot; ++z) {
-          for (int64_t y = 0; y < q.oh; ++y) {
-            for (int64_t xo = 0; xo < q.ow; ++xo) {
-              const AvgWindow3d win = avg_window3d(s, z, y, xo, count_include_pad, divisor_override);
-              const T v = src[(z * q.oh + y) * q.ow + xo];
+        const Pool3dShape sh = s;  // a local copy: the loops keep its fields in registers
+        const int64_t ih = sh.hw.ih, iw = sh.hw.iw;
+        const T* src = go + p * sh.out_volume();
+        T* vol = gi + p * sh.in_volume();
+        for (int64_t z = 0; z < sh.ot; ++z) {
+          for (int64_t y = 0; y < sh.hw.oh; ++y) {
+            for (int64_t xo = 0; xo < sh.hw.ow; ++xo) {
+              const AvgWindow3d win = avg_window3d(sh, z, y, xo, count_include_pad, divisor_override);
+              const T v = *src++;
+              if (win.empty()) continue;
+              const T share = v / static_cast<T>(win.divide);  // as ATen: the same quotient for each element
               for (int64_t t = win.t0; t < win.t1; ++t)
-                for (int64_t h = win.h0; h < win.h1; ++h)
-                  for (int64_t w = win.w0; w < win.w1; ++w) vol[(t * q.ih + h) * q.iw + w] += v / static_cast<T>(win.divide);
+                for (int64_t h = win.h0; h < win.h1; ++h) {
+                  T* row = vol + (t * ih + h) * iw;
+                  for (int64_t w = win.w0; w < win.w1; ++w) row[w] += share;
+                }
             }
           }
         }
@@ -379,10 +389,7 @@ OPD_FUNC Tensor max_pool3d_with_indices_backward(const Tensor& grad_output, cons
   const Tensor g = contiguous_of(grad_output), ix = contiguous_of(indices);
   const int64_t* idx = ix.data_ptr<int64_t>();
   const int64_t volume = s.in_volume(), per = s.out_volume();
-  for (int64_t k = 0; k < ix.numel(); ++k) {
-    OPD_CHECK(idx[k] >= 0 && idx[k] < volume, "max_pool3d_with_indices_backward: index ", idx[k],
-              " out of range for a volume of ", volume, " elements");
-  }
+  detail::check_pool_indices("max_pool3d_with_indices_backward", idx, ix.numel(), volume, "volume");
   const auto run = [&](auto* gi, const auto* go) {
     detail::for_each_plane(s.hw, per, [&](int64_t p) {
       auto* vol = gi + p * volume;
@@ -428,16 +435,16 @@ OPD_FUNC Tensor adaptive_avg_pool3d(const Tensor& self, std::span<const int64_t>
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(in)>>;
     using C = opmath_t<T>;  // each step rounded to T, as ATen's scalar_t arithmetic (Half: c10::Half's)
     const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
-    using detail::adaptive_start, detail::adaptive_end;
+    const detail::AdaptiveWindows win_t(s.ot, s.it), win_h(q.oh, q.ih), win_w(q.ow, q.iw);
     detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
       const T* vol = in + p * s.in_volume();
       T* dst = o + p * s.out_volume();
       for (int64_t z = 0; z < s.ot; ++z) {
-        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        const int64_t t0 = win_t.lo(z), t1 = win_t.hi(z);
         for (int64_t y = 0; y < q.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < q.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             T sum = static_cast<T>(C(0));
             for (int64_t t = t0; t < t1; ++t)
               for (int64_t h = h0; h < h1; ++h)
@@ -487,16 +494,16 @@ OPD_FUNC Tensor adaptive_avg_pool3d_backward(const Tensor& grad_output, const Te
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(go)>>;
     using C = opmath_t<T>;
     const auto div = [](T a, int64_t k) { return static_cast<T>(static_cast<C>(a) / static_cast<C>(static_cast<T>(k))); };
-    using detail::adaptive_start, detail::adaptive_end;
+    const detail::AdaptiveWindows win_t(s.ot, s.it), win_h(q.oh, q.ih), win_w(q.ow, q.iw);
     detail::for_each_plane(q, s.in_volume(), [&](int64_t p) {
       const T* src = go + p * s.out_volume();
       T* vol = gi + p * s.in_volume();
       for (int64_t z = 0; z < s.ot; ++z) {
-        const int64_t t0 = adaptive_start(z, s.ot, s.it), t1 = adaptive_end(z, s.ot, s.it);
+        const int64_t t0 = win_t.lo(z), t1 = win_t.hi(z);
         for (int64_t y = 0; y < q.oh; ++y) {
-          const int64_t h0 = adaptive_start(y, q.oh, q.ih), h1 = adaptive_end(y, q.oh, q.ih);
+          const int64_t h0 = win_h.lo(y), h1 = win_h.hi(y);
           for (int64_t xo = 0; xo < q.ow; ++xo) {
-            const int64_t w0 = adaptive_start(xo, q.ow, q.iw), w1 = adaptive_end(xo, q.ow, q.iw);
+            const int64_t w0 = win_w.lo(xo), w1 = win_w.hi(xo);
             const T delta = div(div(div(src[(z * q.oh + y) * q.ow + xo], t1 - t0), h1 - h0), w1 - w0);
             for (int64_t t = t0; t < t1; ++t)
               for (int64_t h = h0; h < h1; ++h)

@@ -78,6 +78,72 @@ OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float
     y[i] = v;
   }
 }
+namespace scalar_detail {
+template <class T>
+void layer_norm_backward(const T* x, const T* dy, const T* w, int64_t n, T mean, T rstd, T* dx, T* dgamma, T* dbeta) {
+  T ds = 0, db = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (dgamma) dgamma[i] += dy[i] * (x[i] - mean) * rstd;
+    if (dbeta) dbeta[i] += dy[i];
+    const T gw = w ? dy[i] * w[i] : dy[i];
+    ds += gw * x[i];
+    db += gw;
+  }
+  if (!dx) return;
+  const T scale = T(1) / static_cast<T>(n);
+  const T b = (db * mean - ds) * rstd * rstd * rstd * scale;
+  const T c = -b * mean - db * rstd * scale;
+  for (int64_t i = 0; i < n; ++i) dx[i] = rstd * (w ? dy[i] * w[i] : dy[i]) + b * x[i] + c;
+}
+template <class T>
+void dot_sum(const T* g, const T* x, int64_t n, double* gx, double* gs) {
+  double s = 0, t = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    s += static_cast<double>(g[i]) * static_cast<double>(x[i]);
+    t += static_cast<double>(g[i]);
+  }
+  *gx = s;
+  *gs = t;
+}
+template <class T>
+void axpbyc(const T* g, const T* x, T* y, int64_t n, double a, double b, double c) {
+  for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(a * static_cast<double>(g[i]) + b * static_cast<double>(x[i]) + c);
+}
+template <class T>
+void euclidean(const T* a, const T* b, int64_t count, int64_t m, T* out) {
+  for (int64_t j = 0; j < count; ++j) {
+    T s = 0;
+    for (int64_t k = 0; k < m; ++k) s += (a[k] - b[j * m + k]) * (a[k] - b[j * m + k]);
+    out[j] = std::sqrt(s);
+  }
+}
+}  // namespace scalar_detail
+OPD_FUNC void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  scalar_detail::euclidean(a, b, count, m, out);
+}
+OPD_FUNC void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  scalar_detail::euclidean(a, b, count, m, out);
+}
+OPD_FUNC void layer_norm_backward_row(const float* x, const float* dy, const float* w, int64_t n, float mean,
+                                      float rstd, float* dx, float* dgamma, float* dbeta) {
+  scalar_detail::layer_norm_backward(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+OPD_FUNC void layer_norm_backward_row(const double* x, const double* dy, const double* w, int64_t n, double mean,
+                                      double rstd, double* dx, double* dgamma, double* dbeta) {
+  scalar_detail::layer_norm_backward(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+OPD_FUNC void dot_sum_row(const float* g, const float* x, int64_t n, double* gx, double* gs) {
+  scalar_detail::dot_sum(g, x, n, gx, gs);
+}
+OPD_FUNC void dot_sum_row(const double* g, const double* x, int64_t n, double* gx, double* gs) {
+  scalar_detail::dot_sum(g, x, n, gx, gs);
+}
+OPD_FUNC void axpbyc_row(const float* g, const float* x, float* y, int64_t n, double a, double b, double c) {
+  scalar_detail::axpbyc(g, x, y, n, a, b, c);
+}
+OPD_FUNC void axpbyc_row(const double* g, const double* x, double* y, int64_t n, double a, double b, double c) {
+  scalar_detail::axpbyc(g, x, y, n, a, b, c);
+}
 OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
   const float m = scalar_detail::extreme<true>(x, n);
   float s = 0;
@@ -112,6 +178,14 @@ HWY_EXPORT(MaxU64);
 HWY_EXPORT(SoftmaxF32);
 HWY_EXPORT(SumSqDevF32);
 HWY_EXPORT(AffineF32);
+HWY_EXPORT(LayerNormBackwardF32);
+HWY_EXPORT(LayerNormBackwardF64);
+HWY_EXPORT(DotSumF32);
+HWY_EXPORT(DotSumF64);
+HWY_EXPORT(AxpbycF32);
+HWY_EXPORT(AxpbycF64);
+HWY_EXPORT(EuclideanRowsF32);
+HWY_EXPORT(EuclideanRowsF64);
 }  // namespace dispatch_detail
 
 OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF32)(x, n); }
@@ -128,6 +202,32 @@ OPD_FUNC float sum_sq_dev_row(const float* x, int64_t n, float mean) {
 }
 OPD_FUNC void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
   HWY_DYNAMIC_DISPATCH(dispatch_detail::AffineF32)(x, y, n, scale, shift, w, b);
+}
+OPD_FUNC void layer_norm_backward_row(const float* x, const float* dy, const float* w, int64_t n, float mean,
+                                      float rstd, float* dx, float* dgamma, float* dbeta) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::LayerNormBackwardF32)(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+OPD_FUNC void layer_norm_backward_row(const double* x, const double* dy, const double* w, int64_t n, double mean,
+                                      double rstd, double* dx, double* dgamma, double* dbeta) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::LayerNormBackwardF64)(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+OPD_FUNC void dot_sum_row(const float* g, const float* x, int64_t n, double* gx, double* gs) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::DotSumF32)(g, x, n, gx, gs);
+}
+OPD_FUNC void dot_sum_row(const double* g, const double* x, int64_t n, double* gx, double* gs) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::DotSumF64)(g, x, n, gx, gs);
+}
+OPD_FUNC void axpbyc_row(const float* g, const float* x, float* y, int64_t n, double a, double b, double c) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::AxpbycF32)(g, x, y, n, a, b, c);
+}
+OPD_FUNC void axpbyc_row(const double* g, const double* x, double* y, int64_t n, double a, double b, double c) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::AxpbycF64)(g, x, y, n, a, b, c);
+}
+OPD_FUNC void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::EuclideanRowsF32)(a, b, count, m, out);
+}
+OPD_FUNC void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::EuclideanRowsF64)(a, b, count, m, out);
 }
 OPD_FUNC void softmax_row(const float* x, float* y, int64_t n, bool log) {
   HWY_DYNAMIC_DISPATCH(dispatch_detail::SoftmaxF32)(x, y, n, log);

@@ -1,9 +1,9 @@
-// Vectorized row kernels of the reductions and softmax (contiguous rows of
-// float or double): sums in pairwise (cascade) order, max / min that
-// propagate NaN, and softmax / log_softmax of a row. Highway picks the
-// widest instruction set the CPU has at run time (SSE4, AVX2 or AVX-512;
-// reduce_simd-inl.hpp); the reductions of reduce.hpp call these on rows
-// they made contiguous.
+// Vectorized row kernels of the reductions, softmax and normalization
+// (contiguous rows of float or double): sums in pairwise (cascade) order, max
+// / min that propagate NaN, softmax / log_softmax of a row, and the rows of
+// layer and group norm. Highway picks the widest instruction set the CPU has
+// at run time (SSE4, AVX2 or AVX-512; reduce_simd-inl.hpp); the reductions of
+// reduce.hpp call these on rows they made contiguous.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,30 @@ OPD_API float sum_sq_dev_row(const float* x, int64_t n, float mean);
 // y[i] = (x[i] * scale + shift) * w[i] + b[i] (w, b may be null: 1, 0), the
 // layer_norm output of one row.
 OPD_API void affine_row(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b);
+
+// One row of native_layer_norm_backward (n >= 1): dgamma[i] += dy (x - mean)
+// rstd and dbeta[i] += dy (either null when not wanted); with g = dy w (dy
+// without weight), dx = rstd g + b x + c where b and c come from sum g x and
+// sum g over the row (dx null: no dx). Sums in T, as ATen's float opmath.
+OPD_API void layer_norm_backward_row(const float* x, const float* dy, const float* w, int64_t n, float mean,
+                                     float rstd, float* dx, float* dgamma, float* dbeta);
+OPD_API void layer_norm_backward_row(const double* x, const double* dy, const double* w, int64_t n, double mean,
+                                     double rstd, double* dx, double* dgamma, double* dbeta);
+
+// *gx = sum g[i] x[i] and *gs = sum g[i] over [0, n), accumulated in double
+// (group norm's backward per channel).
+OPD_API void dot_sum_row(const float* g, const float* x, int64_t n, double* gx, double* gs);
+OPD_API void dot_sum_row(const double* g, const double* x, int64_t n, double* gx, double* gs);
+
+// y[i] = a g[i] + b x[i] + c over [0, n), in double, rounded once.
+OPD_API void axpbyc_row(const float* g, const float* x, float* y, int64_t n, double a, double b, double c);
+OPD_API void axpbyc_row(const double* g, const double* x, double* y, int64_t n, double a, double b, double c);
+
+// out[j] = sqrt(sum over k < m of (a[k] - b[j m + k])^2) for j < count: the
+// Euclidean distances from row a to `count` consecutive rows of m (pdist's
+// p = 2).
+OPD_API void euclidean_rows(const float* a, const float* b, int64_t count, int64_t m, float* out);
+OPD_API void euclidean_rows(const double* a, const double* b, int64_t count, int64_t m, double* out);
 
 // y = softmax(x) (log_softmax when `log`) over x[0..n), n >= 1; y may be x.
 OPD_API void softmax_row(const float* x, float* y, int64_t n, bool log);

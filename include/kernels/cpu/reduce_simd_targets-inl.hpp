@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
@@ -140,6 +141,171 @@ OPD_FUNC HWY_NOINLINE void AffineF32(const float* x, float* y, int64_t n, float 
     if (b) v += b[i];
     y[i] = v;
   }
+}
+
+// layer_norm_backward_row (reduce_simd.hpp): one pass for dgamma / dbeta's
+// terms and dx's two sums (two accumulators each), one pass for dx; g * w is
+// recomputed in the second pass rather than kept in a scratch row.
+template <class T>
+HWY_INLINE void LayerNormBackwardRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const T* HWY_RESTRICT w,
+                                     int64_t n, T mean, T rstd, T* HWY_RESTRICT dx, T* HWY_RESTRICT dgamma,
+                                     T* HWY_RESTRICT dbeta) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vmu = hn::Set(d, mean), vrs = hn::Set(d, rstd);
+  auto ds0 = hn::Zero(d), db0 = hn::Zero(d), ds1 = hn::Zero(d), db1 = hn::Zero(d);
+  const auto step = [&](int64_t i, auto& ds, auto& db) HWY_ATTR {
+    const auto g = hn::LoadU(d, dy + i), xv = hn::LoadU(d, x + i);
+    if (dgamma) hn::StoreU(hn::MulAdd(hn::Mul(g, hn::Sub(xv, vmu)), vrs, hn::LoadU(d, dgamma + i)), d, dgamma + i);
+    if (dbeta) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), g), d, dbeta + i);
+    if (dx) {
+      const auto gw = w ? hn::Mul(g, hn::LoadU(d, w + i)) : g;
+      ds = hn::MulAdd(gw, xv, ds);
+      db = hn::Add(db, gw);
+    }
+  };
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    step(i, ds0, db0);
+    step(i + N, ds1, db1);
+  }
+  for (; i + N <= n; i += N) step(i, ds0, db0);
+  T ds = hn::GetLane(hn::SumOfLanes(d, hn::Add(ds0, ds1))), db = hn::GetLane(hn::SumOfLanes(d, hn::Add(db0, db1)));
+  for (; i < n; ++i) {
+    const T g = dy[i];
+    if (dgamma) dgamma[i] += g * (x[i] - mean) * rstd;
+    if (dbeta) dbeta[i] += g;
+    const T gw = w ? g * w[i] : g;
+    ds += gw * x[i];
+    db += gw;
+  }
+  if (!dx) return;
+  const T scale = T(1) / static_cast<T>(n);
+  const T b = (db * mean - ds) * rstd * rstd * rstd * scale;
+  const T c = -b * mean - db * rstd * scale;
+  const auto vb = hn::Set(d, b), vc = hn::Set(d, c);
+  for (i = 0; i + N <= n; i += N) {
+    const auto g = hn::LoadU(d, dy + i);
+    const auto gw = w ? hn::Mul(g, hn::LoadU(d, w + i)) : g;
+    hn::StoreU(hn::MulAdd(vrs, gw, hn::MulAdd(vb, hn::LoadU(d, x + i), vc)), d, dx + i);
+  }
+  for (; i < n; ++i) dx[i] = rstd * (w ? dy[i] * w[i] : dy[i]) + b * x[i] + c;
+}
+OPD_FUNC HWY_NOINLINE void LayerNormBackwardF32(const float* x, const float* dy, const float* w, int64_t n, float mean,
+                                                float rstd, float* dx, float* dgamma, float* dbeta) {
+  LayerNormBackwardRow(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+OPD_FUNC HWY_NOINLINE void LayerNormBackwardF64(const double* x, const double* dy, const double* w, int64_t n,
+                                                double mean, double rstd, double* dx, double* dgamma, double* dbeta) {
+  LayerNormBackwardRow(x, dy, w, n, mean, rstd, dx, dgamma, dbeta);
+}
+
+// A float or double row read as double vectors (float promoted), and written
+// back rounded once.
+template <class DD, class T>
+HWY_INLINE hn::Vec<DD> LoadAsDouble(DD dd, const T* HWY_RESTRICT p) {
+  if constexpr (std::is_same_v<T, double>) {
+    return hn::LoadU(dd, p);
+  } else {
+    const hn::Rebind<float, DD> df;
+    return hn::PromoteTo(dd, hn::LoadU(df, p));
+  }
+}
+template <class DD, class T>
+HWY_INLINE void StoreFromDouble(DD dd, hn::Vec<DD> v, T* HWY_RESTRICT p) {
+  if constexpr (std::is_same_v<T, double>) {
+    hn::StoreU(v, dd, p);
+  } else {
+    const hn::Rebind<float, DD> df;
+    hn::StoreU(hn::DemoteTo(df, v), df, p);
+  }
+}
+
+// dot_sum_row (reduce_simd.hpp): sum g * x and sum g in double, two
+// accumulators each.
+template <class T>
+HWY_INLINE void DotSum(const T* HWY_RESTRICT g, const T* HWY_RESTRICT x, int64_t n, double* gx, double* gs) {
+  const hn::ScalableTag<double> dd;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(dd));
+  auto s0 = hn::Zero(dd), s1 = hn::Zero(dd), t0 = hn::Zero(dd), t1 = hn::Zero(dd);
+  int64_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const auto g0 = LoadAsDouble(dd, g + i), g1 = LoadAsDouble(dd, g + i + N);
+    s0 = hn::MulAdd(g0, LoadAsDouble(dd, x + i), s0);
+    s1 = hn::MulAdd(g1, LoadAsDouble(dd, x + i + N), s1);
+    t0 = hn::Add(t0, g0);
+    t1 = hn::Add(t1, g1);
+  }
+  double s = hn::GetLane(hn::SumOfLanes(dd, hn::Add(s0, s1))), t = hn::GetLane(hn::SumOfLanes(dd, hn::Add(t0, t1)));
+  for (; i < n; ++i) {
+    s += static_cast<double>(g[i]) * static_cast<double>(x[i]);
+    t += static_cast<double>(g[i]);
+  }
+  *gx = s;
+  *gs = t;
+}
+OPD_FUNC HWY_NOINLINE void DotSumF32(const float* g, const float* x, int64_t n, double* gx, double* gs) {
+  DotSum(g, x, n, gx, gs);
+}
+OPD_FUNC HWY_NOINLINE void DotSumF64(const double* g, const double* x, int64_t n, double* gx, double* gs) {
+  DotSum(g, x, n, gx, gs);
+}
+
+// axpbyc_row (reduce_simd.hpp): y = a g + b x + c in double, rounded once.
+template <class T>
+HWY_INLINE void Axpbyc(const T* HWY_RESTRICT g, const T* HWY_RESTRICT x, T* HWY_RESTRICT y, int64_t n, double a,
+                       double b, double c) {
+  const hn::ScalableTag<double> dd;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(dd));
+  const auto va = hn::Set(dd, a), vb = hn::Set(dd, b), vc = hn::Set(dd, c);
+  int64_t i = 0;
+  for (; i + N <= n; i += N)
+    StoreFromDouble(dd, hn::MulAdd(va, LoadAsDouble(dd, g + i), hn::MulAdd(vb, LoadAsDouble(dd, x + i), vc)), y + i);
+  for (; i < n; ++i) y[i] = static_cast<T>(a * static_cast<double>(g[i]) + b * static_cast<double>(x[i]) + c);
+}
+OPD_FUNC HWY_NOINLINE void AxpbycF32(const float* g, const float* x, float* y, int64_t n, double a, double b,
+                                     double c) {
+  Axpbyc(g, x, y, n, a, b, c);
+}
+OPD_FUNC HWY_NOINLINE void AxpbycF64(const double* g, const double* x, double* y, int64_t n, double a, double b,
+                                     double c) {
+  Axpbyc(g, x, y, n, a, b, c);
+}
+
+// euclidean_rows (reduce_simd.hpp): each row's squares of differences in two
+// accumulators, then the square roots a vector at a time.
+template <class T>
+HWY_INLINE void EuclideanRows(const T* HWY_RESTRICT a, const T* HWY_RESTRICT b, int64_t count, int64_t m,
+                              T* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t j = 0; j < count; ++j) {
+    const T* HWY_RESTRICT r = b + j * m;
+    auto s0 = hn::Zero(d), s1 = hn::Zero(d);
+    int64_t k = 0;
+    for (; k + 2 * N <= m; k += 2 * N) {
+      const auto d0 = hn::Sub(hn::LoadU(d, a + k), hn::LoadU(d, r + k));
+      const auto d1 = hn::Sub(hn::LoadU(d, a + k + N), hn::LoadU(d, r + k + N));
+      s0 = hn::MulAdd(d0, d0, s0);
+      s1 = hn::MulAdd(d1, d1, s1);
+    }
+    for (; k + N <= m; k += N) {
+      const auto d0 = hn::Sub(hn::LoadU(d, a + k), hn::LoadU(d, r + k));
+      s0 = hn::MulAdd(d0, d0, s0);
+    }
+    T s = hn::GetLane(hn::SumOfLanes(d, hn::Add(s0, s1)));
+    for (; k < m; ++k) s += (a[k] - r[k]) * (a[k] - r[k]);
+    out[j] = s;
+  }
+  int64_t j = 0;
+  for (; j + N <= count; j += N) hn::StoreU(hn::Sqrt(hn::LoadU(d, out + j)), d, out + j);
+  for (; j < count; ++j) out[j] = std::sqrt(out[j]);
+}
+OPD_FUNC HWY_NOINLINE void EuclideanRowsF32(const float* a, const float* b, int64_t count, int64_t m, float* out) {
+  EuclideanRows(a, b, count, m, out);
+}
+OPD_FUNC HWY_NOINLINE void EuclideanRowsF64(const double* a, const double* b, int64_t count, int64_t m, double* out) {
+  EuclideanRows(a, b, count, m, out);
 }
 
 // The last steps of prod_row's tree on one vector: lane j times lane
