@@ -64,11 +64,8 @@ struct div_d {
     return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::div(g, fx::conj(s.get<"other">())), s.get<"self.sizes">()));
   }
   static Tensor other(const Tensor& g, const saved<Op, "self", "other", "other.sizes", "other.dtype">& s) {
-    const Tensor o = s.get<"other">(), x = s.get<"self">();
-    // -grad * conj(self / other^2); a real pair keeps the real formula's operations
-    const Tensor q = is_complex_type(x.dtype()) || is_complex_type(o.dtype()) ? fx::mul(g, fx::conj(fx::div(fx::div(x, o), o)))
-                                                                              : fx::div(fx::mul(g, x), fx::mul(o, o));
-    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(fx::neg(q), s.get<"other.sizes">()));
+    const Tensor d = fx::div_other(g, s.get<"self">(), s.get<"other">());
+    return fx::r_to_c(s.get<"other.dtype">(), fx::sum_to(d, s.get<"other.sizes">()));
   }
 };
 struct div_scalar_d {
@@ -109,14 +106,16 @@ struct relu_d {  // grad where result > 0
     return fx::mul(g, call<k::gt_scalar::functional>(s.get<"result">(), Scalar(0)));
   }
 };
-struct pow_scalar_d {  // grad * exponent * self^(exponent - 1); zero for exponent 0
+struct pow_scalar_d {  // grad * conj(exponent * self^(exponent - 1)); zero for exponent 0
   using Op = k::pow_scalar;
   static Tensor self(const Tensor& g, const saved<Op, "self", "exponent">& s) {
     const Scalar& e = s.get<"exponent">();
     const Tensor self = s.get<"self">();
     if (e.equal(0)) return fx::mul(g, Scalar(0.0));
-    const Scalar e1 = e.is_floating_point() ? Scalar(e.to_double() - 1) : Scalar(e.to_long() - 1);
-    return fx::mul(fx::mul(g, e), call<k::pow_scalar>(self, e1));
+    const Scalar e1 = e.is_complex()          ? Scalar(e.to_complex_double() - 1.0)
+                      : e.is_floating_point() ? Scalar(e.to_double() - 1)
+                                              : Scalar(e.to_long() - 1);
+    return fx::mul(fx::mul(g, fx::conj(e)), fx::conj(call<k::pow_scalar>(self, e1)));
   }
 };
 // (sum and mean with a complex dtype= of a real input: the real part, as PyTorch's engine casts it)
@@ -178,27 +177,27 @@ struct addmm_d {
 };
 struct baddbmm_d {
   using Op = k::baddbmm::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "beta">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"beta">()), s.get<"self.sizes">());
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype", "beta">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::mul(g, fx::conj(s.get<"beta">())), s.get<"self.sizes">()));
   }
   static Tensor batch1(const Tensor& g, const saved<Op, "batch2", "alpha">& s) {
-    return fx::mul(call<k::bmm>(g, fx::mT(s.get<"batch2">())), s.get<"alpha">());
+    return fx::mul(call<k::bmm>(g, mH(s.get<"batch2">())), fx::conj(s.get<"alpha">()));
   }
   static Tensor batch2(const Tensor& g, const saved<Op, "batch1", "alpha">& s) {
-    return fx::mul(call<k::bmm>(fx::mT(s.get<"batch1">()), g), s.get<"alpha">());
+    return fx::mul(call<k::bmm>(mH(s.get<"batch1">()), g), fx::conj(s.get<"alpha">()));
   }
 };
 struct dot_d {  // grad is 0-dim
   using Op = k::dot;
-  static Tensor self(const Tensor& g, const saved<Op, "tensor">& s) { return fx::mul(g, s.get<"tensor">()); }
-  static Tensor tensor(const Tensor& g, const saved<Op, "self">& s) { return fx::mul(g, s.get<"self">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "tensor">& s) { return fx::mul(g, fx::conj(s.get<"tensor">())); }
+  static Tensor tensor(const Tensor& g, const saved<Op, "self">& s) { return fx::mul(g, fx::conj(s.get<"self">())); }
 };
 struct mv_d {
   using Op = k::mv;
-  static Tensor self(const Tensor& g, const saved<Op, "vec">& s) {  // the outer product grad vec^T
-    return call<k::mm>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(s.get<"vec">(), int64_t{0}));
+  static Tensor self(const Tensor& g, const saved<Op, "vec">& s) {  // the outer product grad vec^H
+    return call<k::mm>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(fx::conj(s.get<"vec">()), int64_t{0}));
   }
-  static Tensor vec(const Tensor& g, const saved<Op, "self">& s) { return call<k::mv>(call<k::t>(s.get<"self">()), g); }
+  static Tensor vec(const Tensor& g, const saved<Op, "self">& s) { return call<k::mv>(fx::conj(call<k::t>(s.get<"self">())), g); }
 };
 // matmul: 1-D operands are promoted (a row for self, a column for other) and
 // the gradient given those dims back, then the batch broadcast is summed away.
@@ -664,12 +663,12 @@ struct adaptive_pool_backward_d {
     return call<k::_adaptive_avg_pool2d>(g, fx::ints(gs.slice(gs.size() - 2)));
   }
 };
-// linear: y = x w^T + b over any leading dims of x
+// linear: y = x w^T + b over any leading dims of x (complex: the other factor conjugated)
 struct linear_d {
   using Op = k::linear;
-  static Tensor input(const Tensor& g, const saved<Op, "weight">& s) { return call<k::matmul>(g, s.get<"weight">()); }
+  static Tensor input(const Tensor& g, const saved<Op, "weight">& s) { return call<k::matmul>(g, fx::conj(s.get<"weight">())); }
   static Tensor weight(const Tensor& g, const saved<Op, "input">& s) {
-    const Tensor x = s.get<"input">();
+    const Tensor x = fx::conj(s.get<"input">());
     if (x.dim() == 1) return call<k::matmul>(call<k::unsqueeze>(g, int64_t{1}), call<k::unsqueeze>(x, int64_t{0}));
     const int64_t gshape[2] = {-1, g.size(-1)}, xshape[2] = {-1, x.size(-1)};
     return call<k::mm>(call<k::t>(fx::reshape(g, IntArrayRef(gshape, 2))), fx::reshape(x, IntArrayRef(xshape, 2)));
@@ -701,7 +700,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::log::functional, "LogBackward0", formula<"self", 
 OPD_AUTOGRAD_DERIVATIVES(kops::tanh::functional, "TanhBackward0", formula<"self", &fd::tanh_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::sigmoid::functional, "SigmoidBackward0", formula<"self", &fd::sigmoid_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::relu, "ReluBackward0", formula<"self", &fd::relu_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::pow_scalar, "PowBackward0", formula<"self", &fd::pow_scalar_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::pow_scalar, "PowBackward0", formula<"self", &fd::pow_scalar_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::sum, "SumBackward0", formula<"self", &fd::sum_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::sum_dim, "SumBackward1", formula<"self", &fd::sum_dim_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::mean, "MeanBackward0", formula<"self", &fd::mean_d::self>, complex_verified);
@@ -711,9 +710,11 @@ OPD_AUTOGRAD_DERIVATIVES(kops::bmm, "BmmBackward0", formula<"self", &fd::bmm_d::
 OPD_AUTOGRAD_DERIVATIVES(kops::addmm::functional, "AddmmBackward0", formula<"self", &fd::addmm_d::self>,
                          formula<"mat1", &fd::addmm_d::mat1>, formula<"mat2", &fd::addmm_d::mat2>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::baddbmm::functional, "BaddbmmBackward0", formula<"self", &fd::baddbmm_d::self>,
-                         formula<"batch1", &fd::baddbmm_d::batch1>, formula<"batch2", &fd::baddbmm_d::batch2>);
-OPD_AUTOGRAD_DERIVATIVES(kops::dot, "DotBackward0", formula<"self", &fd::dot_d::self>, formula<"tensor", &fd::dot_d::tensor>);
-OPD_AUTOGRAD_DERIVATIVES(kops::mv, "MvBackward0", formula<"self", &fd::mv_d::self>, formula<"vec", &fd::mv_d::vec>);
+                         formula<"batch1", &fd::baddbmm_d::batch1>, formula<"batch2", &fd::baddbmm_d::batch2>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::dot, "DotBackward0", formula<"self", &fd::dot_d::self>, formula<"tensor", &fd::dot_d::tensor>,
+                         complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::mv, "MvBackward0", formula<"self", &fd::mv_d::self>, formula<"vec", &fd::mv_d::vec>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::matmul, "MatmulBackward0", formula<"self, other", &fd::matmul_d::both>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::t, "TBackward0", formula<"self", &fd::t_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::transpose, "TransposeBackward0", formula<"self", &fd::transpose_d::self>, complex_verified);
@@ -749,9 +750,10 @@ OPD_AUTOGRAD_DERIVATIVES(kops::sort_stable, "SortBackward1", formula<"self", &fd
                          output_differentiability<true, false>);
 OPD_AUTOGRAD_DERIVATIVES(kops::topk, "TopkBackward0", formula<"self", &fd::permuted_d<kops::topk>::self>,
                          output_differentiability<true, false>);
-OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::gather_d::self>, non_differentiable<"index">);
+OPD_AUTOGRAD_DERIVATIVES(kops::gather, "GatherBackward0", formula<"self", &fd::gather_d::self>, non_differentiable<"index">,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_add, "ScatterAddBackward0", formula<"self", &fd::scatter_add_d::self>,
-                         formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">);
+                         formula<"src", &fd::scatter_add_d::src>, non_differentiable<"index">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm, "NativeLayerNormBackward0", formula<"input, weight, bias", &fd::layer_norm_d::all>);
 OPD_AUTOGRAD_DERIVATIVES(kops::native_layer_norm_backward, "NativeLayerNormBackwardBackward0",
                          formula<"grad_out, input, weight", &fd::layer_norm_backward_d::all>,
@@ -783,7 +785,7 @@ OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool2d, "AdaptiveAvgPool2DBackward0"
 OPD_AUTOGRAD_DERIVATIVES(kops::_adaptive_avg_pool2d_backward, "AdaptiveAvgPool2DBackwardBackward0",
                          formula<"grad_output", &fd::adaptive_pool_backward_d::grad_output>, non_differentiable<"self">);
 OPD_AUTOGRAD_DERIVATIVES(kops::linear, "LinearBackward0", formula<"input", &fd::linear_d::input>,
-                         formula<"weight", &fd::linear_d::weight>, formula<"bias", &fd::linear_d::bias>);
+                         formula<"weight", &fd::linear_d::weight>, formula<"bias", &fd::linear_d::bias>, complex_verified);
 
 namespace formulas_detail {
 

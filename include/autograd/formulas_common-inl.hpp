@@ -70,6 +70,13 @@ inline Tensor r_to_c(ScalarType input, const Tensor& g) {
   return !is_complex_type(input) && g.defined() && is_complex_type(g.dtype()) ? call<k::real>(g) : g;
 }
 
+// div's gradient for `other` before sum_to: -grad * conj(self / other^2) (a real pair: the real
+// formula's operations)
+inline Tensor div_other(const Tensor& g, const Tensor& x, const Tensor& o) {
+  const Tensor q = is_complex_type(x.dtype()) || is_complex_type(o.dtype()) ? mul(g, conj(div(div(x, o), o)))
+                                                                            : div(mul(g, x), mul(o, o));
+  return neg(q);
+}
 // PyTorch's sum_to: the gradient of a broadcast, reduced back to `sizes`.
 inline Tensor sum_to(const Tensor& g, IntArrayRef sizes) {
   if (g.sizes() == sizes) return g;

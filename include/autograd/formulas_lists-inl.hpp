@@ -86,16 +86,17 @@ namespace kops = kernels::ops;
 
 OPD_AUTOGRAD_DERIVATIVES(kops::cat, "CatBackward0", formula<"tensors", &fd::cat_d::tensors>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::stack, "StackBackward0", formula<"tensors", &fd::stack_d::tensors>, complex_verified);
-OPD_AUTOGRAD_DERIVATIVES(kops::split, "SplitBackward0", formula<"self", &fd::split_d<kops::split>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::split, "SplitBackward0", formula<"self", &fd::split_d<kops::split>::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::split_with_sizes, "SplitWithSizesBackward0",
-                         formula<"self", &fd::split_d<kops::split_with_sizes>::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::chunk, "ChunkBackward0", formula<"self", &fd::split_d<kops::chunk>::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_split, "UnsafeSplitBackward0", formula<"self", &fd::split_d<kops::unsafe_split>::self>);
+                         formula<"self", &fd::split_d<kops::split_with_sizes>::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::chunk, "ChunkBackward0", formula<"self", &fd::split_d<kops::chunk>::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::unsafe_split, "UnsafeSplitBackward0", formula<"self", &fd::split_d<kops::unsafe_split>::self>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::unbind, "UnbindBackward0", formula<"self", &fd::unbind_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::index, "IndexBackward0", formula<"self", &fd::index_d::self>,
-                         non_differentiable<"indices">);
+                         non_differentiable<"indices">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_put, "IndexPutBackward0", formula<"self", &fd::index_d::put_self>,
-                         formula<"values", &fd::index_d::put_values>, non_differentiable<"indices">);
+                         formula<"values", &fd::index_d::put_values>, non_differentiable<"indices">, complex_verified);
 
 OPD_FUNC formulas_detail::registrar formulas_detail::list_formulas() {
   formulas_detail::registrar r;

@@ -26,6 +26,11 @@ inline Tensor lt(const Tensor& a, double v) { return call<k::lt_scalar::function
 inline Tensor le(const Tensor& a, double v) { return call<k::le_scalar::functional>(a, Scalar(v)); }
 inline Tensor both(const Tensor& a, const Tensor& b) { return call<k::logical_and::functional>(a, b); }
 inline Tensor rsqrt(const Tensor& a) { return call<k::rsqrt::functional>(a); }
+// e is real and >= 0 (a complex e: its imaginary part 0 and its real part >= 0)
+inline Tensor real_nonneg(const Tensor& e) {
+  if (!is_complex_type(e.dtype())) return ge(e, 0);
+  return both(call<k::eq_scalar::functional>(call<k::imag>(e), Scalar(0)), ge(call<k::real>(e), 0));
+}
 }  // namespace fx
 
 namespace formulas_detail {
@@ -51,18 +56,21 @@ struct unary_d {
   static Tensor sin(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::cos::functional>(x(s)))); }
   static Tensor cos(const Tensor& g, const S& s) { return fx::mul(g, fx::neg(fx::conj(call<k::sin::functional>(x(s))))); }
   static Tensor tan(const Tensor& g, const R& s) { return fx::mul(g, fx::add_scalar(fx::sq(fx::conj(y(s))), 1)); }
+  // The inverse functions' derivatives are real rational functions of x (and rsqrt), so their
+  // conjugates are the same functions of conj(x): xc below.
+  static Tensor xc(const S& s) { return fx::conj(x(s)); }
   static Tensor asin(const Tensor& g, const S& s) {  // grad / sqrt(1 - x^2)
-    return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(x(s))), 1)));
+    return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(xc(s))), 1)));
   }
   static Tensor acos(const Tensor& g, const S& s) {
-    return fx::mul(g, fx::neg(fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(x(s))), 1))));
+    return fx::mul(g, fx::neg(fx::rsqrt(fx::add_scalar(fx::neg(fx::sq(xc(s))), 1))));
   }
-  static Tensor atan(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::sq(x(s)), 1)); }
+  static Tensor atan(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::sq(xc(s)), 1)); }
   static Tensor sinh(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::cosh::functional>(x(s)))); }
   static Tensor cosh(const Tensor& g, const S& s) { return fx::mul(g, fx::conj(call<k::sinh::functional>(x(s)))); }
-  static Tensor asinh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(x(s)), 1))); }
-  static Tensor acosh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(x(s)), -1))); }
-  static Tensor atanh(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::neg(fx::sq(x(s))), 1)); }
+  static Tensor asinh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(xc(s)), 1))); }
+  static Tensor acosh(const Tensor& g, const S& s) { return fx::mul(g, fx::rsqrt(fx::add_scalar(fx::sq(xc(s)), -1))); }
+  static Tensor atanh(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(fx::neg(fx::sq(xc(s))), 1)); }
   static Tensor log2(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(fx::conj(x(s)), std::numbers::ln2)); }
   static Tensor log10(const Tensor& g, const S& s) { return fx::div(g, fx::mul_d(fx::conj(x(s)), std::numbers::ln10)); }
   static Tensor log1p(const Tensor& g, const S& s) { return fx::div(g, fx::add_scalar(x(s), 1)); }
@@ -198,29 +206,35 @@ struct nan_to_num_d {
 };
 
 // ---- binary and ternary: broadcast gradients summed back to each input's sizes ------------
+// Complex: the derivatives conjugated (fx::conj), a real input's gradient its real part (fx::r_to_c).
 struct pow_tensor_d {
   using Op = k::pow_tensor;
-  // grad * e * x^(e - 1), 0 where e == 0
+  // grad * conj(e * x^(e - 1)), 0 where e == 0
   static Tensor self(const Tensor& g, const saved<Op, "self", "exponent">& s) {
     const Tensor x = s.get<"self">(), e = s.get<"exponent">();
-    const Tensor d = fx::mul(fx::mul(g, e), call<k::pow_tensor>(x, fx::add_scalar(e, -1)));
-    return fx::sum_to(fx::where0(call<k::ne_scalar::functional>(e, Scalar(0)), d), x.sizes());
+    const Tensor d = fx::mul(fx::mul(g, fx::conj(e)), fx::conj(call<k::pow_tensor>(x, fx::add_scalar(e, -1))));
+    return fx::r_to_c(x.dtype(), fx::sum_to(fx::where0(call<k::ne_scalar::functional>(e, Scalar(0)), d), x.sizes()));
   }
-  // grad * result * log(x), 0 where x == 0 and e >= 0
+  // grad * conj(result * log(x)), 0 where x == 0 and e is real and >= 0 (x taken in the result's dtype)
   static Tensor exponent(const Tensor& g, const saved<Op, "self", "exponent", "result">& s) {
-    const Tensor x = s.get<"self">(), e = s.get<"exponent">();
-    const Tensor d = fx::mul(g, fx::mul(s.get<"result">(), call<k::log::functional>(x)));
-    const Tensor keep = call<k::logical_not::functional>(fx::both(call<k::eq_scalar::functional>(x, Scalar(0)), fx::ge(e, 0)));
-    return fx::sum_to(fx::where0(keep, d), e.sizes());
+    const Tensor x = s.get<"self">(), e = s.get<"exponent">(), result = s.get<"result">();
+    const Tensor xr = x.dtype() == result.dtype() ? x : call<k::to_copy>(x, arg<"dtype"> = result.dtype());
+    const Tensor d = fx::mul(g, fx::conj(fx::mul(result, call<k::log::functional>(xr))));
+    const Tensor at_zero = call<k::eq_scalar::functional>(x, Scalar(0));
+    const Tensor keep = call<k::logical_not::functional>(fx::both(at_zero, fx::real_nonneg(e)));
+    return fx::r_to_c(e.dtype(), fx::sum_to(fx::where0(keep, d), e.sizes()));
   }
 };
-struct pow_scalar_self_d {  // pow(Scalar self, Tensor exponent): grad * result * log(self)
+struct pow_scalar_self_d {  // pow(Scalar self, Tensor exponent): grad * conj(result * log(self))
   using Op = k::pow_scalar_self::functional;
   static Tensor exponent(const Tensor& g, const saved<Op, "self", "exponent", "result">& s) {
-    const double base = s.get<"self">().to_double();
-    const Tensor d = fx::mul(g, fx::mul_d(s.get<"result">(), std::log(base)));
-    if (base != 0) return d;
-    return fx::where0(fx::lt(s.get<"exponent">(), 0), d);
+    const Scalar& self = s.get<"self">();
+    const Tensor e = s.get<"exponent">(), result = s.get<"result">();
+    const bool complex = is_complex_type(result.dtype());
+    const Scalar log = complex ? Scalar(std::log(self.to_complex_double())) : Scalar(std::log(self.to_double()));
+    const Tensor d = fx::r_to_c(e.dtype(), fx::mul(g, fx::conj(fx::mul(result, log))));
+    if (!(complex ? self.to_complex_double() == 0.0 : self.to_double() == 0)) return d;
+    return fx::where0(call<k::logical_not::functional>(fx::real_nonneg(e)), d);
   }
 };
 template <bool Max>
@@ -260,63 +274,77 @@ struct where_d {
                       fx::sum_to(call<k::where::functional>(s.get<"condition">(), fx::zero0(g), g), s.get<"other.sizes">()));
   }
 };
-struct lerp_d {  // self + weight * (end - self)
+struct lerp_d {  // self + weight * (end - self); complex: the factors conjugated (self, end and weight share a dtype)
   using OpS = k::lerp_scalar::functional;
   static Tensor self_s(const Tensor& g, const saved<OpS, "weight", "self.sizes">& s) {
-    return fx::sum_to(fx::mul_d(g, 1 - s.get<"weight">().to_double()), s.get<"self.sizes">());
+    const Scalar& w = s.get<"weight">();
+    const Scalar f = w.is_complex() ? Scalar(1.0 - std::conj(w.to_complex_double())) : Scalar(1 - w.to_double());
+    return fx::sum_to(fx::mul(g, f), s.get<"self.sizes">());
   }
   static Tensor end_s(const Tensor& g, const saved<OpS, "weight", "end.sizes">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"weight">()), s.get<"end.sizes">());
+    return fx::sum_to(fx::mul(g, fx::conj(s.get<"weight">())), s.get<"end.sizes">());
   }
   using OpT = k::lerp_tensor::functional;
   static Tensor self_t(const Tensor& g, const saved<OpT, "weight", "self.sizes">& s) {
-    return fx::sum_to(fx::mul(g, fx::add_scalar(fx::neg(s.get<"weight">()), 1)), s.get<"self.sizes">());
+    return fx::sum_to(fx::mul(g, fx::add_scalar(fx::neg(fx::conj(s.get<"weight">())), 1)), s.get<"self.sizes">());
   }
   static Tensor end_t(const Tensor& g, const saved<OpT, "weight", "end.sizes">& s) {
-    return fx::sum_to(fx::mul(g, s.get<"weight">()), s.get<"end.sizes">());
+    return fx::sum_to(fx::mul(g, fx::conj(s.get<"weight">())), s.get<"end.sizes">());
   }
   static Tensor weight_t(const Tensor& g, const saved<OpT, "self", "end", "weight.sizes">& s) {
-    return fx::sum_to(fx::mul(g, fx::sub(s.get<"end">(), s.get<"self">())), s.get<"weight.sizes">());
+    return fx::sum_to(fx::mul(g, fx::conj(fx::sub(s.get<"end">(), s.get<"self">()))), s.get<"weight.sizes">());
   }
 };
+// addcmul / addcdiv, complex: the factors conjugated, a real input's gradient its real part
 struct addcmul_d {  // self + value * t1 * t2
   using Op = k::addcmul::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::sum_to(g, s.get<"self.sizes">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(g, s.get<"self.sizes">()));
+  }
   static Tensor tensor1(const Tensor& g, const saved<Op, "tensor1", "tensor2", "value">& s) {
-    return fx::sum_to(fx::mul(fx::mul(g, s.get<"tensor2">()), s.get<"value">()), s.get<"tensor1">().sizes());
+    const Tensor t1 = s.get<"tensor1">();
+    const Tensor d = fx::mul(fx::mul(g, fx::conj(s.get<"tensor2">())), fx::conj(s.get<"value">()));
+    return fx::r_to_c(t1.dtype(), fx::sum_to(d, t1.sizes()));
   }
   static Tensor tensor2(const Tensor& g, const saved<Op, "tensor1", "tensor2", "value">& s) {
-    return fx::sum_to(fx::mul(fx::mul(g, s.get<"tensor1">()), s.get<"value">()), s.get<"tensor2">().sizes());
+    const Tensor t2 = s.get<"tensor2">();
+    const Tensor d = fx::mul(fx::mul(g, fx::conj(s.get<"tensor1">())), fx::conj(s.get<"value">()));
+    return fx::r_to_c(t2.dtype(), fx::sum_to(d, t2.sizes()));
   }
 };
 struct addcdiv_d {  // self + value * t1 / t2
   using Op = k::addcdiv::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "self.sizes">& s) { return fx::sum_to(g, s.get<"self.sizes">()); }
+  static Tensor self(const Tensor& g, const saved<Op, "self.sizes", "self.dtype">& s) {
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(g, s.get<"self.sizes">()));
+  }
   static Tensor tensor1(const Tensor& g, const saved<Op, "tensor1", "tensor2", "value">& s) {
-    return fx::sum_to(fx::div(fx::mul(g, s.get<"value">()), s.get<"tensor2">()), s.get<"tensor1">().sizes());
+    const Tensor t1 = s.get<"tensor1">();
+    const Tensor d = fx::div(fx::mul(g, fx::conj(s.get<"value">())), fx::conj(s.get<"tensor2">()));
+    return fx::r_to_c(t1.dtype(), fx::sum_to(d, t1.sizes()));
   }
   static Tensor tensor2(const Tensor& g, const saved<Op, "tensor1", "tensor2", "value">& s) {
     const Tensor t2 = s.get<"tensor2">();
-    const Tensor d = fx::div(fx::mul(fx::mul(g, s.get<"value">()), s.get<"tensor1">()), fx::sq(t2));
-    return fx::sum_to(fx::neg(d), t2.sizes());
+    const Tensor d = fx::div(fx::mul(fx::mul(g, fx::conj(s.get<"value">())), fx::conj(s.get<"tensor1">())), fx::sq(fx::conj(t2)));
+    return fx::r_to_c(t2.dtype(), fx::sum_to(fx::neg(d), t2.sizes()));
   }
 };
 // div with a rounding mode: piecewise constant (zeros) unless the mode is None
+// (complex: a rounding mode is real-only; without one, div's complex formulas)
 struct div_mode_d {
   using Op = k::div_mode::functional;
-  static Tensor self(const Tensor& g, const saved<Op, "other", "rounding_mode", "self.sizes">& s) {
+  static Tensor self(const Tensor& g, const saved<Op, "other", "rounding_mode", "self.sizes", "self.dtype">& s) {
     if (s.get<"rounding_mode">()) return fx::zeros_like_sizes(s.get<"self.sizes">(), g);
-    return fx::sum_to(fx::div(g, s.get<"other">()), s.get<"self.sizes">());
+    return fx::r_to_c(s.get<"self.dtype">(), fx::sum_to(fx::div(g, fx::conj(s.get<"other">())), s.get<"self.sizes">()));
   }
   static Tensor other(const Tensor& g, const saved<Op, "self", "other", "rounding_mode">& s) {
     const Tensor o = s.get<"other">();
     if (s.get<"rounding_mode">()) return fx::zeros_like_sizes(o.sizes(), g);
-    return fx::sum_to(fx::neg(fx::div(fx::mul(g, s.get<"self">()), fx::sq(o))), o.sizes());
+    return fx::r_to_c(o.dtype(), fx::sum_to(fx::div_other(g, s.get<"self">(), o), o.sizes()));
   }
   using OpS = k::div_scalar_mode;
   static Tensor self_s(const Tensor& g, const saved<OpS, "other", "rounding_mode">& s) {
     if (s.get<"rounding_mode">()) return fx::zeros_like(g);
-    return call<k::div_scalar::functional>(g, s.get<"other">());
+    return call<k::div_scalar::functional>(g, fx::conj(s.get<"other">()));
   }
 };
 // remainder / fmod: self - q * other with q = floor / trunc of self / other
@@ -348,14 +376,14 @@ OPD_AUTOGRAD_UNARY_COMPLEX(rsqrt, "RsqrtBackward0", rsqrt);
 OPD_AUTOGRAD_UNARY_COMPLEX(sin, "SinBackward0", sin);
 OPD_AUTOGRAD_UNARY_COMPLEX(cos, "CosBackward0", cos);
 OPD_AUTOGRAD_UNARY_COMPLEX(tan, "TanBackward0", tan);
-OPD_AUTOGRAD_UNARY(asin, "AsinBackward0", asin);
-OPD_AUTOGRAD_UNARY(acos, "AcosBackward0", acos);
-OPD_AUTOGRAD_UNARY(atan, "AtanBackward0", atan);
+OPD_AUTOGRAD_UNARY_COMPLEX(asin, "AsinBackward0", asin);
+OPD_AUTOGRAD_UNARY_COMPLEX(acos, "AcosBackward0", acos);
+OPD_AUTOGRAD_UNARY_COMPLEX(atan, "AtanBackward0", atan);
 OPD_AUTOGRAD_UNARY_COMPLEX(sinh, "SinhBackward0", sinh);
 OPD_AUTOGRAD_UNARY_COMPLEX(cosh, "CoshBackward0", cosh);
-OPD_AUTOGRAD_UNARY(asinh, "AsinhBackward0", asinh);
-OPD_AUTOGRAD_UNARY(acosh, "AcoshBackward0", acosh);
-OPD_AUTOGRAD_UNARY(atanh, "AtanhBackward0", atanh);
+OPD_AUTOGRAD_UNARY_COMPLEX(asinh, "AsinhBackward0", asinh);
+OPD_AUTOGRAD_UNARY_COMPLEX(acosh, "AcoshBackward0", acosh);
+OPD_AUTOGRAD_UNARY_COMPLEX(atanh, "AtanhBackward0", atanh);
 OPD_AUTOGRAD_UNARY_COMPLEX(log2, "Log2Backward0", log2);
 OPD_AUTOGRAD_UNARY_COMPLEX(log10, "Log10Backward0", log10);
 OPD_AUTOGRAD_UNARY(log1p, "Log1PBackward0", log1p);
@@ -383,8 +411,9 @@ OPD_AUTOGRAD_DERIVATIVES(kops::clamp_tensor::functional, "ClampBackward0", formu
                          formula<"min, max", &fd::clamp_tensor_d::bounds>);
 OPD_AUTOGRAD_DERIVATIVES(kops::nan_to_num::functional, "NanToNumBackward0", formula<"self", &fd::nan_to_num_d::self>);
 OPD_AUTOGRAD_DERIVATIVES(kops::pow_tensor, "PowBackward1", formula<"self", &fd::pow_tensor_d::self>,
-                         formula<"exponent", &fd::pow_tensor_d::exponent>);
-OPD_AUTOGRAD_DERIVATIVES(kops::pow_scalar_self::functional, "PowBackward2", formula<"exponent", &fd::pow_scalar_self_d::exponent>);
+                         formula<"exponent", &fd::pow_tensor_d::exponent>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::pow_scalar_self::functional, "PowBackward2", formula<"exponent", &fd::pow_scalar_self_d::exponent>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::maximum, "MaximumBackward0", formula<"self", &fd::extremum_d<true>::self>,
                          formula<"other", &fd::extremum_d<true>::other>);
 OPD_AUTOGRAD_DERIVATIVES(kops::minimum, "MinimumBackward0", formula<"self", &fd::extremum_d<false>::self>,
@@ -393,16 +422,18 @@ OPD_AUTOGRAD_DERIVATIVES(kops::atan2::functional, "Atan2Backward0", formula<"sel
 OPD_AUTOGRAD_DERIVATIVES(kops::where::functional, "WhereBackward0", formula<"self", &fd::where_d::self>,
                          formula<"other", &fd::where_d::other>, non_differentiable<"condition">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_scalar::functional, "LerpBackward0", formula<"self", &fd::lerp_d::self_s>,
-                         formula<"end", &fd::lerp_d::end_s>);
+                         formula<"end", &fd::lerp_d::end_s>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::lerp_tensor::functional, "LerpBackward1", formula<"self", &fd::lerp_d::self_t>,
-                         formula<"end", &fd::lerp_d::end_t>, formula<"weight", &fd::lerp_d::weight_t>);
+                         formula<"end", &fd::lerp_d::end_t>, formula<"weight", &fd::lerp_d::weight_t>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::addcmul::functional, "AddcmulBackward0", formula<"self", &fd::addcmul_d::self>,
-                         formula<"tensor1", &fd::addcmul_d::tensor1>, formula<"tensor2", &fd::addcmul_d::tensor2>);
+                         formula<"tensor1", &fd::addcmul_d::tensor1>, formula<"tensor2", &fd::addcmul_d::tensor2>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::addcdiv::functional, "AddcdivBackward0", formula<"self", &fd::addcdiv_d::self>,
-                         formula<"tensor1", &fd::addcdiv_d::tensor1>, formula<"tensor2", &fd::addcdiv_d::tensor2>);
+                         formula<"tensor1", &fd::addcdiv_d::tensor1>, formula<"tensor2", &fd::addcdiv_d::tensor2>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::div_mode::functional, "DivBackward2", formula<"self", &fd::div_mode_d::self>,
-                         formula<"other", &fd::div_mode_d::other>);
-OPD_AUTOGRAD_DERIVATIVES(kops::div_scalar_mode, "DivBackward3", formula<"self", &fd::div_mode_d::self_s>);
+                         formula<"other", &fd::div_mode_d::other>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::div_scalar_mode, "DivBackward3", formula<"self", &fd::div_mode_d::self_s>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::remainder::functional, "RemainderBackward1",
                          formula<"self", &fd::modulo_d<kops::remainder::functional, "floor">::self>,
                          formula<"other", &fd::modulo_d<kops::remainder::functional, "floor">::other>);

@@ -82,18 +82,21 @@ struct logsumexp_d {  // grad * exp(self - result)
 // with one zero, the product of the others at the zero (x taken as 1 there,
 // so that the other positions' result / x stays differentiable in it); with
 // several, zeros.
+// Complex (prod, prod.dim_int, cumprod): the gradient is grad times the conjugate of a product of
+// x's elements (and the result), so the real formula taken at conj(x) and conj(result).
 struct prod_d {
   using Op = k::prod;
   static Tensor self(const Tensor& g, const saved<Op, "self", "result">& s) {
-    const Tensor x = s.get<"self">();
+    const Tensor x = fx::conj(s.get<"self">());
     if (x.numel() == 0) return fx::zeros_like_sizes(x.sizes(), g);
     const Tensor zeros = call<k::eq_scalar::functional>(x, Scalar(0));
     const int64_t nzero = opd::to_vector<int64_t>(call<k::sum>(zeros, ScalarType::Long)).at(0);
-    if (nzero == 0) return fx::div(fx::mul(g, s.get<"result">()), x);
+    const Tensor result = fx::conj(s.get<"result">());
+    if (nzero == 0) return fx::div(fx::mul(g, result), x);
     if (nzero > 1) return fx::zeros_like_sizes(x.sizes(), g);
     const Tensor safe = call<k::where::functional>(zeros, fx::add_scalar(rx::zero0(x), 1), x);
     const Tensor others = call<k::prod>(safe, std::nullopt);
-    return call<k::where::functional>(zeros, fx::mul(g, others), fx::div(fx::mul(g, s.get<"result">()), safe));
+    return call<k::where::functional>(zeros, fx::mul(g, others), fx::div(fx::mul(g, result), safe));
   }
 };
 // PyTorch's prod_safe_zeros_backward along d: each element's gradient is grad times the product
@@ -124,10 +127,10 @@ inline int64_t count_zeros(const Tensor& x) {
 struct prod_dim_d {  // PyTorch's prod_backward(grad, self, result, dim, keepdim): grad * result / self without zeros
   using Op = k::prod_dim;
   static Tensor self(const Tensor& grad, const saved<Op, "self", "result", "dim", "keepdim">& s) {
-    const Tensor x = s.get<"self">();
+    const Tensor x = fx::conj(s.get<"self">());
     if (x.dim() == 0) return grad;
     const int64_t d = opd::detail::wrap_dim(s.get<"dim">(), x.dim());
-    Tensor g = grad, result = s.get<"result">();
+    Tensor g = grad, result = fx::conj(s.get<"result">());
     if (!s.get<"keepdim">()) {
       g = call<k::unsqueeze>(g, d);
       result = call<k::unsqueeze>(result, d);
@@ -166,12 +169,12 @@ inline Tensor cumprod_omitted_products(const Tensor& g, const Tensor& x, int64_t
 struct cumprod_d {
   using Op = k::cumprod;
   static Tensor self(const Tensor& grad, const saved<Op, "self", "result", "dim">& s) {
-    const Tensor x = s.get<"self">();
+    const Tensor x = fx::conj(s.get<"self">());
     Tensor g = grad.dtype() == x.dtype() ? grad : call<k::to_dtype>(grad, x.dtype(), false, false, std::nullopt);
     if (x.numel() <= 1) return g;
     const int64_t d = opd::detail::wrap_dim(s.get<"dim">(), x.dim());
     if (x.size(d) == 1) return g;
-    const Tensor result = s.get<"result">();
+    const Tensor result = fx::conj(s.get<"result">());
     if (count_zeros(x) == 0) return fx::div(reversed_cumsum(fx::mul(result, g), d), x);
     if (GradMode::is_enabled()) return cumprod_omitted_products(g, x, d);
     const Tensor is_zero = call<k::eq_scalar::functional>(x, Scalar(0));
@@ -228,18 +231,21 @@ struct std_d {  // var's gradient of grad / (2 result), 0 where result == 0
                             s.template get<"keepdim">());
   }
 };
-// norm (PyTorch's norm_backward): p = 0: zero; 1: sgn(x) grad; 2: x grad / norm;
+// norm (PyTorch's norm_backward; complex x: the same with sgn(x) = x/|x|, real output): p = 0: zero;
+// 1: sgn(x) grad; 2: x grad / norm;
 // inf: evenly among the |x| == norm with sgn(x); else x |x|^(p-2) grad / norm^(p-1);
 // 0 where the norm is 0.
 struct norm_d {
   static Tensor backward(const Tensor& g, const Tensor& x, double p, const Tensor& r, const std::vector<int64_t>& dims,
                          bool keepdim) {
     const Tensor gu = fx::unreduce(g, x.sizes(), dims, keepdim), ru = fx::unreduce(r, x.sizes(), dims, keepdim);
-    const Tensor sgn = call<k::sign::functional>(x);
+    const Tensor sgn = call<k::sgn::functional>(x);
     if (p == 0) return fx::zeros_like_sizes(x.sizes(), g);
     if (p == 1) return fx::mul(sgn, gu);
-    if (std::isinf(p)) {
-      const Tensor mask = rx::eq(call<k::abs::functional>(x), ru);
+    if (std::isinf(p)) {  // (complex: the maximum of abs(x) itself, which the kernel's |x| may miss by an ulp)
+      const Tensor ax = call<k::abs::functional>(x);
+      const Tensor top = is_complex_type(x.dtype()) ? fx::expand(call<k::amax>(ax, fx::ints(dims), true), x.sizes()) : ru;
+      const Tensor mask = rx::eq(ax, top);
       return fx::mul(sgn, rx::evenly(gu, mask, dims));
     }
     const Tensor nonzero = call<k::ne_scalar::functional>(ru, Scalar(0));
@@ -295,14 +301,14 @@ struct pdist_d {
     return call<k::pdist_backward>(g, s.get<"self">(), s.get<"p">(), s.get<"result">());
   }
 };
-struct cumsum_d {  // the reversed cumulative sum of grad
+struct cumsum_d {  // the reversed cumulative sum of grad (its real part for a real self summed as complex)
   using Op = k::cumsum;
-  static Tensor self(const Tensor& g, const saved<Op, "dim">& s) {
-    if (g.dim() == 0) return g;
+  static Tensor self(const Tensor& g, const saved<Op, "dim", "self.dtype">& s) {
+    if (g.dim() == 0) return fx::r_to_c(s.get<"self.dtype">(), g);
     const int64_t d = s.get<"dim">();
     const std::vector<int64_t> dims{d};
     const Tensor f = call<k::flip>(g, fx::ints(dims));
-    return call<k::flip>(call<k::cumsum>(f, d, std::nullopt), fx::ints(dims));
+    return fx::r_to_c(s.get<"self.dtype">(), call<k::flip>(call<k::cumsum>(f, d, std::nullopt), fx::ints(dims)));
   }
 };
 struct flip_d {
@@ -369,8 +375,8 @@ struct masked_fill_d {  // self: grad where not mask; value (Tensor): the sum of
   static Tensor self_t(const Tensor& g, const saved<OpT, "mask">& s) {
     return call<k::where::functional>(s.get<"mask">(), rx::zero0(g), g);
   }
-  static Tensor value(const Tensor& g, const saved<OpT, "mask">& s) {
-    return call<k::sum>(rx::where0(s.get<"mask">(), g), std::nullopt);
+  static Tensor value(const Tensor& g, const saved<OpT, "mask", "value.dtype">& s) {
+    return fx::r_to_c(s.get<"value.dtype">(), call<k::sum>(rx::where0(s.get<"mask">(), g), std::nullopt));
   }
 };
 
@@ -755,35 +761,36 @@ OPD_AUTOGRAD_DERIVATIVES(kops::amin, "AminBackward0", formula<"self", &fd::extre
 OPD_AUTOGRAD_DERIVATIVES(kops::max, "MaxBackward1", formula<"self", &fd::extremum_all_d<kops::max>::whole>);
 OPD_AUTOGRAD_DERIVATIVES(kops::min, "MinBackward1", formula<"self", &fd::extremum_all_d<kops::min>::whole>);
 OPD_AUTOGRAD_DERIVATIVES(kops::logsumexp, "LogsumexpBackward0", formula<"self", &fd::logsumexp_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::prod, "ProdBackward0", formula<"self", &fd::prod_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::prod_dim, "ProdBackward1", formula<"self", &fd::prod_dim_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::cumprod, "CumprodBackward0", formula<"self", &fd::cumprod_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::var, "VarBackward0", formula<"self", &fd::var_d<kops::var>::all>);
-OPD_AUTOGRAD_DERIVATIVES(kops::var_dim, "VarBackward1", formula<"self", &fd::var_d<kops::var_dim>::dim>);
-OPD_AUTOGRAD_DERIVATIVES(kops::var_correction, "VarBackward2", formula<"self", &fd::var_d<kops::var_correction>::correction>);
-OPD_AUTOGRAD_DERIVATIVES(kops::std_dev, "StdBackward0", formula<"self", &fd::std_d<kops::std_dev>::all>);
-OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_dim, "StdBackward1", formula<"self", &fd::std_d<kops::std_dev_dim>::dim>);
+OPD_AUTOGRAD_DERIVATIVES(kops::prod, "ProdBackward0", formula<"self", &fd::prod_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::prod_dim, "ProdBackward1", formula<"self", &fd::prod_dim_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::cumprod, "CumprodBackward0", formula<"self", &fd::cumprod_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::var, "VarBackward0", formula<"self", &fd::var_d<kops::var>::all>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::var_dim, "VarBackward1", formula<"self", &fd::var_d<kops::var_dim>::dim>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::var_correction, "VarBackward2", formula<"self", &fd::var_d<kops::var_correction>::correction>,
+                         complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::std_dev, "StdBackward0", formula<"self", &fd::std_d<kops::std_dev>::all>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_dim, "StdBackward1", formula<"self", &fd::std_d<kops::std_dev_dim>::dim>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::std_dev_correction, "StdBackward2",
-                         formula<"self", &fd::std_d<kops::std_dev_correction>::correction>);
-OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd::norm_d::scalar>);
-OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>);
+                         formula<"self", &fd::std_d<kops::std_dev_correction>::correction>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalar, "NormBackward0", formula<"self", &fd::norm_d::scalar>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim, "NormBackward1", formula<"self", &fd::norm_d::dim>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dtype, "NormBackward2", formula<"self", &fd::norm_d::dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::norm_scalaropt_dim_dtype, "NormBackward3", formula<"self", &fd::norm_d::dim_dtype>);
 OPD_AUTOGRAD_DERIVATIVES(kops::cdist_forward, "CdistBackward0", formula<"x1, x2", &fd::cdist_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::pdist_forward, "PdistBackward0", formula<"self", &fd::pdist_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::repeat, "RepeatBackward0", formula<"self", &fd::repeat_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::cumsum, "CumsumBackward0", formula<"self", &fd::cumsum_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::flip, "FlipBackward0", formula<"self", &fd::flip_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::roll, "RollBackward0", formula<"self", &fd::roll_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::repeat, "RepeatBackward0", formula<"self", &fd::repeat_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::select, "SelectBackward0", formula<"self", &fd::select_int_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::select_scatter, "SelectScatterBackward0", formula<"self", &fd::select_int_d::scatter_self>,
                          formula<"src", &fd::select_int_d::scatter_src>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::index_select, "IndexSelectBackward0", formula<"self", &fd::index_select_d::self>,
-                         non_differentiable<"index">);
+                         non_differentiable<"index">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_scalar, "MaskedFillBackward0", formula<"self", &fd::masked_fill_d::self>,
-                         non_differentiable<"mask">);
+                         non_differentiable<"mask">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_fill_tensor, "MaskedFillBackward1", formula<"self", &fd::masked_fill_d::self_t>,
-                         formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">);
+                         formula<"value", &fd::masked_fill_d::value>, non_differentiable<"mask">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding, "EmbeddingBackward0", formula<"weight", &fd::embedding_d::weight>,
                          non_differentiable<"indices">);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding_bag_, "EmbeddingBagBackward0", formula<"weight", &fd::embedding_bag_d::weight>,
@@ -794,33 +801,37 @@ OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout, "NativeDropoutBackward0", formula
 OPD_AUTOGRAD_DERIVATIVES(kops::native_dropout_backward, "NativeDropoutBackwardBackward0",
                          formula<"grad_output", &fd::native_dropout_backward_d::grad_output>, non_differentiable<"mask">);
 OPD_AUTOGRAD_DERIVATIVES(kops::zero, "ZeroBackward0", formula<"self", &fd::constant_d::zeros>);
-OPD_AUTOGRAD_DERIVATIVES(kops::fill, "FillBackward0", formula<"self", &fd::constant_d::zeros>);
+OPD_AUTOGRAD_DERIVATIVES(kops::fill, "FillBackward0", formula<"self", &fd::constant_d::zeros>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::lift_fresh, "LiftFreshBackward0", formula<"self", &fd::constant_d::identity>);
-OPD_AUTOGRAD_DERIVATIVES(kops::reshape_alias, "ReshapeAliasBackward0", formula<"self", &fd::reshape_alias_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::diagonal, "DiagonalBackward0", formula<"self", &fd::diagonal_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::reshape_alias, "ReshapeAliasBackward0", formula<"self", &fd::reshape_alias_d::self>,
+                         complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::diagonal, "DiagonalBackward0", formula<"self", &fd::diagonal_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::diagonal_scatter, "DiagonalScatterBackward0", formula<"self", &fd::diagonal_d::scatter_self>,
-                         formula<"src", &fd::diagonal_d::scatter_src>);
-OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>);
+                         formula<"src", &fd::diagonal_d::scatter_src>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold, "UnfoldBackward0", formula<"self", &fd::unfold_d::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::as_strided, "AsStridedBackward0", formula<"self", &fd::as_strided_d::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::as_strided_scatter, "AsStridedScatterBackward0",
-                         formula<"self", &fd::as_strided_scatter_d::self>, formula<"src", &fd::as_strided_scatter_d::src>);
+                         formula<"self", &fd::as_strided_scatter_d::self>, formula<"src", &fd::as_strided_scatter_d::src>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::embedding_dense_backward, "EmbeddingDenseBackwardBackward0",
                          formula<"grad_output", &fd::embedding_dense_backward_d::grad_output>, non_differentiable<"indices">);
-OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>);
+OPD_AUTOGRAD_DERIVATIVES(kops::unfold_backward, "UnfoldBackwardBackward0", formula<"grad_in", &fd::unfold_d::grad_in>,
+                         complex_verified);
 
-OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::tril, "TrilBackward0", formula<"self", &fd::triangle_d<kops::tril>::self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::triu, "TriuBackward0", formula<"self", &fd::triangle_d<kops::triu>::self>, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_src, "ScatterBackward0", formula<"self", &fd::scatter_d::self>,
-                         formula<"src", &fd::scatter_d::src>, non_differentiable<"index">);
+                         formula<"src", &fd::scatter_d::src>, non_differentiable<"index">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_value, "ScatterBackward1", formula<"self", &fd::scatter_d::value_self>,
-                         non_differentiable<"index">);
+                         non_differentiable<"index">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::scatter_reduce_two, "ScatterReduceBackward0", formula<"self, src", &fd::scatter_reduce_d::both>,
                          non_differentiable<"index">);
-OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::constant_pad_nd, "ConstantPadNdBackward0", formula<"self", &fd::constant_pad_nd_d::self>,
+                         complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_scatter, "MaskedScatterBackward0", formula<"self", &fd::masked_scatter_d::self>,
-                         formula<"source", &fd::masked_scatter_d::source>, non_differentiable<"mask">);
+                         formula<"source", &fd::masked_scatter_d::source>, non_differentiable<"mask">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::masked_select, "MaskedSelectBackward0", formula<"self", &fd::masked_select_d::self>,
-                         non_differentiable<"mask">);
+                         non_differentiable<"mask">, complex_verified);
 OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min_tensor::functional, "ClampMinBackward1", formula<"self, min", &fd::clamp_min_tensor_d::both>);
 OPD_AUTOGRAD_DERIVATIVES(kops::clamp_min::functional, "ClampMinBackward0", formula<"self", &fd::clamp_min_d::self>);
 

@@ -169,10 +169,11 @@ struct grid_sampler_d {
 namespace fd = formulas_detail;
 namespace kops = kernels::ops;
 #define OPD_PAD_DERIVATIVES(F, NODE)                                                                                \
-  OPD_AUTOGRAD_DERIVATIVES(kops::F, NODE "Backward0", formula<"self", &fd::pad_d<kops::F, kops::F##_backward>::self>); \
+  OPD_AUTOGRAD_DERIVATIVES(kops::F, NODE "Backward0", formula<"self", &fd::pad_d<kops::F, kops::F##_backward>::self>,  \
+                           complex_verified);                                                                       \
   OPD_AUTOGRAD_DERIVATIVES(kops::F##_backward, NODE "BackwardBackward0",                                            \
                            formula<"grad_output", &fd::pad_d<kops::F, kops::F##_backward>::grad_output>,            \
-                           non_differentiable<"self">)
+                           non_differentiable<"self">, complex_verified)
 OPD_PAD_DERIVATIVES(reflection_pad1d, "ReflectionPad1D");
 OPD_PAD_DERIVATIVES(reflection_pad2d, "ReflectionPad2D");
 OPD_PAD_DERIVATIVES(reflection_pad3d, "ReflectionPad3D");
@@ -205,8 +206,8 @@ OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_, "AdaptiveAvgPool3DBackward0
 OPD_AUTOGRAD_DERIVATIVES(kops::adaptive_avg_pool3d_backward_, "AdaptiveAvgPool3DBackwardBackward0",
                          formula<"grad_output", &fd::adaptive_avg_pool3d_d::grad_output>, non_differentiable<"self">);
 OPD_AUTOGRAD_DERIVATIVES(kops::grid_sampler_2d, "GridSampler2DBackward0", formula<"input, grid", &fd::grid_sampler_d::both>);
-OPD_AUTOGRAD_DERIVATIVES(kops::col2im, "Col2ImBackward0", formula<"self", &fd::col2im_d::col2im_self>);
-OPD_AUTOGRAD_DERIVATIVES(kops::im2col, "Im2ColBackward0", formula<"self", &fd::col2im_d::im2col_self>);
+OPD_AUTOGRAD_DERIVATIVES(kops::col2im, "Col2ImBackward0", formula<"self", &fd::col2im_d::col2im_self>, complex_verified);
+OPD_AUTOGRAD_DERIVATIVES(kops::im2col, "Im2ColBackward0", formula<"self", &fd::col2im_d::im2col_self>, complex_verified);
 
 OPD_FUNC formulas_detail::registrar formulas_detail::spatial_formulas() {
   formulas_detail::registrar r;

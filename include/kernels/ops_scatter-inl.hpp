@@ -98,7 +98,7 @@ OPD_FUNC void accumulate_into(const Tensor& dst, const Tensor& src, const char* 
   }
   const std::size_t nd = sizes.size();
   const int64_t inner = sizes[nd - 1], di = ds[nd - 1], si = ss[nd - 1];
-  dispatch_dtype(dst.dtype(), name, [&](auto tag) {
+  dispatch_dtype_with_complex(dst.dtype(), name, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* d = dst.data_ptr<T>();
     const T* s = src.data_ptr<T>();

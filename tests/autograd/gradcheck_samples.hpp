@@ -533,6 +533,9 @@ std::map<std::string, std::vector<Sample>> samples() {
     auto c = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g)); };
     auto cnz = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g, -1, 1, true)); };
     auto cright = [&](std::vector<int64_t> s) { return V(crnd(std::move(s), g, 0.5, 1.5)); };  // off log's and sqrt's cut
+    auto cvals = [](std::vector<std::complex<double>> v, std::vector<int64_t> sz) {
+      return V(opd::from_vector<std::complex<double>>(v, opd::IntArrayRef(sz.data(), sz.size())));
+    };
     auto more = [&](const std::string& op, std::vector<Sample> extra) {
       for (Sample& x : extra) m[op].push_back(std::move(x));
     };
@@ -598,6 +601,48 @@ std::map<std::string, std::vector<Sample>> samples() {
                            {{r({2, 4}), V(L{0, 1}), V(2), V(true)}}};
     m["aten::_fft_c2r"] = {{{c({2, 3}), V(L{1}), V(0), V(4)}}, {{c({3}), V(L{0}), V(2), V(5)}},
                            {{c({3, 2}), V(L{0, 1}), V(1), V(3)}}};
+    // the operators PyTorch 1.13 differentiates for complex inputs too: values off the branch cuts
+    for (const char* u : {"aten::asin", "aten::acos", "aten::atan", "aten::asinh", "aten::atanh"}) more(u, {{{c({2, 3})}}});
+    more("aten::acosh", {{{cright({2, 3})}}});
+    more("aten::pow.Tensor_Scalar", {{{cnz({3}), V(2.5)}}, {{c({2, 2}), V(2)}}});
+    more("aten::pow.Tensor_Tensor", {{{cnz({2, 3}), c({2, 3})}}, {{cnz({3}), r({3})}}, {{pos({3}), c({3})}}});
+    more("aten::pow.Scalar", {{{V(2.5), c({2, 3})}}, {{V(-1.5), c({3})}}});
+    more("aten::lerp.Scalar", {{{c({2, 3}), c({3}), V(0.3)}}});
+    more("aten::lerp.Tensor", {{{c({2, 3}), c({3}), c({2, 1})}}});
+    more("aten::addcmul", {{{c({3}), c({2, 3}), c({2, 1}), V(0.5)}}, {{r({2, 3}), c({2, 3}), r({2, 3}), V(1)}}});
+    more("aten::addcdiv", {{{c({3}), c({2, 3}), cnz({2, 1}), V(2.0)}}});
+    more("aten::div.Tensor_mode", {{{c({2, 3}), cnz({3}), V()}}});
+    more("aten::div.Scalar_mode", {{{c({3}), V(2.0), V()}}});
+    more("aten::prod", {{{cnz({2, 3}), V()}}, {{cvals({{0.5, 0.2}, {0, 0}, {1.5, -0.3}, {-1, 0.7}}, {4}), V()}}});
+    more("aten::prod.dim_int", {{{cnz({2, 3}), V(1), V(false), V()}},
+                                {{cvals({{1.5, 0.5}, {0, 0}, {2, -1}, {3, 0.2}, {0.5, 0.5}, {0, 0}}, {2, 3}), V(1), V(true), V()}}});
+    more("aten::cumprod", {{{cnz({2, 3}), V(1), V()}}, {{cvals({{0.5, 1}, {0, 0}, {2, -0.5}, {1.5, 0.3}}, {4}), V(0), V()}}});
+    more("aten::norm.Scalar", {{{c({2, 3}), V(2)}}, {{cnz({4}), V(1)}}, {{c({2, 3}), V(3.0)}},
+                               {{c({3}), V(std::numeric_limits<double>::infinity())}}});
+    more("aten::norm.ScalarOpt_dim", {{{c({2, 3}), V(2), V(L{1}), V(false)}}, {{cnz({2, 3}), V(1.5), V(L{-1}), V(false)}}});
+    more("aten::masked_fill.Tensor", {{{c({2, 3}), V(opd::from_vector<bool>({true, false, true}, {3})), r({})}}});
+    // linear maps (views, gathers, pads) and the rest: the first real sample with complex tensors
+    for (const char* u :
+         {"aten::baddbmm", "aten::dot", "aten::mv", "aten::linear", "aten::gather", "aten::scatter_add", "aten::cumsum",
+          "aten::var", "aten::var.dim", "aten::var.correction", "aten::std", "aten::std.dim", "aten::std.correction",
+          "aten::flip", "aten::roll", "aten::repeat",
+          "aten::index_select", "aten::masked_fill.Scalar", "aten::masked_fill.Tensor", "aten::fill.Scalar",
+          "aten::_reshape_alias", "aten::diagonal", "aten::diagonal_scatter", "aten::unfold", "aten::unfold_backward",
+          "aten::as_strided", "aten::as_strided_scatter", "aten::tril", "aten::triu", "aten::scatter.src", "aten::scatter.value",
+          "aten::constant_pad_nd", "aten::masked_scatter", "aten::masked_select", "aten::split.Tensor",
+          "aten::split_with_sizes", "aten::chunk", "aten::unsafe_split.Tensor", "aten::index.Tensor", "aten::index_put",
+          "aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d", "aten::replication_pad1d",
+          "aten::replication_pad2d", "aten::replication_pad3d", "aten::reflection_pad1d_backward",
+          "aten::reflection_pad2d_backward", "aten::reflection_pad3d_backward", "aten::replication_pad1d_backward",
+          "aten::replication_pad2d_backward", "aten::replication_pad3d_backward", "aten::col2im", "aten::im2col"}) {
+      Sample x = m.at(u).front();
+      for (opd::IValue& a : x.args) {
+        if (!a.is_tensor() || a.to_tensor().dtype() != opd::ScalarType::Double) continue;
+        const opd::IntArrayRef sz = a.to_tensor().sizes();
+        a = V(crnd(std::vector<int64_t>(sz.begin(), sz.end()), g));
+      }
+      m[u].push_back(std::move(x));
+    }
   }
   // convolution_backward (convolution's double backward): every output checked, each with its own gradient;
   // 1d/2d/3d, stride, padding, dilation, groups, transposed (without output_padding: libtorch 1.13's double

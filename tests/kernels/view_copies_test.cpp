@@ -5,11 +5,12 @@
 //    storage, on CPU (contiguous and transposed inputs) and Meta tensors;
 //  - the scatters write src where the view would see it and nothing else,
 //    leave self unchanged, and refuse a src of other sizes;
-//  - unfold_backward and sum.dim_IntList sum what they should;
+//  - unfold_backward (complex too) and sum.dim_IntList sum what they should;
 //  - with libtorch, the *_copy operators equal libtorch's, boxed by name.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <utility>
 #include <fstream>
@@ -262,6 +263,13 @@ TEST(Scatter, UnfoldBackwardAndSumAdd) {
     for (int k = 0; k < 3; ++k) expected[static_cast<std::size_t>(2 * w + k)] += gv[static_cast<std::size_t>(3 * w + k)];
   EXPECT_EQ(r, expected);
   EXPECT_THROW((void)opd::call<ops::unfold_backward>(g, V{9}, 0, 3, 2), opd::Error);
+  // complex (PyTorch 1.13's kernel takes it: unfold's complex gradient): each part summed the same way
+  std::vector<std::complex<double>> cg;
+  for (float v : gv) cg.emplace_back(v, -2.0 * v);
+  const std::vector<std::complex<double>> cr = opd::to_vector<std::complex<double>>(
+      opd::call<ops::unfold_backward>(opd::from_vector<std::complex<double>>(cg, V{3, 3}), V{7}, 0, 3, 2));
+  ASSERT_EQ(cr.size(), 7u);
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_EQ(cr[i], std::complex<double>(expected[i], -2.0 * expected[i]));
 
   const Tensor x = arange({2, 3, 4}, false);
   const std::vector<float> xv = opd::to_vector<float>(x);
