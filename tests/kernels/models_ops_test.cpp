@@ -10,7 +10,10 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <numbers>
 #include <optional>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,6 +26,7 @@
 #include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_pooling.hpp>
 #include <kernels/ops_reductions.hpp>
+#include <kernels/cpu/random_bits.hpp>
 #include <kernels/ops_random.hpp>
 #include <kernels/ops_scalars.hpp>
 #include <kernels/ops_shape.hpp>
@@ -413,6 +417,56 @@ TEST_F(ModelsOps, RandomOperatorsAreSeededAndDistributed) {
   const Tensor mr = opd::call<ops::rand>(size, std::nullopt, std::nullopt, opd::Device::meta(), std::nullopt);
   EXPECT_TRUE(mr.is_meta());
   EXPECT_EQ(mr.sizes(), opd::IntArrayRef(size));
+}
+
+// The kernels draw blocks of numbers (simd::random_bits, the state a vector
+// at a time): the same numbers as the engine's calls one by one, so the
+// values are the documented functions of the seed's stream: rand 53 bits of
+// one number, randn Box-Muller on two, randperm Fisher-Yates from the last
+// element, and the generator advances by the numbers used.
+TEST_F(ModelsOps, RandomOperatorsDrawTheGeneratorsStreamInBlocks) {
+  opd::Mt19937_64 blocks(11), one_by_one(11);
+  std::vector<uint64_t> got(1500);
+  for (int64_t n : {1, 7, 311, 313, 1, 624, 1000, 5, 1500}) {
+    opd::kernels::simd::random_bits(blocks, got.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], one_by_one()) << "block " << n << ", " << i;
+  }
+  EXPECT_EQ(blocks, one_by_one);
+
+  const auto unit = [](uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; };
+  opd::Generator g(21);
+  std::mt19937_64 reference(21);
+  const int64_t n = 3001;
+  const std::vector<double> u = opd::to_vector<double>(
+      opd::call<ops::rand_generator>(V{n}, g, opd::ScalarType::Double, std::nullopt, std::nullopt, std::nullopt));
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(u[static_cast<std::size_t>(i)], unit(reference())) << i;
+  const std::vector<double> z = opd::to_vector<double>(
+      opd::call<ops::randn_generator>(V{n}, g, opd::ScalarType::Double, std::nullopt, std::nullopt, std::nullopt));
+  for (int64_t i = 0; i < n; i += 2) {
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - unit(reference())));
+    const double angle = 2.0 * std::numbers::pi * unit(reference());
+    ASSERT_NEAR(z[static_cast<std::size_t>(i)], radius * std::cos(angle), 1e-12) << i;
+    if (i + 1 < n) {
+      ASSERT_NEAR(z[static_cast<std::size_t>(i + 1)], radius * std::sin(angle), 1e-12) << i;
+    }
+  }
+  EXPECT_EQ(g.random64(), reference());  // advanced by exactly the numbers used
+
+  // randperm: in place for Long, through a buffer for the other dtypes; the same permutation
+  const int64_t m = 2000;
+  std::vector<int64_t> expected(static_cast<std::size_t>(m));
+  for (int64_t i = 0; i < m; ++i) expected[static_cast<std::size_t>(i)] = i;
+  std::mt19937_64 swaps(4);
+  for (int64_t i = m - 1; i > 0; --i) {
+    const auto j = static_cast<uint64_t>((static_cast<unsigned __int128>(swaps()) * static_cast<uint64_t>(i + 1)) >> 64);
+    std::swap(expected[static_cast<std::size_t>(i)], expected[j]);
+  }
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::randperm_generator>(m, opd::Generator(4), std::nullopt, std::nullopt,
+                                                                       std::nullopt, std::nullopt)),
+            expected);
+  const std::vector<int> as_int = opd::to_vector<int>(opd::call<ops::randperm_generator>(
+      m, opd::Generator(4), opd::ScalarType::Int, std::nullopt, std::nullopt, std::nullopt));
+  EXPECT_EQ(std::vector<int64_t>(as_int.begin(), as_int.end()), expected);
 }
 
 // The dtypes ATen 1.13's group norm and bilinear kernels take (Float, Double,
