@@ -92,16 +92,19 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
       return;
     }
     // Blocks of pairs: the draws first (in pair order), then the pairs'
-    // logarithms, cosines and sines a vector at a time (Sleef's, within 1 ULP
-    // of libm's), in buffers that stay in cache (no fresh pages per call).
+    // logarithms, cosines, sines and radii a vector at a time (Sleef's,
+    // within 1 ULP of libm's; the square root exact), in buffers that stay
+    // in cache (no fresh pages per call).
     constexpr int64_t kPairs = 512;
+    uint64_t bits[2 * kPairs];
     double r[kPairs], a[kPairs], c[kPairs], sn[kPairs];
     const int64_t pairs = (n + 1) / 2;
     for (int64_t k0 = 0; k0 < pairs; k0 += kPairs) {
       const int64_t m = std::min(kPairs, pairs - k0);
+      simd::random_bits(g.engine, bits, 2 * m);
       for (int64_t k = 0; k < m; ++k) {
-        r[k] = 1.0 - uniform01(draws.next(2 * (m - k)));  // u1 in (0, 1]
-        a[k] = 2.0 * std::numbers::pi * uniform01(draws.next(2 * (m - k) - 1));
+        r[k] = 1.0 - uniform01(bits[2 * k]);  // u1 in (0, 1]
+        a[k] = 2.0 * std::numbers::pi * uniform01(bits[2 * k + 1]);
       }
       const auto map = [m](UnaryOp op, double (*scalar)(double), const double* in, double* out) {
         if (simd::unary_row(op, in, out, m)) return;
@@ -110,8 +113,10 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
       map(UnaryOp::Log, [](double x) { return std::log(x); }, r, r);
       map(UnaryOp::Cos, [](double x) { return std::cos(x); }, a, c);
       map(UnaryOp::Sin, [](double x) { return std::sin(x); }, a, sn);
+      for (int64_t k = 0; k < m; ++k) r[k] *= -2.0;
+      map(UnaryOp::Sqrt, [](double x) { return std::sqrt(x); }, r, r);
       for (int64_t k = 0; k < m; ++k) {
-        const double radius = scale * std::sqrt(-2.0 * r[k]);
+        const double radius = scale * r[k];
         const int64_t i = 2 * (k0 + k);
         p[i] = convert<T>(radius * c[k]);
         if (i + 1 < n) p[i + 1] = convert<T>(radius * sn[k]);
