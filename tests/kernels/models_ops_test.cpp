@@ -11,6 +11,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <random>
@@ -20,6 +22,7 @@
 
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops_batch_norm.hpp>
+#include <kernels/ops_complex.hpp>
 #include <kernels/ops_conv.hpp>
 #include <kernels/ops_nn.hpp>
 #include <kernels/ops_padding.hpp>
@@ -467,6 +470,61 @@ TEST_F(ModelsOps, RandomOperatorsDrawTheGeneratorsStreamInBlocks) {
   const std::vector<int> as_int = opd::to_vector<int>(opd::call<ops::randperm_generator>(
       m, opd::Generator(4), opd::ScalarType::Int, std::nullopt, std::nullopt, std::nullopt));
   EXPECT_EQ(std::vector<int64_t>(as_int.begin(), as_int.end()), expected);
+}
+
+// conj_physical, sgn, abs and angle of a contiguous complex row run
+// complex_simd.hpp's vector rows, a strided input the scalar loops: the same
+// values, bit for bit (angle: Sleef's atan2 against libm's, 1 ULP), on
+// special values, whole vectors and a tail.
+template <class R>
+void expect_complex_rows_match_scalar_loops() {
+  using C = std::complex<R>;
+  const R inf = std::numeric_limits<R>::infinity(), nan = std::numeric_limits<R>::quiet_NaN();
+  const std::vector<R> specials{0, -0.0, 1, -1, 3.5, -2.25, 1e-30, -7e-39, 1e30, inf, -inf, nan, R(0.1), R(-1e-3)};
+  std::vector<C> values;
+  for (std::size_t i = 0; i < 3 * specials.size() + 5; ++i)
+    values.emplace_back(specials[i % specials.size()], specials[(i * 5 + 3) % specials.size()]);
+  const int64_t n = static_cast<int64_t>(values.size());  // 47: whole vectors and a tail
+  const Tensor row = opd::from_vector<C>(values, V{n});
+  // the same values through a transposed view (a [n, 2] tensor's column 0)
+  std::vector<C> wide(static_cast<std::size_t>(2 * n));
+  for (int64_t i = 0; i < n; ++i) wide[static_cast<std::size_t>(2 * i)] = values[static_cast<std::size_t>(i)];
+  const Tensor strided = opd::call<ops::select>(opd::from_vector<C>(wide, V{n, 2}), int64_t{1}, int64_t{0});
+  ASSERT_FALSE(strided.is_contiguous());
+  const auto bits_equal = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+  };
+  EXPECT_TRUE(bits_equal(opd::to_vector<C>(opd::call<ops::conj_physical>(row)),
+                         opd::to_vector<C>(opd::call<ops::conj_physical>(strided))));
+  const std::vector<C> sgn = opd::to_vector<C>(opd::call<ops::sgn::functional>(row));
+  const std::vector<C> sgn_scalar = opd::to_vector<C>(opd::call<ops::sgn::functional>(strided));
+  EXPECT_TRUE(bits_equal(sgn, sgn_scalar));
+  for (std::size_t i = 0; i < values.size(); ++i) {  // the values themselves: each part over |z|, 0 at 0
+    const R a = values[i].real(), b = values[i].imag(), r = std::sqrt(a * a + b * b);
+    if (std::isfinite(r)) {
+      EXPECT_EQ(sgn[i], r == 0 ? C(0, 0) : C(a / r, b / r)) << i;
+    }
+  }
+  EXPECT_TRUE(bits_equal(opd::to_vector<R>(opd::call<ops::abs::functional>(row)),
+                         opd::to_vector<R>(opd::call<ops::abs::functional>(strided))));
+  const std::vector<R> angle = opd::to_vector<R>(opd::call<ops::angle>(row));
+  const std::vector<R> angle_scalar = opd::to_vector<R>(opd::call<ops::angle>(strided));
+  ASSERT_EQ(angle.size(), angle_scalar.size());
+  for (std::size_t i = 0; i < angle.size(); ++i) {
+    if (std::isnan(angle_scalar[i])) {
+      EXPECT_TRUE(std::isnan(angle[i])) << i;
+    } else {
+      EXPECT_LE(std::abs(angle[i] - angle_scalar[i]), std::abs(angle_scalar[i]) * std::numeric_limits<R>::epsilon()) << i;
+    }
+  }
+  // in place
+  Tensor copy = opd::call<ops::clone>(row, std::nullopt);
+  opd::call<ops::conj_physical_>(copy);
+  EXPECT_TRUE(bits_equal(opd::to_vector<C>(copy), opd::to_vector<C>(opd::call<ops::conj_physical>(strided))));
+}
+TEST_F(ModelsOps, ComplexVectorRowsAgreeWithTheScalarLoops) {
+  expect_complex_rows_match_scalar_loops<float>();
+  expect_complex_rows_match_scalar_loops<double>();
 }
 
 // The dtypes ATen 1.13's group norm and bilinear kernels take (Float, Double,
