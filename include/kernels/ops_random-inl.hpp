@@ -13,6 +13,7 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
+#include "kernels/cpu/random_bits.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 #include "kernels/cpu/unary_simd.hpp"
 #include "kernels/ops_arithmetic.hpp"
@@ -28,23 +29,52 @@ inline Generator generator_or_default(const std::optional<Generator>& g) {
   return g && g->defined() ? *g : default_cpu_generator();
 }
 
-// 53 (double) random bits as a double in [0, 1).
-inline double uniform01(std::mt19937_64& e) { return static_cast<double>(e() >> 11) * 0x1.0p-53; }
+// 53 (double) random bits of a 64-bit number as a double in [0, 1).
+inline double uniform01(uint64_t bits) {
+  return static_cast<double>(static_cast<int64_t>(bits >> 11)) * 0x1.0p-53;
+}
 // An integer in [0, bound): the high half of a 64 x 64-bit product (Lemire's
 // multiply; its bias below 2^-40 for the bounds of a tensor).
-inline uint64_t below(std::mt19937_64& e, uint64_t bound) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(e()) * bound) >> 64);
+inline uint64_t below(uint64_t bits, uint64_t bound) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(bits) * bound) >> 64);
 }
+
+// The generator's numbers a block at a time (simd::random_bits: the same
+// numbers, in the same order, as one call of the engine each), so that a
+// kernel reads them from a buffer that stays in cache. The caller holds the
+// generator's lock.
+class Draws {
+ public:
+  static constexpr int64_t kBlock = 1024;
+  explicit Draws(Mt19937_64& engine) : engine_(engine) {}
+  // The next number; at most `wanted` (>= 1) are drawn ahead of use, so that
+  // the generator advances by exactly the numbers used.
+  uint64_t next(int64_t wanted) {
+    if (at_ == have_) {
+      have_ = std::min(wanted, kBlock);
+      simd::random_bits(engine_, buf_, have_);
+      at_ = 0;
+    }
+    return buf_[at_++];
+  }
+
+ private:
+  Mt19937_64& engine_;
+  int64_t have_ = 0, at_ = 0;
+  uint64_t buf_[kBlock];
+};
 
 enum class Dist { Uniform, Normal };
 
 // Fills a contiguous floating tensor from the generator, under its lock:
-// uniform in [0, 1) (a value that rounds to 1 in a narrow dtype is drawn
-// again), or standard normal by Box-Muller pairs.
+// uniform in [0, 1) from 53 bits of one number (a value that rounds to 1 in
+// a narrow dtype is drawn again), or standard normal by Box-Muller pairs
+// (two numbers a pair).
 inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
   if (out.is_meta() || out.numel() == 0) return;
   GeneratorEngine& g = gen.engine();
   std::lock_guard lock(g.mutex);
+  Draws draws(g.engine);
   // A complex tensor is filled as its parts (ATen's uniform_ / normal_ on
   // view_as_real), a normal part with standard deviation 1/sqrt(2), so that
   // E|z|^2 is 1.
@@ -55,25 +85,26 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
     const int64_t n = out.numel() * (complex ? 2 : 1);
     const double scale = complex ? std::numbers::sqrt2 / 2 : 1.0;
     if (dist == Dist::Uniform) {
-      for (int64_t i = 0; i < n; ++i) {
-        T v;
-        do v = convert<T>(uniform01(g.engine));
-        while (!(convert<double>(v) < 1.0));
-        p[i] = v;
+      for (int64_t i = 0; i < n;) {
+        const T v = convert<T>(uniform01(draws.next(n - i)));
+        if (convert<double>(v) < 1.0) p[i++] = v;
       }
       return;
     }
     // Blocks of pairs: the draws first (in pair order), then the pairs'
-    // logarithms, cosines and sines a vector at a time (Sleef's, within 1 ULP
-    // of libm's), in buffers that stay in cache (no fresh pages per call).
+    // logarithms, cosines, sines and radii a vector at a time (Sleef's,
+    // within 1 ULP of libm's; the square root exact), in buffers that stay
+    // in cache (no fresh pages per call).
     constexpr int64_t kPairs = 512;
+    uint64_t bits[2 * kPairs];
     double r[kPairs], a[kPairs], c[kPairs], sn[kPairs];
     const int64_t pairs = (n + 1) / 2;
     for (int64_t k0 = 0; k0 < pairs; k0 += kPairs) {
       const int64_t m = std::min(kPairs, pairs - k0);
+      simd::random_bits(g.engine, bits, 2 * m);
       for (int64_t k = 0; k < m; ++k) {
-        r[k] = 1.0 - uniform01(g.engine);  // u1 in (0, 1]
-        a[k] = 2.0 * std::numbers::pi * uniform01(g.engine);
+        r[k] = 1.0 - uniform01(bits[2 * k]);  // u1 in (0, 1]
+        a[k] = 2.0 * std::numbers::pi * uniform01(bits[2 * k + 1]);
       }
       const auto map = [m](UnaryOp op, double (*scalar)(double), const double* in, double* out) {
         if (simd::unary_row(op, in, out, m)) return;
@@ -82,8 +113,10 @@ inline void fill(const Tensor& out, Dist dist, const Generator& gen) {
       map(UnaryOp::Log, [](double x) { return std::log(x); }, r, r);
       map(UnaryOp::Cos, [](double x) { return std::cos(x); }, a, c);
       map(UnaryOp::Sin, [](double x) { return std::sin(x); }, a, sn);
+      for (int64_t k = 0; k < m; ++k) r[k] *= -2.0;
+      map(UnaryOp::Sqrt, [](double x) { return std::sqrt(x); }, r, r);
       for (int64_t k = 0; k < m; ++k) {
-        const double radius = scale * std::sqrt(-2.0 * r[k]);
+        const double radius = scale * r[k];
         const int64_t i = 2 * (k0 + k);
         p[i] = convert<T>(radius * c[k]);
         if (i + 1 < n) p[i + 1] = convert<T>(radius * sn[k]);
@@ -165,21 +198,26 @@ inline void check_randperm(int64_t n, ScalarType t) {
   }
   OPD_CHECK(n <= 0 || static_cast<double>(n - 1) <= limit, "n is too large for result tensor type: '", t, "'");
 }
-// A permutation of 0 .. n-1 into a contiguous tensor of n elements (Fisher-Yates).
+// A permutation of 0 .. n-1 into a contiguous tensor of n elements
+// (Fisher-Yates from the last element, one number a swap), in place when
+// the result is Long.
 inline void permutation(const Tensor& out, int64_t n, const Generator& gen) {
   if (out.is_meta() || n == 0) return;
-  std::vector<int64_t> v(static_cast<std::size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+  const bool in_place = out.dtype() == ScalarType::Long;
+  std::vector<int64_t> scratch(in_place ? 0 : static_cast<std::size_t>(n));
+  int64_t* v = in_place ? out.data_ptr<int64_t>() : scratch.data();
+  for (int64_t i = 0; i < n; ++i) v[i] = i;
   {
     GeneratorEngine& g = gen.engine();
     std::lock_guard lock(g.mutex);
-    for (int64_t i = n - 1; i > 0; --i)
-      std::swap(v[static_cast<std::size_t>(i)], v[below(g.engine, static_cast<uint64_t>(i) + 1)]);
+    Draws draws(g.engine);
+    for (int64_t i = n - 1; i > 0; --i) std::swap(v[i], v[below(draws.next(i), static_cast<uint64_t>(i) + 1)]);
   }
+  if (in_place) return;
   dispatch_dtype(out.dtype(), "randperm", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(out.data_ptr());
-    for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(v[static_cast<std::size_t>(i)]);
+    for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(v[i]);
   });
 }
 inline Tensor randperm_generator(int64_t n, std::optional<Generator> generator, std::optional<ScalarType> dtype,
@@ -243,7 +281,8 @@ inline std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, 
     const Generator gen = default_cpu_generator();
     GeneratorEngine& g = gen.engine();
     std::lock_guard lock(g.mutex);
-    for (int64_t i = 0; i < n; ++i) m[i] = uniform01(g.engine) < keep;
+    Draws draws(g.engine);
+    for (int64_t i = 0; i < n; ++i) m[i] = uniform01(draws.next(n - i)) < keep;
   }
   if (!is_floating_type(input.dtype())) {
     Tensor masked = call<ops::mul::functional>(input, mask);

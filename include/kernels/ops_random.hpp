@@ -1,13 +1,14 @@
 #pragma once
 // Random operators with ATen 1.13's schemas, drawing from the library's
-// generator (opd::Generator: a seeded mt19937_64; `generator=None` is
-// opd::default_cpu_generator()), so that a seeded generator gives the same
-// values on every run and platform (the library's own draws, not
-// PyTorch's stream):
+// generator (opd::Generator: a seeded MT19937-64, std::mt19937_64's numbers;
+// `generator=None` is opd::default_cpu_generator()), so that a seeded
+// generator gives the same values on every run and platform (the library's
+// own draws, not PyTorch's stream). The kernels take the numbers a block at
+// a time (simd::random_bits, the same numbers as one call each):
 //
-//   rand, rand.generator (+ .out, .generator_out)     uniform in [0, 1)
-//   randn, randn.generator (+ .out, .generator_out)   standard normal (Box-Muller)
-//   randperm, randperm.generator (+ .out, .generator_out)   a permutation of 0 .. n-1 (Fisher-Yates)
+//   rand, rand.generator (+ .out, .generator_out)     uniform in [0, 1): 53 bits of one number
+//   randn, randn.generator (+ .out, .generator_out)   standard normal (Box-Muller on two numbers a pair)
+//   randperm, randperm.generator (+ .out, .generator_out)   a permutation of 0 .. n-1 (Fisher-Yates, one number a swap)
 //   native_dropout(input, p, train)    (input * mask / (1 - p), mask), mask Bool, kept with probability 1 - p
 //   native_dropout_backward(grad_output, mask, scale)   grad_output * mask * scale
 //

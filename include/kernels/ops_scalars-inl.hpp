@@ -2,6 +2,7 @@
 // Out-of-line part of ops_scalars.hpp (compiled in src/kernels/register_scalars.cpp).
 #include <complex>
 #include <optional>
+#include <type_traits>
 
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -22,23 +23,29 @@ inline Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, st
 }
 
 // The first element (ATen's reads the first element whatever the numel; an
-// empty tensor is refused here), as a Scalar of its kind (bool, int64,
-// double, complex<double>), read through a 0-dim alias of it copied into a 0-dim tensor of that kind.
+// empty tensor is refused here), read in place as ATen's
+// _local_scalar_dense_cpu reads it, as a Scalar of its kind (bool, int64,
+// double, complex<double>).
 inline Scalar local_scalar_dense(const Tensor& self) {
   OPD_CHECK(self.defined(), "aten::_local_scalar_dense: an undefined tensor has no value");
   OPD_CHECK(self.device().is_cpu(), "aten::_local_scalar_dense: the CPU kernel got a tensor on ", self.device());
   OPD_CHECK_VALUE(self.numel() >= 1, "aten::_local_scalar_dense: a Tensor with no elements has no value");
-  const ScalarType d = self.dtype();
-  const ScalarType kind = d == ScalarType::Bool                      ? ScalarType::Bool
-                          : is_integral_type(d, /*include_bool=*/false) ? ScalarType::Long
-                          : is_complex_type(d)                          ? ScalarType::ComplexDouble
-                                                                    : ScalarType::Double;
-  Tensor value = kernels::empty({}, kind, Device::cpu());
-  kernels::copy_(value, self.as_strided({}, {}, self.storage_offset()));
-  if (kind == ScalarType::Bool) return Scalar(*value.data_ptr<bool>());
-  if (kind == ScalarType::Long) return Scalar(*value.data_ptr<int64_t>());
-  if (kind == ScalarType::ComplexDouble) return Scalar(*value.data_ptr<std::complex<double>>());
-  return Scalar(*value.data_ptr<double>());
+  return visit_scalar_type(self.dtype(), [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    const T v = *static_cast<const T*>(self.data_ptr());
+    if constexpr (std::is_same_v<T, bool>) {
+      return Scalar(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      return Scalar(static_cast<int64_t>(v));
+    } else if constexpr (std::is_same_v<T, ComplexHalf>) {
+      const auto z = static_cast<std::complex<float>>(v);
+      return Scalar(std::complex<double>(z.real(), z.imag()));
+    } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
+      return Scalar(std::complex<double>(v.real(), v.imag()));
+    } else {
+      return Scalar(static_cast<double>(v));
+    }
+  });
 }
 
 inline int64_t checked_dim(std::string_view op, const Tensor& self, int64_t dim) {

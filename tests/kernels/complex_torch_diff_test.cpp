@@ -326,6 +326,15 @@ TEST(ComplexTorchDiff, ConjugatesAngleSgn) {
     cases.push_back({"aten::angle", "", {T(c, {67}, Layout::contiguous, Fill::standard, 3)}, tol});
     cases.push_back({"aten::is_conj", "", {T(c, {2})}});
     cases.push_back({"aten::is_complex", "", {T(c, {2})}});
+    // the vector rows (contiguous, 16 elements or more, whole vectors and a tail)
+    for (const char* op : {"conj", "conj_physical", "angle"}) {
+      cases.push_back({std::string("aten::") + op, "", {T(c, {5, 13}, Layout::contiguous, Fill::special)}, tol});
+    }
+    cases.push_back({"aten::sgn", "", {T(c, {5, 13}, Layout::contiguous)}, tol});
+    cases.push_back({"aten::sgn", "", {T(c, {4, 29}, Layout::contiguous, Fill::small, 4)}, tol});
+    cases.push_back({"aten::conj_physical_", "", {T(c, {67}, Layout::contiguous, Fill::special)}});
+    cases.push_back({"aten::sgn_", "", {T(c, {67}, Layout::contiguous)}, tol});
+    cases.push_back({"aten::angle", "out", {T(c, {3, 11}), T(c == c64 ? f32 : f64, {0})}, tol});
   }
   for (int r : {f32, f64, i64, i32, u8, b8, f16}) {
     const Fill fill = r == f32 || r == f64 ? Fill::special : Fill::standard;

@@ -10,19 +10,26 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numbers>
 #include <optional>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include <dispatch/dispatcher.hpp>
 #include <kernels/ops_batch_norm.hpp>
+#include <kernels/ops_complex.hpp>
 #include <kernels/ops_conv.hpp>
 #include <kernels/ops_nn.hpp>
 #include <kernels/ops_padding.hpp>
 #include <kernels/ops_pointwise.hpp>
 #include <kernels/ops_pooling.hpp>
 #include <kernels/ops_reductions.hpp>
+#include <kernels/cpu/random_bits.hpp>
 #include <kernels/ops_random.hpp>
 #include <kernels/ops_scalars.hpp>
 #include <kernels/ops_shape.hpp>
@@ -416,6 +423,111 @@ TEST_F(ModelsOps, RandomOperatorsAreSeededAndDistributed) {
   const Tensor mr = opd::call<ops::rand>(size, std::nullopt, std::nullopt, opd::Device::meta(), std::nullopt);
   EXPECT_TRUE(mr.is_meta());
   EXPECT_EQ(mr.sizes(), opd::IntArrayRef(size));
+}
+
+// The kernels draw blocks of numbers (simd::random_bits, the state a vector
+// at a time): the same numbers as the engine's calls one by one, so the
+// values are the documented functions of the seed's stream: rand 53 bits of
+// one number, randn Box-Muller on two, randperm Fisher-Yates from the last
+// element, and the generator advances by the numbers used.
+TEST_F(ModelsOps, RandomOperatorsDrawTheGeneratorsStreamInBlocks) {
+  opd::Mt19937_64 blocks(11), one_by_one(11);
+  std::vector<uint64_t> got(1500);
+  for (int64_t n : {1, 7, 311, 313, 1, 624, 1000, 5, 1500}) {
+    opd::kernels::simd::random_bits(blocks, got.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], one_by_one()) << "block " << n << ", " << i;
+  }
+  EXPECT_EQ(blocks, one_by_one);
+
+  const auto unit = [](uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; };
+  opd::Generator g(21);
+  std::mt19937_64 reference(21);
+  const int64_t n = 3001;
+  const std::vector<double> u = opd::to_vector<double>(
+      opd::call<ops::rand_generator>(V{n}, g, opd::ScalarType::Double, std::nullopt, std::nullopt, std::nullopt));
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(u[static_cast<std::size_t>(i)], unit(reference())) << i;
+  const std::vector<double> z = opd::to_vector<double>(
+      opd::call<ops::randn_generator>(V{n}, g, opd::ScalarType::Double, std::nullopt, std::nullopt, std::nullopt));
+  for (int64_t i = 0; i < n; i += 2) {
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - unit(reference())));
+    const double angle = 2.0 * std::numbers::pi * unit(reference());
+    ASSERT_NEAR(z[static_cast<std::size_t>(i)], radius * std::cos(angle), 1e-12) << i;
+    if (i + 1 < n) {
+      ASSERT_NEAR(z[static_cast<std::size_t>(i + 1)], radius * std::sin(angle), 1e-12) << i;
+    }
+  }
+  EXPECT_EQ(g.random64(), reference());  // advanced by exactly the numbers used
+
+  // randperm: in place for Long, through a buffer for the other dtypes; the same permutation
+  const int64_t m = 2000;
+  std::vector<int64_t> expected(static_cast<std::size_t>(m));
+  for (int64_t i = 0; i < m; ++i) expected[static_cast<std::size_t>(i)] = i;
+  std::mt19937_64 swaps(4);
+  for (int64_t i = m - 1; i > 0; --i) {
+    const auto j = static_cast<uint64_t>((static_cast<unsigned __int128>(swaps()) * static_cast<uint64_t>(i + 1)) >> 64);
+    std::swap(expected[static_cast<std::size_t>(i)], expected[j]);
+  }
+  EXPECT_EQ(opd::to_vector<int64_t>(opd::call<ops::randperm_generator>(m, opd::Generator(4), std::nullopt, std::nullopt,
+                                                                       std::nullopt, std::nullopt)),
+            expected);
+  const std::vector<int> as_int = opd::to_vector<int>(opd::call<ops::randperm_generator>(
+      m, opd::Generator(4), opd::ScalarType::Int, std::nullopt, std::nullopt, std::nullopt));
+  EXPECT_EQ(std::vector<int64_t>(as_int.begin(), as_int.end()), expected);
+}
+
+// conj_physical, sgn, abs and angle of a contiguous complex row run
+// complex_simd.hpp's vector rows, a strided input the scalar loops: the same
+// values, bit for bit (angle: Sleef's atan2 against libm's, 1 ULP), on
+// special values, whole vectors and a tail.
+template <class R>
+void expect_complex_rows_match_scalar_loops() {
+  using C = std::complex<R>;
+  const R inf = std::numeric_limits<R>::infinity(), nan = std::numeric_limits<R>::quiet_NaN();
+  const std::vector<R> specials{0, -0.0, 1, -1, 3.5, -2.25, 1e-30, -7e-39, 1e30, inf, -inf, nan, R(0.1), R(-1e-3)};
+  std::vector<C> values;
+  for (std::size_t i = 0; i < 3 * specials.size() + 5; ++i)
+    values.emplace_back(specials[i % specials.size()], specials[(i * 5 + 3) % specials.size()]);
+  const int64_t n = static_cast<int64_t>(values.size());  // 47: whole vectors and a tail
+  const Tensor row = opd::from_vector<C>(values, V{n});
+  // the same values through a transposed view (a [n, 2] tensor's column 0)
+  std::vector<C> wide(static_cast<std::size_t>(2 * n));
+  for (int64_t i = 0; i < n; ++i) wide[static_cast<std::size_t>(2 * i)] = values[static_cast<std::size_t>(i)];
+  const Tensor strided = opd::call<ops::select>(opd::from_vector<C>(wide, V{n, 2}), int64_t{1}, int64_t{0});
+  ASSERT_FALSE(strided.is_contiguous());
+  const auto bits_equal = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+  };
+  EXPECT_TRUE(bits_equal(opd::to_vector<C>(opd::call<ops::conj_physical>(row)),
+                         opd::to_vector<C>(opd::call<ops::conj_physical>(strided))));
+  const std::vector<C> sgn = opd::to_vector<C>(opd::call<ops::sgn::functional>(row));
+  const std::vector<C> sgn_scalar = opd::to_vector<C>(opd::call<ops::sgn::functional>(strided));
+  EXPECT_TRUE(bits_equal(sgn, sgn_scalar));
+  for (std::size_t i = 0; i < values.size(); ++i) {  // the values themselves: each part over |z|, 0 at 0
+    const R a = values[i].real(), b = values[i].imag(), r = std::sqrt(a * a + b * b);
+    if (std::isfinite(r)) {
+      EXPECT_EQ(sgn[i], r == 0 ? C(0, 0) : C(a / r, b / r)) << i;
+    }
+  }
+  EXPECT_TRUE(bits_equal(opd::to_vector<R>(opd::call<ops::abs::functional>(row)),
+                         opd::to_vector<R>(opd::call<ops::abs::functional>(strided))));
+  const std::vector<R> angle = opd::to_vector<R>(opd::call<ops::angle>(row));
+  const std::vector<R> angle_scalar = opd::to_vector<R>(opd::call<ops::angle>(strided));
+  ASSERT_EQ(angle.size(), angle_scalar.size());
+  for (std::size_t i = 0; i < angle.size(); ++i) {
+    if (std::isnan(angle_scalar[i])) {
+      EXPECT_TRUE(std::isnan(angle[i])) << i;
+    } else {
+      EXPECT_LE(std::abs(angle[i] - angle_scalar[i]), std::abs(angle_scalar[i]) * std::numeric_limits<R>::epsilon()) << i;
+    }
+  }
+  // in place
+  Tensor copy = opd::call<ops::clone>(row, std::nullopt);
+  opd::call<ops::conj_physical_>(copy);
+  EXPECT_TRUE(bits_equal(opd::to_vector<C>(copy), opd::to_vector<C>(opd::call<ops::conj_physical>(strided))));
+}
+TEST_F(ModelsOps, ComplexVectorRowsAgreeWithTheScalarLoops) {
+  expect_complex_rows_match_scalar_loops<float>();
+  expect_complex_rows_match_scalar_loops<double>();
 }
 
 // The dtypes ATen 1.13's group norm and bilinear kernels take (Float, Double,

@@ -3,17 +3,19 @@
 //
 //   opd::GeneratorEngine& g = generator.engine();
 //   std::lock_guard lock(g.mutex);
-//   std::uniform_real_distribution<float> u; ... u(g.engine) ...
+//   uint64_t bits = g.engine();          // one number (std::mt19937_64's)
+//   kernels::simd::random_bits(g.engine, buffer, n);   // n numbers at once
 #include <cstdint>
 #include <mutex>
-#include <random>
+
+#include "dispatch/core/mt19937_64.hpp"
 
 namespace opd {
 
 struct GeneratorEngine {
   explicit GeneratorEngine(std::uint64_t seed) : engine(seed) {}
   std::mutex mutex;
-  std::mt19937_64 engine;
+  Mt19937_64 engine;
 };
 
 }  // namespace opd

@@ -41,6 +41,10 @@ OPD_FUNC Tensor& fill_(Tensor& self, const Scalar& value) {
     // fill_ takes outputs whose elements overlap (ATen does not check):
     // those are filled on one thread, so that no two threads write one element.
     if (n == 0) return;
+    if (n == 1) {  // one element (scalar_tensor, a 0-dim result): stored, no layout to walk
+      *static_cast<T*>(self.data_ptr()) = v;
+      return;
+    }
     const bool dense = is_non_overlapping_and_dense(self);
     if (dense && n >= detail::kMinSimdElements) {
       // Dense: the elements are one block from the first (strides are never

@@ -230,13 +230,25 @@ inline ScalarType common_dtype_of(std::initializer_list<TensorOrScalar> args) {
 }
 
 // The broadcast shape of the tensor arguments (0-dim when there are none).
+// The shapes are gathered on the stack (the callers pass at most three
+// tensors; more go to the heap): a growing vector cost clamp_min.Tensor two
+// allocations per call, in its Meta and in its CPU part.
 inline std::vector<int64_t> shape_of(std::initializer_list<const Tensor*> tensors) {
-  std::vector<IntArrayRef> shapes;
+  std::array<IntArrayRef, 4> few;
+  std::vector<IntArrayRef> many;
+  const bool on_stack = tensors.size() <= few.size();
+  std::size_t n = 0;
   for (const Tensor* t : tensors) {
-    if (t) shapes.push_back(t->sizes());
+    if (!t) continue;
+    if (on_stack) {
+      few[n] = t->sizes();
+    } else {
+      many.push_back(t->sizes());
+    }
+    ++n;
   }
-  if (shapes.empty()) return {};
-  return broadcast_shapes(std::span<const IntArrayRef>(shapes));
+  if (n == 0) return {};
+  return broadcast_shapes(std::span<const IntArrayRef>(on_stack ? few.data() : many.data(), n));
 }
 
 // The broadcast shape of a binary op's tensor arguments (0-dim when there

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <complex>
 
+#include "kernels/cpu/complex_simd.hpp"
 #include "kernels/cpu/unary_loops-inl.hpp"
 
 namespace opd::kernels::detail {
@@ -51,9 +52,34 @@ T complex_flag(bool b) noexcept {
   return T(b ? 1 : 0, 0);
 }
 
+// conj_physical, sgn, abs and angle of a contiguous row into a contiguous
+// row of the result dtype: complex_simd.hpp's vector rows (the same
+// formulas), split across threads above grain_size; false if that path does
+// not apply (nothing written).
+template <class T>
+bool try_complex_simd(UnaryOp op, const OperandRef& out, const OperandRef& in) {
+  using R = typename T::value_type;
+  const bool real_result = op == UnaryOp::Abs || op == UnaryOp::Angle;
+  if (!real_result && op != UnaryOp::ConjPhysical && op != UnaryOp::Sgn) return false;
+  if (in.dtype != scalar_type_of_v<T> || out.dtype != (real_result ? scalar_type_of_v<R> : scalar_type_of_v<T>)) return false;
+  if (!(in.sizes == out.sizes) || !is_plain_contiguous(out) || !is_plain_contiguous(in)) return false;
+  int64_t n = 1;
+  for (int64_t s : out.sizes) n *= s;
+  if (n < kMinSimdElements) return false;  // a few elements: the scalar loop, cheaper than the dispatch
+  const R* x = reinterpret_cast<const R*>(in.data);
+  R* y = reinterpret_cast<R*>(out.data);
+  const int64_t per = real_result ? 1 : 2;  // values of out per element
+  if (n <= grain_size) return simd::complex_row(op, x, y, n);
+  if (!simd::complex_row(op, x, y, 0)) return false;
+  parallel_for(0, n, grain_size,
+               [&](int64_t begin, int64_t end) { (void)simd::complex_row(op, x + 2 * begin, y + per * begin, end - begin); });
+  return true;
+}
+
 template <class T>
 void complex_unary_of(UnaryOp op, const OperandRef& out, const std::array<OperandRef, 1>& in) {
   using R = typename T::value_type;
+  if (try_complex_simd<T>(op, out, in[0])) return;
   const auto run = [&](auto f) { cpu_kernel<T>(out, in, f); };
   switch (op) {
     case UnaryOp::Neg: return run([](T z) { return -z; });
