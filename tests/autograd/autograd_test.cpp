@@ -568,10 +568,8 @@ TEST_F(Autograd, DropoutInTrainingIsDifferentiatedThroughNativeDropout) {
   EXPECT_EQ(y.grad_fn()->name(), "NativeDropoutBackward0");
   sum(y).backward();
   const std::vector<double> yv = values(y), gv = values(x.grad()), xv = values(x);
-  int64_t kept = 0;
   for (std::size_t i = 0; i < yv.size(); ++i) {
     const bool keep = yv[i] != 0;
-    kept += keep;
     EXPECT_EQ(yv[i], keep ? 2 * xv[i] : 0.0) << i;
     EXPECT_EQ(gv[i], keep ? 2.0 : 0.0) << i;
   }
