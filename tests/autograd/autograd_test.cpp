@@ -31,18 +31,7 @@
 #include "all_kernels.hpp"
 #include "error_of.hpp"
 #include "gradcheck_samples.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized_build = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool sanitized_build = true;
-#else
-constexpr bool sanitized_build = false;
-#endif
-#else
-constexpr bool sanitized_build = false;
-#endif
+#include "sanitized_build.hpp"
 
 namespace {
 
@@ -784,7 +773,7 @@ TEST_F(Autograd, GradcheckEveryOperatorWithAFormula) {
     for (const opd_test::Sample& s : it->second) {
       // Under ASan+UBSan (5x slower) each operator's first sample only: the other builds check every
       // sample, and the formulas are dispatched calls whose kernels the sanitized suite covers elsewhere.
-      if (sanitized_build && &s != &it->second.front()) break;
+      if (opd_test::sanitized_build && &s != &it->second.front()) break;
       variable_list inputs = s.inputs();
       for (Tensor& t : inputs) t.set_requires_grad(true);
       auto fn = opd_test::boxed_fn(op, s);

@@ -14,23 +14,14 @@
 #include <vector>
 
 #include "schema_test_support.hpp"
+#include "sanitized_build.hpp"
 
 namespace {
 
 using opd::schema::dynamic_schema;
 
 // Sanitizers slow the parser down several times: fewer rounds there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool sanitized_build = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool sanitized_build = true;
-#else
-constexpr bool sanitized_build = false;
-#endif
-#else
-constexpr bool sanitized_build = false;
-#endif
+using opd_test::sanitized_build;
 
 // splitmix64: the same sequence with every standard library (the <random>
 // distributions are implementation-defined).
