@@ -25,7 +25,16 @@
 // prints it beside the numbers).
 //
 // Each row also counts the process's minor page faults per call (`faults`):
-// an output that is not reused costs fresh pages.
+// an output that is not reused costs fresh pages. And each row's
+// bytes_per_second is the memory traffic one call cannot avoid (its tensor
+// arguments and new results, PreparedOpd::bytes_moved(), the same count on
+// both sides) over its time; the reference rows
+//
+//   BM_memcpy_<1t|mt>/machine/<bytes>
+//
+// copy bytes / 2 into a buffer of as many, with the machine's memcpy split
+// over the threads, so that all_ops_table.py can set a row's traffic beside
+// what the machine moves at the same footprint.
 //
 // A case one side refuses (its one trial call throws) is not timed: it is
 // reported with SkipWithError("<op> refused by <side>: <message>"). Registered
@@ -575,6 +584,15 @@ long minor_faults() {
   return usage.ru_minflt;
 }
 
+// PreparedOpd::bytes_moved() of the case at n, or 0 where the library refuses it.
+int64_t bytes_moved(const Case& k, int64_t n) {
+  try {
+    return diff::PreparedOpd(qualified(k), k.overload, k.args(n)).bytes_moved();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 // One side's benchmark: prepare (untimed), one trial call (refusals are
 // reported, not timed), then the timed calls.
 template <class Prepared>
@@ -599,7 +617,28 @@ void run_case(benchmark::State& st, const Case& k, const char* side, int threads
   // Fresh pages per call: an output that is not reused costs page faults.
   st.counters["faults"] = benchmark::Counter(static_cast<double>(minor_faults() - faults_before),
                                              benchmark::Counter::kAvgIterations);
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * bytes_moved(k, n));
   st.SetLabel(full_name(k) + " | " + k.shape);  // read by all_ops_table.py
+}
+
+// The machine's copy bandwidth at a footprint of `bytes` (read and written):
+// memcpy of bytes / 2 between two buffers written once before the timing,
+// split in contiguous parts over the threads as a kernel's loop would be.
+void run_memcpy(benchmark::State& st, int threads) {
+  const ThreadsFor scope(threads);
+  const auto half = static_cast<std::size_t>(st.range(0) / 2);
+  std::vector<char> from(half, 1);
+  std::vector<char> to(half, 0);
+  const int64_t part = (static_cast<int64_t>(half) + threads - 1) / threads;
+  for (auto _ : st) {
+    opd::kernels::parallel_tasks(threads, [&](int64_t t) {
+      const int64_t b = std::min<int64_t>(t * part, static_cast<int64_t>(half));
+      const int64_t e = std::min<int64_t>(b + part, static_cast<int64_t>(half));
+      std::memcpy(to.data() + b, from.data() + b, static_cast<std::size_t>(e - b));
+    });
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * st.range(0));
 }
 
 // Registered functional aten operators (CPU or composite kernels, no written
@@ -642,6 +681,12 @@ int main(int argc, char** argv) {
       for (int64_t n : k.ns) a->Arg(n);
 #endif
     }
+  }
+  for (const bool mt : {false, true}) {
+    const int threads = mt ? all : 1;
+    auto* m = benchmark::RegisterBenchmark(mt ? "BM_memcpy_mt/machine" : "BM_memcpy_1t/machine",
+                                           [threads](benchmark::State& st) { run_memcpy(st, threads); });
+    for (int64_t bytes = int64_t{1} << 20; bytes <= (int64_t{1} << 26); bytes *= 2) m->Arg(bytes);
   }
   std::string missing;
   for (const std::string& name : without_case(cases)) {

@@ -29,6 +29,7 @@ Standard library only.
 """
 import argparse
 import json
+import math
 import re
 import sys
 
@@ -97,11 +98,12 @@ def merge(data, part):
 
 
 def collect(data):
-    """{(base, n): {"name", "shape", "opd", "aten"}} and the refusals, in run order."""
+    """{(base, n): {"name", "shape", "opd", "aten", "opd_bps", "aten_bps"}} and the refusals, in run
+    order; the memcpy reference rows go to memcpy_rows(), not here."""
     rows, refused, medians = {}, [], set()
     for b in data["benchmarks"]:
         parts = run_parts(b)
-        if not parts:
+        if not parts or parts[0].startswith("BM_memcpy_"):
             continue
         base, side, n = parts[0], parts[1], int(parts[2])
         key = (base, n)
@@ -121,14 +123,77 @@ def collect(data):
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_name") == "median":
                 row[side] = t
+                row[side + "_bps"] = traffic(b, t)
                 medians.add((key, side))
         elif (key, side) not in medians and b.get("repetitions", 1) <= 1:
             row[side] = t
+            row[side + "_bps"] = traffic(b, t)
     for key, side, msg in refused:
         rows.setdefault(key, {"name": msg.split(" refused by ")[0], "shape": "", "n": key[1],
                               "threads": "mt" if key[0].endswith("_mt") else "1"})
         rows[key].setdefault("refused", []).append(msg)
     return rows
+
+
+def traffic(b, t_ns):
+    """Bytes per second of one benchmark at the time t_ns per call (the one the table shows: an _mt row's
+    real time), or None. Google Benchmark divides by CPU time; its bytes per call are recovered first."""
+    bps = b.get("bytes_per_second")
+    if not bps:
+        return None
+    unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    per_call = bps * b["cpu_time"] * unit * 1e-9
+    return per_call / (t_ns * 1e-9) if t_ns > 0 else None
+
+
+def memcpy_rows(data):
+    """{("1" or "mt", footprint bytes): bytes per second} of the BM_memcpy_* reference rows (medians)."""
+    refs = {}
+    for b in data["benchmarks"]:
+        parts = run_parts(b)
+        if not parts or not parts[0].startswith("BM_memcpy_") or b.get("error_occurred"):
+            continue
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        threads = "mt" if parts[0].endswith("_mt") else "1"
+        unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        t = b["real_time" if threads == "mt" else "cpu_time"] * unit
+        refs[(threads, int(parts[2]))] = traffic(b, t)
+    return refs
+
+
+def reference_bps(refs, threads, nbytes):
+    """The memcpy row whose footprint is nearest nbytes (in ratio), as (footprint, bytes per second)."""
+    near = [(abs(math.log(f / nbytes)), f, bps) for (th, f), bps in refs.items() if th == threads and bps]
+    if not near or nbytes <= 0:
+        return None
+    _, f, bps = min(near)
+    return f, bps
+
+
+def traffic_table(rows, refs):
+    """The rows over the target at the larger sizes, with each side's memory traffic beside memcpy's."""
+    out = []
+    for row in rows.values():
+        if row["n"] == 1 or not over_target(row) or not row.get("opd_bps") or not row.get("aten_bps"):
+            continue
+        nbytes = row["opd_bps"] * row["opd"] * 1e-9
+        ref = reference_bps(refs, row["threads"], nbytes)
+        if ref is None:
+            continue
+        f, bps = ref
+        out.append("| `%s` | %s | %.1f MB | %.1f | %.1f | %.1f (%.0f MiB) | %.0f%% | %.0f%% |" % (
+            row["name"], row["threads"], nbytes / 1e6, row["opd_bps"] / 1e9, row["aten_bps"] / 1e9, bps / 1e9,
+            f / 2**20, 100 * row["opd_bps"] / bps, 100 * row["aten_bps"] / bps))
+    if not out:
+        return []
+    return ["Memory traffic of the rows over the targets at the larger sizes: the bytes one call cannot avoid "
+            "(its tensor arguments and new results), in GB/s at each side's time, beside `memcpy`'s at the nearest "
+            "footprint in the same run (`BM_memcpy_<1t|mt>/machine/<bytes>`). A row at which both sides move about "
+            "what `memcpy` does is bound by memory traffic on both.",
+            "",
+            "| operator | threads | bytes per call | opd GB/s | aten GB/s | memcpy GB/s (footprint) | opd / memcpy | aten / memcpy |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"] + out + [""]
 
 
 def ratio(row):
@@ -203,6 +268,7 @@ def section(data, rows):
         "",
         flagged(rows),
         "",
+    ] + traffic_table(rows, memcpy_rows(data)) + [
         table(rows),
         "",
         "Notes: " + ("none." if not any(row["name"] in NOTES for row in rows.values()) else ""),

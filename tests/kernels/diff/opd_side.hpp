@@ -1,5 +1,6 @@
 #pragma once
 // The opd side: a boxed call through opd's dispatcher, by ATen's name.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ class PreparedOpd {
   void call() const;
   // One call, its error message or "" (for sorting out refused cases first).
   std::string try_call() const;
+  // The memory traffic one call cannot avoid, from one call: the bytes of
+  // every tensor argument (each tensor once) and of every returned tensor
+  // that is not a view of an argument; 0 for a view (every returned tensor
+  // an argument's view). A benchmark divides it by the time to
+  // compare both sides with the machine's bandwidth (bench/kernels/all_ops.cpp).
+  std::int64_t bytes_moved() const;
 
  private:
   struct State;  // the operator entry and the stack; opd types stay out of this header
