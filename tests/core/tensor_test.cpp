@@ -319,6 +319,13 @@ TEST(Tensor, AsStridedRejectsOutOfBoundsAndNegativeStrides) {
   EXPECT_THROW((void)t.as_strided({3, 3}, {std::numeric_limits<int64_t>::max() / 2, 1}), opd::Error);
   // An empty view never touches the storage, whatever its strides.
   EXPECT_NO_THROW((void)t.as_strided({0, 5}, {1000, 1000}, 6));
+  // ... even where its extent would overflow before the zero size is seen.
+  EXPECT_NO_THROW((void)t.as_strided({4, 0}, {std::numeric_limits<int64_t>::max() / 2, 1}));
+  // A wrong geometry leaves the tensor as it was.
+  Tensor u = opd::empty({6});
+  EXPECT_THROW(u.unsafe_get_impl()->set_sizes_and_strides(v({2, 4}), v({4, 1}), 0), opd::Error);
+  EXPECT_EQ(u.sizes(), v({6}));
+  EXPECT_EQ(u.numel(), 6);
 }
 
 TEST(Tensor, ResizeGrowsStoragePreservingData) {

@@ -92,26 +92,66 @@ OPD_FUNC TensorImpl::TensorImpl(Storage storage, DispatchKeySet key_set, ScalarT
         device_(checked_storage(storage_).device()) {
     OPD_CHECK(version_counter_.defined(), "TensorImpl: version counter must be defined");
     OPD_CHECK(element_size(dtype) > 0, "TensorImpl: dtype ", dtype, " has no element size");
+    // Sizes [0], strides [1]: the members' defaults (numel 0, contiguous) already describe them.
     sizes_.assign(1, 0);
     strides_.assign(1, 1);
+  }
+
+namespace detail {
+
+// Whether a geometry passes set_sizes_and_strides's checks, in one pass over
+// the dims: sizes, strides and offset non-negative, numel without overflow,
+// the extent inside `nbytes`. It only ever accepts what the checks accept; a
+// geometry it turns down goes through them, which throw with their message
+// (or accept it: an extent that overflows beside a zero size).
+inline bool geometry_fits(IntArrayRef sizes, IntArrayRef strides, int64_t offset, std::size_t itemsize,
+                          std::size_t nbytes) noexcept {
+  if (sizes.size() != strides.size() || offset < 0) return false;
+  int64_t numel = 1;
+  int64_t last = 0;
+  bool empty = false;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const int64_t s = sizes[i];
+    const int64_t st = strides[i];
+    if (s < 0 || st < 0 || __builtin_mul_overflow(numel, s, &numel)) return false;
+    int64_t extent = 0;
+    if (s == 0) {
+      empty = true;
+    } else if (__builtin_mul_overflow(s - 1, st, &extent) || __builtin_add_overflow(last, extent, &last)) {
+      return false;
+    }
+  }
+  if (empty) return true;
+  int64_t needed = 0;
+  return !__builtin_add_overflow(last, 1, &needed) && !__builtin_add_overflow(needed, offset, &needed) &&
+         !__builtin_mul_overflow(needed, static_cast<int64_t>(itemsize), &needed) &&
+         static_cast<uint64_t>(needed) <= nbytes;
+}
+
+}  // namespace detail
+
+OPD_FUNC void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) {
+    const int64_t new_offset = offset.value_or(storage_offset_);
+    // Every view comes through here: the common case costs one pass.
+    if (!detail::geometry_fits(sizes, strides, new_offset, itemsize(), storage_.nbytes())) {
+      check_sizes_and_strides(sizes, strides, new_offset);
+    }
+    sizes_.assign(sizes);
+    strides_.assign(strides);
+    storage_offset_ = new_offset;
     refresh_numel_and_contiguity();
   }
 
-OPD_FUNC void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, std::optional<int64_t> offset) {
+OPD_FUNC void TensorImpl::check_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t new_offset) const {
     OPD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape: sizes ", sizes,
               " has length ", sizes.size(), " but strides ", strides, " has length ", strides.size());
     detail::check_sizes(sizes);
     for (int64_t s : strides) {
       OPD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", strides);
     }
-    const int64_t new_offset = offset.value_or(storage_offset_);
     OPD_CHECK(new_offset >= 0, "Tensor: invalid storage offset ", new_offset);
     detail::checked_numel(sizes);  // overflow check before anything is committed
     check_fits_storage(sizes, strides, new_offset);
-    sizes_.assign(sizes);
-    strides_.assign(strides);
-    storage_offset_ = new_offset;
-    refresh_numel_and_contiguity();
   }
 
 OPD_FUNC void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, MemoryFormat format) {

@@ -235,6 +235,8 @@ class OPD_API TensorImpl : public intrusive_target {
   }
 
   void check_fits_storage(IntArrayRef sizes, IntArrayRef strides, int64_t offset) const;
+  // set_sizes_and_strides's checks, each with its message.
+  void check_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t offset) const;
 
   void refresh_numel_and_contiguity();
 
