@@ -9,6 +9,7 @@
 // element size, so every dtype shares five instantiations.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -26,6 +27,7 @@
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/reduce_simd.hpp"
+#include "kernels/cpu/scatter_walk-inl.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 #include "kernels/views/geometry.hpp"
@@ -133,16 +135,18 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
     // one run when it is plain, a few long ones for repeat and roll. Long
     // runs are copied with memcpy (downwards: a reversed loop the compiler
     // vectorizes), short ones (an index table) element by element.
-    // (Counted first, listed only when long: an index table has ~n_inner.)
-    const auto count_runs = [&](int64_t step) {
+    // (Counted first, listed only when long: an index table has ~n_inner.
+    // The count stops once the runs cannot average 16 elements, so that a
+    // table of random indices costs a sixteenth of a serial pass, not one.)
+    const int64_t max_runs = n_inner / 16;  // 16 elements or more on average
+    const auto long_runs = [&](int64_t step) {
       int64_t n = 1;
-      for (int64_t j = 1; j < n_inner; ++j) n += inner[j] != inner[j - 1] + step ? 1 : 0;
-      return n;
+      for (int64_t j = 1; j < n_inner && n <= max_runs; ++j) n += inner[j] != inner[j - 1] + step ? 1 : 0;
+      return n <= max_runs;
     };
-    const auto long_runs = [&](int64_t n) { return n * 16 <= n_inner; };  // 16 elements or more on average
     int64_t step = 1;
-    bool by_runs = long_runs(count_runs(1));
-    if (!by_runs && n_inner >= 16 && inner[1] == inner[0] - 1 && long_runs(count_runs(-1))) {
+    bool by_runs = long_runs(1);
+    if (!by_runs && n_inner >= 16 && inner[1] == inner[0] - 1 && long_runs(-1)) {
       step = -1;
       by_runs = true;
     }
@@ -539,58 +543,6 @@ OPD_FUNC int64_t check_scatter_gather(std::string_view op, std::string_view meth
   return dim;
 }
 
-// Every index in [0, size), checked before any work (an error leaves the
-// output untouched): the largest index read as unsigned (a negative one
-// reads as more than any size) in one vectorized pass, then the first bad
-// one for the message.
-OPD_FUNC void check_index_range(std::string_view op, const int64_t* iv, int64_t numel, int64_t dim, int64_t size) {
-  if (simd::max_row(reinterpret_cast<const uint64_t*>(iv), numel) < static_cast<uint64_t>(size)) return;
-  for (int64_t i = 0; i < numel; ++i) {
-    OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
-              " with size ", size);
-  }
-}
-
-// The walk gather and scatter share: the index tensor (sizes `isizes`) row
-// by row over its last dimension, an odometer over the others. For rows
-// [rb, re) calls row(r, bases), bases[k] = the sum over the row's
-// coordinates d of coord[d] * strides[k][d] (each caller zeroes the stride
-// of `dim`, which the index values supply): no table of offsets and no
-// division per element.
-template <std::size_t K, class Row>
-void for_each_index_row(const SizesVector& isizes, const std::array<SizesVector, K>& strides, int64_t rb, int64_t re,
-                        Row&& row) {
-  const auto last = static_cast<int64_t>(isizes.size()) - 1;
-  SizesVector coord(static_cast<std::size_t>(last), 0);
-  std::array<int64_t, K> bases{};
-  int64_t rem = rb;
-  for (int64_t d = last; d-- > 0;) {
-    const auto du = static_cast<std::size_t>(d);
-    coord[du] = rem % isizes[du];
-    rem /= isizes[du];
-    for (std::size_t k = 0; k < K; ++k) bases[k] += coord[du] * strides[k][du];
-  }
-  for (int64_t r = rb; r < re; ++r) {
-    row(r, bases);
-    for (int64_t d = last; d-- > 0;) {
-      const auto du = static_cast<std::size_t>(d);
-      if (++coord[du] < isizes[du]) {
-        for (std::size_t k = 0; k < K; ++k) bases[k] += strides[k][du];
-        break;
-      }
-      for (std::size_t k = 0; k < K; ++k) bases[k] -= strides[k][du] * (isizes[du] - 1);
-      coord[du] = 0;
-    }
-  }
-}
-
-// t's strides (as a 1-d tensor when 0-dim), the one of `dim` zeroed.
-inline SizesVector strides_but(const Tensor& t, int64_t dim) {
-  SizesVector st;
-  for (int64_t d = 0; d < nonempty_dim(t); ++d) st.push_back(d == dim ? 0 : nonempty_stride(t, d));
-  return st;
-}
-
 }  // namespace shape_detail
 
 OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
@@ -601,38 +553,19 @@ OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   refuse_complex_half(self, "scatter_gather_tensor_cpu");
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
+  // out[.., j] = self[.., index[.., j] along dim, ..]: the scatter walk with
+  // self as its target and out (contiguous) as its source, rows in parallel
+  // (each row writes its own out); out is this call's own, so an index error
+  // leaves nothing behind.
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(self, dim);
-  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim]
-  const int64_t last = nonempty_dim(index) - 1;
-  const int64_t n_inner = nonempty_size(index, last);
-  const int64_t sdim = nonempty_stride(self, dim);
-  const int64_t step = last == dim ? 0 : nonempty_stride(self, last);
-  const int64_t rows = numel / n_inner;
-  const SizesVector isizes = nonempty_sizes(index);
-  const std::array<SizesVector, 1> strides{strides_but(self, dim)};
+  SizesVector ostrides;
+  for (int64_t d = 0; d < nonempty_dim(out); ++d) ostrides.push_back(nonempty_stride(out, d));
   dispatch_size(self.itemsize(), op, [&](auto tag) {
     using U = typename decltype(tag)::type;
     const U* src = static_cast<const U*>(self.data_ptr());
     U* dst = static_cast<U*>(out.data_ptr());
-    parallel_for(0, rows, std::max<int64_t>(1, grain_size / n_inner), [&](int64_t rb, int64_t re) {
-      for_each_index_row<1>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 1>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        // Each row's indices checked before it reads self, while they are in
-        // the L1 cache (a separate pass over every index first cost a third of
-        // the time); out is this call's own, so an error leaves nothing behind.
-        check_index_range(op, ir, n_inner, dim, size);
-        const U* s = src + base[0];
-        U* o = dst + r * n_inner;
-        if (step == 0 && sdim == 1) {  // along a dense last dim: a plain table lookup
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[ir[j]];
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[j * step + ir[j] * sdim];
-        }
-      });
-    });
+    scatter_walk::for_each_position(op, self, dim, idx, ostrides, true,
+                                    [&](int64_t si, int64_t oi) { dst[oi] = src[si]; });
   });
   return out;
 }
@@ -646,42 +579,18 @@ OPD_FUNC ScatterReduce scatter_reduce_of(std::string_view op, std::string_view r
 namespace shape_detail {
 
 // out[.., idx[.., j] along dim, ..] (op)= value_at(tag, offset in src of
-// (.., j)), row by row over index (for_each_index_row). Rows run in
-// parallel when dim is index's last dimension: each row then writes its own
-// elements of out. Otherwise they run in order, so that of duplicate
-// indices the last write wins, as in ATen's serial loop. src_strides: empty
-// when the value does not depend on the position (scatter.value).
+// (.., j)) over the scatter walk; rows in parallel when dim is index's last
+// dimension (each row then writes its own elements of out), else in order
+// (of duplicate indices the last write wins, as in ATen's serial loop).
+// src_strides: empty when the value does not depend on the position
+// (scatter.value). The reduction is a template argument: chosen once.
 template <class ValueAt>
 void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& index, const SizesVector& src_strides,
                   ScatterReduce reduce, ValueAt value_at) {
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(out, dim);
-  const SizesVector isizes = nonempty_sizes(index);
-  const int64_t last = static_cast<int64_t>(isizes.size()) - 1;
-  const int64_t n_inner = isizes[isizes.size() - 1];
-  const int64_t rows = numel / n_inner;
-  const int64_t odim = nonempty_stride(out, dim);
-  const int64_t ostep = last == dim ? 0 : nonempty_stride(out, last);
-  const SizesVector sstrides = src_strides.empty() ? SizesVector(isizes.size(), 0) : src_strides;
-  const int64_t sstep = sstrides[sstrides.size() - 1];
-  const std::array<SizesVector, 2> strides{strides_but(out, dim), sstrides};
-  const int64_t grain = last == dim ? std::max<int64_t>(1, grain_size / n_inner) : rows;
+  const bool parallel = dim == nonempty_dim(index) - 1;
   const auto walk = [&](auto&& store) {
-    parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
-      // Each range's indices checked just before it writes, as gather does:
-      // out is this call's own clone, so an error leaves self as it was.
-      check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
-      for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        if (ostep == 0 && odim == 1 && sstep == 1) {  // along a dense last dim: no multiplies
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + ir[j], base[1] + j);
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
-        }
-      });
-    });
+    scatter_walk::for_each_position(op, out, dim, idx, src_strides, parallel, store);
   };
   if (reduce == ScatterReduce::None) {
     dispatch_size(out.itemsize(), op, [&](auto tag) {
@@ -695,17 +604,24 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
-    walk([&](int64_t oi, int64_t si) {
-      const M a = static_cast<M>(o[oi]);
-      const M b = static_cast<M>(value_at(tag, si));
-      if constexpr (std::is_same_v<T, bool>) {
-        o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
-      } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
-        o[oi] = reduce == ScatterReduce::Add ? a + b : complex_mul(a, b);
-      } else {
-        o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
-      }
-    });
+    const auto run = [&](auto add) {
+      walk([&](int64_t oi, int64_t si) {
+        const M a = static_cast<M>(o[oi]);
+        const M b = static_cast<M>(value_at(tag, si));
+        if constexpr (std::is_same_v<T, bool>) {
+          o[oi] = add ? (a || b) : (a && b);
+        } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
+          o[oi] = add ? a + b : complex_mul(a, b);
+        } else {
+          o[oi] = convert<T>(add ? a + b : a * b);
+        }
+      });
+    };
+    if (reduce == ScatterReduce::Add) {
+      run(std::true_type{});
+    } else {
+      run(std::false_type{});
+    }
   });
 }
 
@@ -1245,12 +1161,28 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     const int64_t* iv = idx.data_ptr<int64_t>();
     const int64_t size = self.size(static_cast<int64_t>(d));
     const int64_t stride = self.stride(static_cast<int64_t>(d));
-    for (int64_t b = 0; b < bnumel; ++b) {
-      int64_t v = iv[b];
-      OPD_CHECK_INDEX(!any_element || (v >= -size && v < size), op, ": index ", v, " is out of bounds for dimension ",
-                      j, " with size ", size);
-      if (v < 0) v += size;
-      block[static_cast<std::size_t>(b)] += v * stride;
+    // One pass that wraps, checks and adds, split across threads and without
+    // a branch per index (the wrapped index read as unsigned: below size or
+    // bad); a bad one is looked for again in order for ATen's message.
+    std::atomic<bool> bad{false};
+    int64_t* bp = block.data();
+    parallel_for(0, bnumel, grain_size, [&](int64_t b0, int64_t b1) {
+      uint64_t over = 0;
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t v = iv[b] + (iv[b] < 0 ? size : 0);
+        over |= static_cast<uint64_t>(static_cast<uint64_t>(v) >= static_cast<uint64_t>(size));
+        // unsigned: a bad index's product wraps instead of overflowing (it is never used)
+        bp[b] = static_cast<int64_t>(static_cast<uint64_t>(bp[b]) +
+                                     static_cast<uint64_t>(v) * static_cast<uint64_t>(stride));
+      }
+      if (over != 0) bad.store(true, std::memory_order_relaxed);
+    });
+    if (any_element && bad.load(std::memory_order_relaxed)) {
+      for (int64_t b = 0; b < bnumel; ++b) {
+        const int64_t v = iv[b];
+        OPD_CHECK_INDEX(v >= -size && v < size, op, ": index ", v, " is out of bounds for dimension ", j,
+                        " with size ", size);
+      }
     }
     ++j;
   }
