@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
 
 #include "kernels/cpu/broadcast.hpp"
@@ -211,28 +212,24 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
   });
 }
 
-// f(position, offset) for every element of the tables' product, row-major:
-// the last table in a plain loop (the whole walk when there is one table, as
-// a 1-d index_put's), an odometer over the others.
-template <class F>
-void for_each_table_offset(const Tables& tables, F&& f) {
-  if (tables.empty()) {  // a 0-dim result: its one element
-    f(0, 0);
-    return;
-  }
-  int64_t numel = 1;
-  for (const Table& t : tables) numel *= static_cast<int64_t>(t.size());
+// f(position, offset) for every element of the product of the `outer`
+// tables and an innermost table of n_inner entries read by inner_at(j)
+// (a vector, or offsets computed from an index tensor as they are read),
+// row-major: the innermost in a plain loop (the whole walk when there are no
+// outer tables, as a 1-d index_put's), an odometer over the others.
+template <class InnerAt, class F>
+void for_each_table_offset(std::span<const Table> outer, int64_t n_inner, InnerAt&& inner_at, F&& f) {
+  int64_t numel = n_inner;
+  for (const Table& t : outer) numel *= static_cast<int64_t>(t.size());
   if (numel == 0) return;
-  const std::size_t outer = tables.size() - 1;
-  const int64_t* inner = tables[outer].data();
-  const auto n_inner = static_cast<int64_t>(tables[outer].size());
-  SizesVector coord(outer, 0);
+  const std::size_t no = outer.size();
+  SizesVector coord(no, 0);
   int64_t base = 0;
-  for (std::size_t d = 0; d < outer; ++d) base += tables[d][0];
+  for (std::size_t d = 0; d < no; ++d) base += outer[d][0];
   for (int64_t pos = 0; pos < numel; pos += n_inner) {
-    for (int64_t j = 0; j < n_inner; ++j) f(pos + j, base + inner[j]);
-    for (std::size_t d = outer; d-- > 0;) {
-      const Table& t = tables[d];
+    for (int64_t j = 0; j < n_inner; ++j) f(pos + j, base + inner_at(j));
+    for (std::size_t d = no; d-- > 0;) {
+      const Table& t = outer[d];
       base -= t[static_cast<std::size_t>(coord[d])];
       if (++coord[d] < static_cast<int64_t>(t.size())) {
         base += t[static_cast<std::size_t>(coord[d])];
@@ -242,6 +239,19 @@ void for_each_table_offset(const Tables& tables, F&& f) {
       base += t[0];
     }
   }
+}
+
+// The same over a product of tables, the last one innermost.
+template <class F>
+void for_each_table_offset(const Tables& tables, F&& f) {
+  if (tables.empty()) {  // a 0-dim result: its one element
+    f(0, 0);
+    return;
+  }
+  const Table& inner = tables.back();
+  const int64_t* in = inner.data();
+  for_each_table_offset(std::span<const Table>(tables.data(), tables.size() - 1), static_cast<int64_t>(inner.size()),
+                        [in](int64_t j) { return in[j]; }, f);
 }
 
 // Offsets (in elements, with `strides`) of every position of `sizes`, row-major.
@@ -1056,9 +1066,17 @@ namespace shape_detail {
 struct IndexPlan {
   SizesVector result_sizes;
   Tables tables;
+  // With one index tensor of the broadcast shape, Long and contiguous, and a
+  // caller that allows it (index_put_): tables[block] is left empty and its
+  // offsets are read from the index itself (checked; negatives wrapped, times
+  // the stride) as they are used: no table built, written and read again.
+  Tensor direct;
+  int64_t direct_size = 0, direct_stride = 0;
+  std::size_t block = 0;
 };
 
-OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span<const std::optional<Tensor>> indices) {
+OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span<const std::optional<Tensor>> indices,
+                              bool allow_direct = false) {
   check_cpu(op, self, "self");
   OPD_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), op, ": too many indices for tensor of dimension ",
                   self.dim(), " (got ", indices.size(), ")");
@@ -1124,7 +1142,6 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   while (static_cast<int64_t>(expanded.size()) < self.dim()) expanded.emplace_back();
   // ATen 1.13 fails an internal assert here (its index kernel needs a tensor)
   OPD_CHECK_INDEX(any, op, ": at least one index must be a tensor (all indices are None)");
-  IndexPlan plan;
   // adjacent indexed dims keep their place; otherwise the block goes first
   int64_t first = -1, last = -1;
   for (std::size_t d = 0; d < expanded.size(); ++d) {
@@ -1151,12 +1168,19 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   const bool meta = self.is_meta() || std::any_of(expanded.begin(), expanded.end(), [](const Tensor& t) {
     return t.defined() && t.is_meta();
   });
-  Table block(static_cast<std::size_t>(meta ? 0 : bnumel), 0);
+  IndexPlan plan;
+  const auto is_ready = [&](const Tensor& e) {
+    return e.dtype() == ScalarType::Long && e.is_contiguous() && e.sizes() == as_ref(bshape);
+  };
+  // (an index that shares memory with self is copied: index_put_ writes self while it reads the index)
+  const bool direct = allow_direct && !meta && first == last && is_ready(expanded[static_cast<std::size_t>(first)]) &&
+                      !may_share_memory(expanded[static_cast<std::size_t>(first)], self);
+  Table block(static_cast<std::size_t>(meta || direct ? 0 : bnumel), 0);
   int64_t j = 0;  // position among the indexed dims (ATen's messages count so)
   for (std::size_t d = 0; d < expanded.size(); ++d) {
     if (!expanded[d].defined() || meta) continue;  // Meta: no index values to check
     const Tensor& e = expanded[d];
-    const bool ready = e.dtype() == ScalarType::Long && e.is_contiguous() && e.sizes() == as_ref(bshape);
+    const bool ready = is_ready(e);
     const Tensor idx = ready ? e : materialize(e, as_ref(bshape), ScalarType::Long);
     const int64_t* iv = idx.data_ptr<int64_t>();
     const int64_t size = self.size(static_cast<int64_t>(d));
@@ -1164,19 +1188,32 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     // One pass that wraps, checks and adds, split across threads and without
     // a branch per index (the wrapped index read as unsigned: below size or
     // bad); a bad one is looked for again in order for ATen's message.
+    // (A direct plan only checks.)
     std::atomic<bool> bad{false};
     int64_t* bp = block.data();
-    parallel_for(0, bnumel, grain_size, [&](int64_t b0, int64_t b1) {
-      uint64_t over = 0;
-      for (int64_t b = b0; b < b1; ++b) {
-        const int64_t v = iv[b] + (iv[b] < 0 ? size : 0);
-        over |= static_cast<uint64_t>(static_cast<uint64_t>(v) >= static_cast<uint64_t>(size));
-        // unsigned: a bad index's product wraps instead of overflowing (it is never used)
-        bp[b] = static_cast<int64_t>(static_cast<uint64_t>(bp[b]) +
-                                     static_cast<uint64_t>(v) * static_cast<uint64_t>(stride));
-      }
-      if (over != 0) bad.store(true, std::memory_order_relaxed);
-    });
+    const auto pass = [&](auto write) {
+      parallel_for(0, bnumel, grain_size, [&](int64_t b0, int64_t b1) {
+        uint64_t over = 0;
+        for (int64_t b = b0; b < b1; ++b) {
+          const int64_t v = iv[b] + (iv[b] < 0 ? size : 0);
+          over |= static_cast<uint64_t>(static_cast<uint64_t>(v) >= static_cast<uint64_t>(size));
+          // unsigned: a bad index's product wraps instead of overflowing (it is never used)
+          if constexpr (decltype(write)::value) {
+            bp[b] = static_cast<int64_t>(static_cast<uint64_t>(bp[b]) +
+                                         static_cast<uint64_t>(v) * static_cast<uint64_t>(stride));
+          }
+        }
+        if (over != 0) bad.store(true, std::memory_order_relaxed);
+      });
+    };
+    if (direct) {
+      pass(std::false_type{});
+      plan.direct = idx;
+      plan.direct_size = size;
+      plan.direct_stride = stride;
+    } else {
+      pass(std::true_type{});
+    }
     if (any_element && bad.load(std::memory_order_relaxed)) {
       for (int64_t b = 0; b < bnumel; ++b) {
         const int64_t v = iv[b];
@@ -1194,11 +1231,36 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     for (int64_t d = 0; d < first; ++d) add_none(d);
   }
   for (int64_t s : bshape) plan.result_sizes.push_back(s);
+  plan.block = plan.tables.size();
   plan.tables.push_back(std::move(block));
   for (int64_t d = adjacent ? last + 1 : 0; d < self.dim(); ++d) {
     if (!expanded[static_cast<std::size_t>(d)].defined()) add_none(d);
   }
   return plan;
+}
+
+// f(position, offset in self) for every element of the indexing result,
+// row-major (index_put_'s walk): a direct plan's index read in place when
+// it is the innermost table, its table built otherwise.
+template <class F>
+void for_each_index_offset(const IndexPlan& plan, F&& f) {
+  if (!plan.direct.defined()) {
+    for_each_table_offset(plan.tables, f);
+    return;
+  }
+  const int64_t* iv = plan.direct.data_ptr<int64_t>();
+  const int64_t size = plan.direct_size, stride = plan.direct_stride;
+  const auto at = [=](int64_t b) { return (iv[b] + (iv[b] < 0 ? size : 0)) * stride; };  // checked by plan_index
+  const int64_t n = plan.direct.numel();
+  if (plan.block + 1 == plan.tables.size()) {
+    for_each_table_offset(std::span<const Table>(plan.tables.data(), plan.block), n, at, f);
+    return;
+  }
+  Tables tables = plan.tables;
+  Table& block = tables[plan.block];
+  block.resize(static_cast<std::size_t>(n));
+  for (int64_t b = 0; b < n; ++b) block[static_cast<std::size_t>(b)] = at(b);
+  for_each_table_offset(tables, f);
 }
 
 }  // namespace shape_detail
@@ -1234,7 +1296,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
     }
     one_mask = masks == 1 && others == 0;
   }
-  const IndexPlan plan = plan_index(op, self, indices);
+  const IndexPlan plan = plan_index(op, self, indices, /*allow_direct=*/true);
   const IntArrayRef shape = as_ref(plan.result_sizes);
   OPD_CHECK(is_expandable_to(values.sizes(), shape), op, ": shape mismatch: value tensor of shape ", values.sizes(),
             " cannot be broadcast to indexing result of shape ", shape);
@@ -1256,7 +1318,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
   if (!accumulate) {
     dispatch_size(self.itemsize(), op, [&](auto tag) {
       using U = typename decltype(tag)::type;
-      for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
+      for_each_index_offset(plan, [&](int64_t pos, int64_t off) {
         reinterpret_cast<U*>(sp)[off] = reinterpret_cast<const U*>(vp)[pos];
       });
     });
@@ -1264,7 +1326,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
     dispatch_dtype_with_complex(self.dtype(), "index_put", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using M = opmath_t<T>;
-      for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
+      for_each_index_offset(plan, [&](int64_t pos, int64_t off) {
         T& d = reinterpret_cast<T*>(sp)[off];
         const T s = reinterpret_cast<const T*>(vp)[pos];
         if constexpr (std::is_same_v<T, bool>) {
