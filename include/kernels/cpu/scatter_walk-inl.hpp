@@ -1,24 +1,27 @@
 #pragma once
-// The index walk of gather, scatter (src / value / reduce / add) and
-// scatter_reduce.two: the index tensor row by row over its last dimension
-// (an odometer over the others, no table of offsets), its indices checked by
-// one vectorized pass before they are used.
+// The index walk of gather, scatter (src / value / reduce / add),
+// scatter_add and scatter_reduce.two: the index tensor row by row over its
+// last dimension (an odometer over the others, no table of offsets), each
+// thread's range of indices checked by one vectorized pass before it is used.
 //
-//   scatter_walk::for_each_position(op, out, dim, idx, src_strides, parallel, f);   // scatter_reduce.two
+//   scatter_walk::for_each_position(op, out, dim, idx, src_strides, parallel, f);   // f(out offset, src offset)
 //
-// gather and scatter (shape-inl.hpp) run their own loops over
-// for_each_index_row and check_index_range: routed through
-// for_each_position they measured 1.20-1.29x ATen's time against 1.02-1.14x
-// (one thread, [1000, 1000], 2026-11-29), with the same inner loop.
+// The walk is one function that is not a template (for_each_index_row_of);
+// only f's loop over a row is compiled per dtype and operation. When the
+// walk was a template over f, gather and scatter_add measured 1.20-1.29x
+// ATen's time (their own loops then 1.02-1.14x) and core_aten.cpp took
+// 11.4 s to compile; as it is, 1.07-1.14x and 4.3 s (6.7 s before
+// scatter_reduce.two used it). One thread, [1000, 1000], 2026-11-29.
 //
-// Rows run in parallel when the caller allows it (when dim is index's last
-// dimension, where each row writes its own elements of out). Otherwise they
-// run in order, so that of duplicate indices the last write wins, as in
-// ATen's serial loop.
+// Rows run in parallel when the caller allows it (gather; the scatters when
+// dim is index's last dimension, where each row writes its own elements of
+// out). Otherwise they run in order, so that of duplicate indices the last
+// write wins, as in ATen's serial loop.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "dispatch/core/error.hpp"
 #include "dispatch/core/tensor.hpp"
@@ -82,14 +85,26 @@ void for_each_index_row(const SizesVector& isizes, const std::array<SizesVector,
   }
 }
 
-// f(offset in out, offset in src) for every element of `index` (contiguous
-// Long, out's number of dims), row-major. Each thread's range of indices is
-// checked before it writes (an index out of [0, out.size(dim)) throws; other
-// ranges may have been written, so callers pass an out of their own, a clone
-// of self). src_strides: empty when there is no src (the offset passed is 0).
-template <class F>
-void for_each_position(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index,
-                       const SizesVector& src_strides, bool parallel, F&& f) {
+// One row of the index tensor as the walk hands it over: element j's
+// offset in out is out_base + index[j] (dense) or out_base + j * out_step +
+// index[j] * out_dim, its offset in src src_base + j (dense) or
+// src_base + j * src_step.
+struct IndexRow {
+  const int64_t* index;
+  int64_t n, out_base, src_base, out_step, out_dim, src_step;
+  bool dense;  // along a dense last dim: no multiplies
+};
+using IndexRowFn = void (*)(void* ctx, const IndexRow& row);
+
+// The walk itself, not a template (compiled once, whatever the dtype and
+// the operation): rows of `index` (contiguous Long, out's number of dims)
+// in row-major order, fn(ctx, row) for each. Each thread's range of indices
+// is checked before its rows are handed over (an index out of
+// [0, out.size(dim)) throws; other ranges may have been written, so callers
+// pass an out of their own, a clone of self). src_strides: empty when there
+// is no src (its offsets are then 0).
+inline void for_each_index_row_of(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index,
+                                  const SizesVector& src_strides, bool parallel, IndexRowFn fn, void* ctx) {
   const int64_t* iv = index.data_ptr<int64_t>();
   const int64_t numel = index.numel();
   if (numel == 0) return;
@@ -103,19 +118,33 @@ void for_each_position(std::string_view op, const Tensor& out, int64_t dim, cons
   const int64_t ostep = last == dim ? 0 : stride_of(out, last);
   const SizesVector sstrides = src_strides.empty() ? SizesVector(isizes.size(), 0) : src_strides;
   const int64_t sstep = sstrides[static_cast<std::size_t>(last)];
+  const bool dense = ostep == 0 && odim == 1 && sstep == 1;
   const std::array<SizesVector, 2> strides{strides_but(out, dim), sstrides};
   const int64_t grain = parallel ? std::max<int64_t>(1, grain_size / n_inner) : rows;
   parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
     check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
     for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
-      const int64_t* ir = iv + r * n_inner;
-      if (ostep == 0 && odim == 1 && sstep == 1) {  // along a dense last dim: no multiplies
-        for (int64_t j = 0; j < n_inner; ++j) f(base[0] + ir[j], base[1] + j);
-      } else {
-        for (int64_t j = 0; j < n_inner; ++j) f(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
-      }
+      fn(ctx, IndexRow{iv + r * n_inner, n_inner, base[0], base[1], ostep, odim, sstep, dense});
     });
   });
+}
+
+// f(offset in out, offset in src) for every element of `index`, row-major:
+// the walk above with f's typed loop over each row (the only part compiled
+// per dtype and operation).
+template <class F>
+void for_each_position(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index,
+                       const SizesVector& src_strides, bool parallel, F&& f) {
+  using Fn = std::remove_reference_t<F>;
+  const IndexRowFn row = [](void* ctx, const IndexRow& r) {
+    Fn& g = *static_cast<Fn*>(ctx);
+    if (r.dense) {
+      for (int64_t j = 0; j < r.n; ++j) g(r.out_base + r.index[j], r.src_base + j);
+    } else {
+      for (int64_t j = 0; j < r.n; ++j) g(r.out_base + j * r.out_step + r.index[j] * r.out_dim, r.src_base + j * r.src_step);
+    }
+  };
+  for_each_index_row_of(op, out, dim, index, src_strides, parallel, row, const_cast<void*>(static_cast<const void*>(&f)));
 }
 
 }  // namespace opd::kernels::scatter_walk

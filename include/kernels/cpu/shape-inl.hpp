@@ -557,45 +557,25 @@ OPD_FUNC int64_t check_scatter_gather(std::string_view op, std::string_view meth
 
 OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   using namespace shape_detail;
-  using namespace scatter_walk;
+  using scatter_walk::for_each_position;
   constexpr std::string_view op = "aten::gather";
   dim = check_scatter_gather(op, "gather", self, dim, index, nullptr);
   if (any_meta({&self, &index})) return meta_like_sizes(index.sizes(), self.dtype());
   refuse_complex_half(self, "scatter_gather_tensor_cpu");
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
+  // out[.., j] = self[.., index[.., j] along dim, ..]: the scatter walk with
+  // self as its target and out (contiguous) as its source, rows in parallel
+  // (each row writes its own out; out is this call's own, so an index error
+  // leaves nothing behind)
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(self, dim);
-  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim]
-  const int64_t last = nonempty_dim(index) - 1;
-  const int64_t n_inner = nonempty_size(index, last);
-  const int64_t sdim = nonempty_stride(self, dim);
-  const int64_t step = last == dim ? 0 : nonempty_stride(self, last);
-  const int64_t rows = numel / n_inner;
-  const SizesVector isizes = nonempty_sizes(index);
-  const std::array<SizesVector, 1> strides{strides_but(self, dim)};
+  SizesVector ostrides;
+  for (int64_t d = 0; d < nonempty_dim(out); ++d) ostrides.push_back(nonempty_stride(out, d));
   dispatch_size(self.itemsize(), op, [&](auto tag) {
     using U = typename decltype(tag)::type;
     const U* src = static_cast<const U*>(self.data_ptr());
     U* dst = static_cast<U*>(out.data_ptr());
-    parallel_for(0, rows, std::max<int64_t>(1, grain_size / n_inner), [&](int64_t rb, int64_t re) {
-      for_each_index_row<1>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 1>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        // Each row's indices checked before it reads self, while they are in
-        // the L1 cache (a separate pass over every index first cost a third of
-        // the time); out is this call's own, so an error leaves nothing behind.
-        check_index_range(op, ir, n_inner, dim, size);
-        const U* s = src + base[0];
-        U* o = dst + r * n_inner;
-        if (step == 0 && sdim == 1) {  // along a dense last dim: a plain table lookup
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[ir[j]];
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[j * step + ir[j] * sdim];
-        }
-      });
-    });
+    for_each_position(op, self, dim, idx, ostrides, true, [&](int64_t si, int64_t oi) { dst[oi] = src[si]; });
   });
   return out;
 }
@@ -609,43 +589,18 @@ OPD_FUNC ScatterReduce scatter_reduce_of(std::string_view op, std::string_view r
 namespace shape_detail {
 
 // out[.., idx[.., j] along dim, ..] (op)= value_at(tag, offset in src of
-// (.., j)), row by row over index (for_each_index_row). Rows run in
-// parallel when dim is index's last dimension: each row then writes its own
-// elements of out. Otherwise they run in order, so that of duplicate
-// indices the last write wins, as in ATen's serial loop. src_strides: empty
-// when the value does not depend on the position (scatter.value).
+// (.., j)) over the scatter walk (`for_each_position`); rows in parallel
+// when dim is index's last dimension (each row then writes its own elements
+// of out), else in order (of duplicate indices the last write wins, as in
+// ATen's serial loop). src_strides: empty when the value does not depend on
+// the position (scatter.value). The reduction is chosen once per call.
 template <class ValueAt>
 void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& index, const SizesVector& src_strides,
                   ScatterReduce reduce, ValueAt value_at) {
-  using namespace scatter_walk;
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(out, dim);
-  const SizesVector isizes = nonempty_sizes(index);
-  const int64_t last = static_cast<int64_t>(isizes.size()) - 1;
-  const int64_t n_inner = isizes[isizes.size() - 1];
-  const int64_t rows = numel / n_inner;
-  const int64_t odim = nonempty_stride(out, dim);
-  const int64_t ostep = last == dim ? 0 : nonempty_stride(out, last);
-  const SizesVector sstrides = src_strides.empty() ? SizesVector(isizes.size(), 0) : src_strides;
-  const int64_t sstep = sstrides[sstrides.size() - 1];
-  const std::array<SizesVector, 2> strides{strides_but(out, dim), sstrides};
-  const int64_t grain = last == dim ? std::max<int64_t>(1, grain_size / n_inner) : rows;
+  const bool parallel = dim == nonempty_dim(index) - 1;
   const auto walk = [&](auto&& store) {
-    parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
-      // Each range's indices checked just before it writes, as gather does:
-      // out is this call's own clone, so an error leaves self as it was.
-      check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
-      for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        if (ostep == 0 && odim == 1 && sstep == 1) {  // along a dense last dim: no multiplies
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + ir[j], base[1] + j);
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
-        }
-      });
-    });
+    scatter_walk::for_each_position(op, out, dim, idx, src_strides, parallel, store);
   };
   if (reduce == ScatterReduce::None) {
     dispatch_size(out.itemsize(), op, [&](auto tag) {
@@ -659,17 +614,24 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
-    walk([&](int64_t oi, int64_t si) {
-      const M a = static_cast<M>(o[oi]);
-      const M b = static_cast<M>(value_at(tag, si));
-      if constexpr (std::is_same_v<T, bool>) {
-        o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
-      } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
-        o[oi] = reduce == ScatterReduce::Add ? a + b : complex_mul(a, b);
-      } else {
-        o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
-      }
-    });
+    const auto run = [&](auto add) {
+      walk([&](int64_t oi, int64_t si) {
+        const M a = static_cast<M>(o[oi]);
+        const M b = static_cast<M>(value_at(tag, si));
+        if constexpr (std::is_same_v<T, bool>) {
+          o[oi] = add ? (a || b) : (a && b);
+        } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
+          o[oi] = add ? a + b : complex_mul(a, b);
+        } else {
+          o[oi] = convert<T>(add ? a + b : a * b);
+        }
+      });
+    };
+    if (reduce == ScatterReduce::Add) {
+      run(std::true_type{});
+    } else {
+      run(std::false_type{});
+    }
   });
 }
 
