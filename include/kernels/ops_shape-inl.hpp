@@ -12,6 +12,7 @@
 #include "kernels/cpu/broadcast.hpp"
 #include "kernels/cpu/convert-inl.hpp"  // throw_not_implemented_for
 #include "kernels/cpu/count_true.hpp"
+#include "kernels/cpu/masked_expand.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/factory.hpp"
 #include "kernels/cpu/fill_copy.hpp"
@@ -113,7 +114,10 @@ inline Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tenso
     const char* s = static_cast<const char*>(src.data_ptr());
     const char* old_values = static_cast<const char*>(kept.data_ptr());  // out itself, or self
     const int64_t last = src.numel() - 1;
-    for (int64_t i = 0, k = 0; i < n; ++i) {
+    // whole vectors with AVX-512's expand where the CPU has it, the rest here
+    const detail::MaskedExpandDone done =
+        W == 1 ? detail::masked_expand(o, old_values, mp, s, n, kSize) : detail::MaskedExpandDone{};
+    for (int64_t i = done.i, k = done.k; i < n; ++i) {
       const unsigned char on = mp[i];
       const U keep = static_cast<U>(U(0) - static_cast<U>(on));  // all ones where the mask is true
       const char* from = s + static_cast<std::size_t>(std::min(k, last)) * kSize;

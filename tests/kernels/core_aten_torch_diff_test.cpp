@@ -440,6 +440,12 @@ TEST(CoreAtenTorchDiff, EmbeddingBackwardAndMaskedScatter) {
     // (a contiguous self in place: ATen 1.13's masked_scatter_ walks a non-contiguous self in memory order)
     cases.push_back({"aten::masked_scatter_", "", {T(dt, {4, 3}), T(row_mask), T(dt, {10})}});
     cases.push_back({"aten::masked_scatter", "", {T(dt, {3}), T(mask), T(dt, {4})}});  // self broadcast to the mask's shape
+    // random masks long enough for the vector loop (AVX-512 expand: 8 to 64
+    // elements a step) and a scalar tail after it; self as is, broadcast, in place
+    const Value long_mask = T(b8, {3, 100}, Layout::contiguous, Fill::standard, 5);
+    cases.push_back({"aten::masked_scatter", "", {T(dt, {3, 100}), long_mask, T(dt, {300}, Layout::contiguous, Fill::standard, 2)}});
+    cases.push_back({"aten::masked_scatter", "", {T(dt, {100}), long_mask, T(dt, {300}, Layout::contiguous, Fill::standard, 3)}});
+    cases.push_back({"aten::masked_scatter_", "", {T(dt, {3, 100}), long_mask, T(dt, {3, 100}, Layout::contiguous, Fill::standard, 4)}});
   }
   // both throw: too few source elements, dtypes differ, a mask that does not broadcast to self in place
   cases.push_back({"aten::masked_scatter", "", {T(f32, {2, 3}), T(mask), T(f32, {3})}});

@@ -324,6 +324,23 @@ TEST_F(ShapeOps, IndexPut) {
   EXPECT_TRUE(contains(error_of([&] { opd::call<ops::index_put_>(x, opt_tensors{make<int64_t>({0}, {1})}, make<float>({1, 2, 3}, {3}), false); }),
                        "shape mismatch: value tensor of shape [3] cannot be broadcast to indexing result of shape [1, 2]"));
   EXPECT_EQ(opd::to_vector<float>(x), before);
+  // one Long index read in place (negatives wrapped, checked before the first write)
+  Tensor w = opd::kernels::zeros(ints{4}, ScalarType::Float);
+  opd::call<ops::index_put_>(w, opt_tensors{make<int64_t>({-1, 1, -4}, {3})}, make<float>({1, 2, 3}, {3}), false);
+  EXPECT_EQ(opd::to_vector<float>(w), (std::vector<float>{3, 2, 0, 1}));
+  EXPECT_TRUE(contains(error_of([&] { opd::call<ops::index_put_>(w, opt_tensors{make<int64_t>({0, -5}, {2})}, make<float>({9}, {1}), false); }),
+                       "index -5 is out of bounds for dimension 0 with size 4"));
+  EXPECT_EQ(opd::to_vector<float>(w), (std::vector<float>{3, 2, 0, 1}));
+  // ... and with a dimension after it (rows: the index is not the innermost table)
+  Tensor z = opd::kernels::zeros(ints{3, 2}, ScalarType::Float);
+  opd::call<ops::index_put_>(z, opt_tensors{make<int64_t>({-1, 0}, {2})}, make<float>({5, 6, 7, 8}, {2, 2}), false);
+  EXPECT_EQ(opd::to_vector<float>(z), (std::vector<float>{7, 8, 0, 0, 5, 6}));
+  // an index that is a view of self: read before self is written (l[l[:2]] = [7, 8])
+  Tensor l = make<int64_t>({1, 0, 2, 3}, {4});
+  const int64_t two = 2, one = 1;
+  const Tensor head = l.as_strided(opd::IntArrayRef(&two, 1), opd::IntArrayRef(&one, 1), l.storage_offset());
+  opd::call<ops::index_put_>(l, opt_tensors{head}, make<int64_t>({7, 8}, {2}), false);
+  EXPECT_EQ(opd::to_vector<int64_t>(l), (std::vector<int64_t>{8, 7, 2, 3}));
 }
 
 TEST_F(ShapeOps, SortArgsortTopk) {

@@ -11,6 +11,7 @@
 #include "kernels/cpu/convert-inl.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/scatter_reduce.hpp"
+#include "kernels/cpu/scatter_walk-inl.hpp"
 #include "kernels/views/geometry.hpp"
 
 namespace opd::kernels {
@@ -29,9 +30,9 @@ inline Reduce reduce_of(std::string_view op, std::string_view reduce) {
 }
 
 // ATen's ensure_nonempty_*: a 0-dim tensor counts as one dimension of size 1.
-inline int64_t nd_of(const Tensor& t) { return t.dim() == 0 ? 1 : t.dim(); }
-inline int64_t size_of(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); }
-inline int64_t stride_of(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.stride(d); }
+using scatter_walk::size_of;
+using scatter_walk::stride_of;
+inline int64_t nd_of(const Tensor& t) { return scatter_walk::dims_of(t); }
 
 inline void check_device(std::string_view op, const Tensor& t, const char* arg) {
   OPD_CHECK(t.defined(), op, ": argument '", arg, "' is an undefined tensor");
@@ -57,38 +58,6 @@ inline void check_shapes(std::string_view op, const Tensor& self, int64_t dim, c
   }
   OPD_CHECK(fits, op, ": Expected index ", index.sizes(), " to be smaller than self ", self.sizes(),
             " apart from dimension ", dim, " and to be smaller size than src ", src.sizes());
-}
-
-// f(target, source) for every element of index, in row-major order: the
-// offset of its target in `out` (contiguous, self's shape) and of its value
-// in src; the last dimension as the inner loop. Every index value is checked
-// before f is first called (nothing is written for a bad one).
-template <class F>
-void for_each_position(std::string_view op, const Tensor& out, int64_t dim, const Tensor& index, const Tensor& src,
-                       F&& f) {
-  const Tensor idx = index.is_contiguous() ? index : contiguous_clone(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t nd = nd_of(index), n = index.numel(), limit = size_of(out, dim);
-  for (int64_t i = 0; i < n; ++i)
-    OPD_CHECK(iv[i] >= 0 && iv[i] < limit, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
-              " with size ", limit);
-  const int64_t last = nd - 1, inner = size_of(index, last);
-  const int64_t out_dim = stride_of(out, dim), out_last = last == dim ? 0 : stride_of(out, last);
-  const int64_t src_last = stride_of(src, last);
-  std::vector<int64_t> coord(static_cast<std::size_t>(nd), 0);
-  for (int64_t i = 0; i < n; i += inner) {
-    int64_t t = 0, s = 0;  // the row's offsets, dim's coordinate left out of t
-    for (int64_t d = 0; d < last; ++d) {
-      const int64_t c = coord[static_cast<std::size_t>(d)];
-      if (d != dim) t += c * stride_of(out, d);
-      s += c * stride_of(src, d);
-    }
-    for (int64_t k = 0; k < inner; ++k) f(t + iv[i + k] * out_dim + k * out_last, s + k * src_last);
-    for (int64_t d = last; d-- > 0;) {  // the next row of index, row-major
-      if (++coord[static_cast<std::size_t>(d)] < size_of(index, d)) break;
-      coord[static_cast<std::size_t>(d)] = 0;
-    }
-  }
 }
 
 template <class T>
@@ -163,15 +132,28 @@ OPD_FUNC Tensor scatter_reduce_two(const Tensor& self, int64_t dim, const Tensor
   if (self.is_meta() || index.is_meta() || src.is_meta()) return opd::empty(self.sizes(), self.dtype(), Device::meta());
   Tensor out = contiguous_clone(self);
   if (index.numel() == 0) return out;
+  // the walk gather and scatter share (scatter_walk-inl.hpp): rows in
+  // parallel when dim is index's last dimension, each row's indices checked
+  // as it is reached (out is this call's own clone: an error leaves self as
+  // it was)
+  const Tensor idx = index.is_contiguous() ? index : contiguous_clone(index);
+  SizesVector sstrides;
+  for (int64_t d = 0; d < nd_of(src); ++d) sstrides.push_back(stride_of(src, d));
+  const bool parallel = dim == nd_of(index) - 1;
+  const auto walk = [&](auto&& f) { scatter_walk::for_each_position(op, out, dim, idx, sstrides, parallel, f); };
   dispatch_dtype(self.dtype(), "scatter_reduce", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data_ptr<T>();
     const T* s = static_cast<const T*>(src.data_ptr());
-    // the reduction chosen once, not per element
+    // the reduction chosen once, not per element (the identity's fill is one
+    // walk per dtype: fewer instantiations to compile)
+    if (!include_self) {
+      const T id = identity<T>(r);
+      walk([&](int64_t t, int64_t) { o[t] = id; });
+    }
     const auto run = [&](auto kind) {
       constexpr Reduce R = decltype(kind)::value;
-      if (!include_self) for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t) { o[t] = identity<T>(R); });
-      for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t i) { o[t] = combine<T>(R, o[t], s[i]); });
+      walk([&](int64_t t, int64_t i) { o[t] = combine<T>(R, o[t], s[i]); });
     };
     switch (r) {
       case Reduce::Sum: run(std::integral_constant<Reduce, Reduce::Sum>{}); break;
@@ -182,7 +164,7 @@ OPD_FUNC Tensor scatter_reduce_two(const Tensor& self, int64_t dim, const Tensor
     }
     if (r != Reduce::Mean) return;
     std::vector<int64_t> count(static_cast<std::size_t>(out.numel()), include_self ? 1 : 0);
-    for_each_position(op, out, dim, index, src, [&](int64_t t, int64_t) { ++count[static_cast<std::size_t>(t)]; });
+    walk([&](int64_t t, int64_t) { ++count[static_cast<std::size_t>(t)]; });
     for (std::size_t k = 0; k < count.size(); ++k) {
       if (count[k] != 0) o[k] = divide<T>(o[k], count[k]);  // ATen: a count of 0 divides by 1
     }

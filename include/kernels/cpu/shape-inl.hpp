@@ -9,10 +9,12 @@
 // element size, so every dtype shares five instantiations.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
 
 #include "kernels/cpu/broadcast.hpp"
@@ -26,6 +28,7 @@
 #include "kernels/cpu/overlap.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/reduce_simd.hpp"
+#include "kernels/cpu/scatter_walk-inl.hpp"
 #include "kernels/cpu/shape.hpp"
 #include "kernels/cpu/type_promotion.hpp"
 #include "kernels/views/geometry.hpp"
@@ -133,16 +136,18 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
     // one run when it is plain, a few long ones for repeat and roll. Long
     // runs are copied with memcpy (downwards: a reversed loop the compiler
     // vectorizes), short ones (an index table) element by element.
-    // (Counted first, listed only when long: an index table has ~n_inner.)
-    const auto count_runs = [&](int64_t step) {
+    // (Counted first, listed only when long: an index table has ~n_inner.
+    // The count stops once the runs cannot average 16 elements, so that a
+    // table of random indices costs a sixteenth of a serial pass, not one.)
+    const int64_t max_runs = n_inner / 16;  // 16 elements or more on average
+    const auto long_runs = [&](int64_t step) {
       int64_t n = 1;
-      for (int64_t j = 1; j < n_inner; ++j) n += inner[j] != inner[j - 1] + step ? 1 : 0;
-      return n;
+      for (int64_t j = 1; j < n_inner && n <= max_runs; ++j) n += inner[j] != inner[j - 1] + step ? 1 : 0;
+      return n <= max_runs;
     };
-    const auto long_runs = [&](int64_t n) { return n * 16 <= n_inner; };  // 16 elements or more on average
     int64_t step = 1;
-    bool by_runs = long_runs(count_runs(1));
-    if (!by_runs && n_inner >= 16 && inner[1] == inner[0] - 1 && long_runs(count_runs(-1))) {
+    bool by_runs = long_runs(1);
+    if (!by_runs && n_inner >= 16 && inner[1] == inner[0] - 1 && long_runs(-1)) {
       step = -1;
       by_runs = true;
     }
@@ -207,28 +212,24 @@ OPD_FUNC void gather_tables(std::string_view op, const Tensor& out, const char* 
   });
 }
 
-// f(position, offset) for every element of the tables' product, row-major:
-// the last table in a plain loop (the whole walk when there is one table, as
-// a 1-d index_put's), an odometer over the others.
-template <class F>
-void for_each_table_offset(const Tables& tables, F&& f) {
-  if (tables.empty()) {  // a 0-dim result: its one element
-    f(0, 0);
-    return;
-  }
-  int64_t numel = 1;
-  for (const Table& t : tables) numel *= static_cast<int64_t>(t.size());
+// f(position, offset) for every element of the product of the `outer`
+// tables and an innermost table of n_inner entries read by inner_at(j)
+// (a vector, or offsets computed from an index tensor as they are read),
+// row-major: the innermost in a plain loop (the whole walk when there are no
+// outer tables, as a 1-d index_put's), an odometer over the others.
+template <class InnerAt, class F>
+void for_each_table_offset(std::span<const Table> outer, int64_t n_inner, InnerAt&& inner_at, F&& f) {
+  int64_t numel = n_inner;
+  for (const Table& t : outer) numel *= static_cast<int64_t>(t.size());
   if (numel == 0) return;
-  const std::size_t outer = tables.size() - 1;
-  const int64_t* inner = tables[outer].data();
-  const auto n_inner = static_cast<int64_t>(tables[outer].size());
-  SizesVector coord(outer, 0);
+  const std::size_t no = outer.size();
+  SizesVector coord(no, 0);
   int64_t base = 0;
-  for (std::size_t d = 0; d < outer; ++d) base += tables[d][0];
+  for (std::size_t d = 0; d < no; ++d) base += outer[d][0];
   for (int64_t pos = 0; pos < numel; pos += n_inner) {
-    for (int64_t j = 0; j < n_inner; ++j) f(pos + j, base + inner[j]);
-    for (std::size_t d = outer; d-- > 0;) {
-      const Table& t = tables[d];
+    for (int64_t j = 0; j < n_inner; ++j) f(pos + j, base + inner_at(j));
+    for (std::size_t d = no; d-- > 0;) {
+      const Table& t = outer[d];
       base -= t[static_cast<std::size_t>(coord[d])];
       if (++coord[d] < static_cast<int64_t>(t.size())) {
         base += t[static_cast<std::size_t>(coord[d])];
@@ -238,6 +239,19 @@ void for_each_table_offset(const Tables& tables, F&& f) {
       base += t[0];
     }
   }
+}
+
+// The same over a product of tables, the last one innermost.
+template <class F>
+void for_each_table_offset(const Tables& tables, F&& f) {
+  if (tables.empty()) {  // a 0-dim result: its one element
+    f(0, 0);
+    return;
+  }
+  const Table& inner = tables.back();
+  const int64_t* in = inner.data();
+  for_each_table_offset(std::span<const Table>(tables.data(), tables.size() - 1), static_cast<int64_t>(inner.size()),
+                        [in](int64_t j) { return in[j]; }, f);
 }
 
 // Offsets (in elements, with `strides`) of every position of `sizes`, row-major.
@@ -539,100 +553,29 @@ OPD_FUNC int64_t check_scatter_gather(std::string_view op, std::string_view meth
   return dim;
 }
 
-// Every index in [0, size), checked before any work (an error leaves the
-// output untouched): the largest index read as unsigned (a negative one
-// reads as more than any size) in one vectorized pass, then the first bad
-// one for the message.
-OPD_FUNC void check_index_range(std::string_view op, const int64_t* iv, int64_t numel, int64_t dim, int64_t size) {
-  if (simd::max_row(reinterpret_cast<const uint64_t*>(iv), numel) < static_cast<uint64_t>(size)) return;
-  for (int64_t i = 0; i < numel; ++i) {
-    OPD_CHECK(iv[i] >= 0 && iv[i] < size, op, ": index ", iv[i], " is out of bounds for dimension ", dim,
-              " with size ", size);
-  }
-}
-
-// The walk gather and scatter share: the index tensor (sizes `isizes`) row
-// by row over its last dimension, an odometer over the others. For rows
-// [rb, re) calls row(r, bases), bases[k] = the sum over the row's
-// coordinates d of coord[d] * strides[k][d] (each caller zeroes the stride
-// of `dim`, which the index values supply): no table of offsets and no
-// division per element.
-template <std::size_t K, class Row>
-void for_each_index_row(const SizesVector& isizes, const std::array<SizesVector, K>& strides, int64_t rb, int64_t re,
-                        Row&& row) {
-  const auto last = static_cast<int64_t>(isizes.size()) - 1;
-  SizesVector coord(static_cast<std::size_t>(last), 0);
-  std::array<int64_t, K> bases{};
-  int64_t rem = rb;
-  for (int64_t d = last; d-- > 0;) {
-    const auto du = static_cast<std::size_t>(d);
-    coord[du] = rem % isizes[du];
-    rem /= isizes[du];
-    for (std::size_t k = 0; k < K; ++k) bases[k] += coord[du] * strides[k][du];
-  }
-  for (int64_t r = rb; r < re; ++r) {
-    row(r, bases);
-    for (int64_t d = last; d-- > 0;) {
-      const auto du = static_cast<std::size_t>(d);
-      if (++coord[du] < isizes[du]) {
-        for (std::size_t k = 0; k < K; ++k) bases[k] += strides[k][du];
-        break;
-      }
-      for (std::size_t k = 0; k < K; ++k) bases[k] -= strides[k][du] * (isizes[du] - 1);
-      coord[du] = 0;
-    }
-  }
-}
-
-// t's strides (as a 1-d tensor when 0-dim), the one of `dim` zeroed.
-inline SizesVector strides_but(const Tensor& t, int64_t dim) {
-  SizesVector st;
-  for (int64_t d = 0; d < nonempty_dim(t); ++d) st.push_back(d == dim ? 0 : nonempty_stride(t, d));
-  return st;
-}
-
 }  // namespace shape_detail
 
 OPD_FUNC Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   using namespace shape_detail;
+  using scatter_walk::for_each_position;
   constexpr std::string_view op = "aten::gather";
   dim = check_scatter_gather(op, "gather", self, dim, index, nullptr);
   if (any_meta({&self, &index})) return meta_like_sizes(index.sizes(), self.dtype());
   refuse_complex_half(self, "scatter_gather_tensor_cpu");
   Tensor out = new_like_sizes(index.sizes(), self.dtype());
   if (index.numel() == 0) return out;
+  // out[.., j] = self[.., index[.., j] along dim, ..]: the scatter walk with
+  // self as its target and out (contiguous) as its source, rows in parallel
+  // (each row writes its own out; out is this call's own, so an index error
+  // leaves nothing behind)
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(self, dim);
-  // out[.., j] = self[base + j * step + iv[.., j] * stride_dim]
-  const int64_t last = nonempty_dim(index) - 1;
-  const int64_t n_inner = nonempty_size(index, last);
-  const int64_t sdim = nonempty_stride(self, dim);
-  const int64_t step = last == dim ? 0 : nonempty_stride(self, last);
-  const int64_t rows = numel / n_inner;
-  const SizesVector isizes = nonempty_sizes(index);
-  const std::array<SizesVector, 1> strides{strides_but(self, dim)};
+  SizesVector ostrides;
+  for (int64_t d = 0; d < nonempty_dim(out); ++d) ostrides.push_back(nonempty_stride(out, d));
   dispatch_size(self.itemsize(), op, [&](auto tag) {
     using U = typename decltype(tag)::type;
     const U* src = static_cast<const U*>(self.data_ptr());
     U* dst = static_cast<U*>(out.data_ptr());
-    parallel_for(0, rows, std::max<int64_t>(1, grain_size / n_inner), [&](int64_t rb, int64_t re) {
-      for_each_index_row<1>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 1>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        // Each row's indices checked before it reads self, while they are in
-        // the L1 cache (a separate pass over every index first cost a third of
-        // the time); out is this call's own, so an error leaves nothing behind.
-        check_index_range(op, ir, n_inner, dim, size);
-        const U* s = src + base[0];
-        U* o = dst + r * n_inner;
-        if (step == 0 && sdim == 1) {  // along a dense last dim: a plain table lookup
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[ir[j]];
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) o[j] = s[j * step + ir[j] * sdim];
-        }
-      });
-    });
+    for_each_position(op, self, dim, idx, ostrides, true, [&](int64_t si, int64_t oi) { dst[oi] = src[si]; });
   });
   return out;
 }
@@ -646,42 +589,18 @@ OPD_FUNC ScatterReduce scatter_reduce_of(std::string_view op, std::string_view r
 namespace shape_detail {
 
 // out[.., idx[.., j] along dim, ..] (op)= value_at(tag, offset in src of
-// (.., j)), row by row over index (for_each_index_row). Rows run in
-// parallel when dim is index's last dimension: each row then writes its own
-// elements of out. Otherwise they run in order, so that of duplicate
-// indices the last write wins, as in ATen's serial loop. src_strides: empty
-// when the value does not depend on the position (scatter.value).
+// (.., j)) over the scatter walk (`for_each_position`); rows in parallel
+// when dim is index's last dimension (each row then writes its own elements
+// of out), else in order (of duplicate indices the last write wins, as in
+// ATen's serial loop). src_strides: empty when the value does not depend on
+// the position (scatter.value). The reduction is chosen once per call.
 template <class ValueAt>
 void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& index, const SizesVector& src_strides,
                   ScatterReduce reduce, ValueAt value_at) {
   const Tensor idx = as_long(index);
-  const int64_t* iv = idx.data_ptr<int64_t>();
-  const int64_t numel = idx.numel();
-  const int64_t size = nonempty_size(out, dim);
-  const SizesVector isizes = nonempty_sizes(index);
-  const int64_t last = static_cast<int64_t>(isizes.size()) - 1;
-  const int64_t n_inner = isizes[isizes.size() - 1];
-  const int64_t rows = numel / n_inner;
-  const int64_t odim = nonempty_stride(out, dim);
-  const int64_t ostep = last == dim ? 0 : nonempty_stride(out, last);
-  const SizesVector sstrides = src_strides.empty() ? SizesVector(isizes.size(), 0) : src_strides;
-  const int64_t sstep = sstrides[sstrides.size() - 1];
-  const std::array<SizesVector, 2> strides{strides_but(out, dim), sstrides};
-  const int64_t grain = last == dim ? std::max<int64_t>(1, grain_size / n_inner) : rows;
+  const bool parallel = dim == nonempty_dim(index) - 1;
   const auto walk = [&](auto&& store) {
-    parallel_for(0, rows, grain, [&](int64_t rb, int64_t re) {
-      // Each range's indices checked just before it writes, as gather does:
-      // out is this call's own clone, so an error leaves self as it was.
-      check_index_range(op, iv + rb * n_inner, (re - rb) * n_inner, dim, size);
-      for_each_index_row<2>(isizes, strides, rb, re, [&](int64_t r, const std::array<int64_t, 2>& base) {
-        const int64_t* ir = iv + r * n_inner;
-        if (ostep == 0 && odim == 1 && sstep == 1) {  // along a dense last dim: no multiplies
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + ir[j], base[1] + j);
-        } else {
-          for (int64_t j = 0; j < n_inner; ++j) store(base[0] + j * ostep + ir[j] * odim, base[1] + j * sstep);
-        }
-      });
-    });
+    scatter_walk::for_each_position(op, out, dim, idx, src_strides, parallel, store);
   };
   if (reduce == ScatterReduce::None) {
     dispatch_size(out.itemsize(), op, [&](auto tag) {
@@ -695,17 +614,24 @@ void scatter_rows(std::string_view op, Tensor& out, int64_t dim, const Tensor& i
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     T* o = static_cast<T*>(out.data_ptr());
-    walk([&](int64_t oi, int64_t si) {
-      const M a = static_cast<M>(o[oi]);
-      const M b = static_cast<M>(value_at(tag, si));
-      if constexpr (std::is_same_v<T, bool>) {
-        o[oi] = reduce == ScatterReduce::Add ? (a || b) : (a && b);
-      } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
-        o[oi] = reduce == ScatterReduce::Add ? a + b : complex_mul(a, b);
-      } else {
-        o[oi] = convert<T>(reduce == ScatterReduce::Add ? a + b : a * b);
-      }
-    });
+    const auto run = [&](auto add) {
+      walk([&](int64_t oi, int64_t si) {
+        const M a = static_cast<M>(o[oi]);
+        const M b = static_cast<M>(value_at(tag, si));
+        if constexpr (std::is_same_v<T, bool>) {
+          o[oi] = add ? (a || b) : (a && b);
+        } else if constexpr (is_complex_v<T>) {  // c10::complex's textbook product
+          o[oi] = add ? a + b : complex_mul(a, b);
+        } else {
+          o[oi] = convert<T>(add ? a + b : a * b);
+        }
+      });
+    };
+    if (reduce == ScatterReduce::Add) {
+      run(std::true_type{});
+    } else {
+      run(std::false_type{});
+    }
   });
 }
 
@@ -1140,9 +1066,17 @@ namespace shape_detail {
 struct IndexPlan {
   SizesVector result_sizes;
   Tables tables;
+  // With one index tensor of the broadcast shape, Long and contiguous, and a
+  // caller that allows it (index_put_): tables[block] is left empty and its
+  // offsets are read from the index itself (checked; negatives wrapped, times
+  // the stride) as they are used: no table built, written and read again.
+  Tensor direct;
+  int64_t direct_size = 0, direct_stride = 0;
+  std::size_t block = 0;
 };
 
-OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span<const std::optional<Tensor>> indices) {
+OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span<const std::optional<Tensor>> indices,
+                              bool allow_direct = false) {
   check_cpu(op, self, "self");
   OPD_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), op, ": too many indices for tensor of dimension ",
                   self.dim(), " (got ", indices.size(), ")");
@@ -1208,7 +1142,6 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   while (static_cast<int64_t>(expanded.size()) < self.dim()) expanded.emplace_back();
   // ATen 1.13 fails an internal assert here (its index kernel needs a tensor)
   OPD_CHECK_INDEX(any, op, ": at least one index must be a tensor (all indices are None)");
-  IndexPlan plan;
   // adjacent indexed dims keep their place; otherwise the block goes first
   int64_t first = -1, last = -1;
   for (std::size_t d = 0; d < expanded.size(); ++d) {
@@ -1235,22 +1168,58 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
   const bool meta = self.is_meta() || std::any_of(expanded.begin(), expanded.end(), [](const Tensor& t) {
     return t.defined() && t.is_meta();
   });
-  Table block(static_cast<std::size_t>(meta ? 0 : bnumel), 0);
+  IndexPlan plan;
+  const auto is_ready = [&](const Tensor& e) {
+    return e.dtype() == ScalarType::Long && e.is_contiguous() && e.sizes() == as_ref(bshape);
+  };
+  // (an index that shares memory with self is copied: index_put_ writes self while it reads the index)
+  const bool direct = allow_direct && !meta && first == last && is_ready(expanded[static_cast<std::size_t>(first)]) &&
+                      !may_share_memory(expanded[static_cast<std::size_t>(first)], self);
+  Table block(static_cast<std::size_t>(meta || direct ? 0 : bnumel), 0);
   int64_t j = 0;  // position among the indexed dims (ATen's messages count so)
   for (std::size_t d = 0; d < expanded.size(); ++d) {
     if (!expanded[d].defined() || meta) continue;  // Meta: no index values to check
     const Tensor& e = expanded[d];
-    const bool ready = e.dtype() == ScalarType::Long && e.is_contiguous() && e.sizes() == as_ref(bshape);
+    const bool ready = is_ready(e);
     const Tensor idx = ready ? e : materialize(e, as_ref(bshape), ScalarType::Long);
     const int64_t* iv = idx.data_ptr<int64_t>();
     const int64_t size = self.size(static_cast<int64_t>(d));
     const int64_t stride = self.stride(static_cast<int64_t>(d));
-    for (int64_t b = 0; b < bnumel; ++b) {
-      int64_t v = iv[b];
-      OPD_CHECK_INDEX(!any_element || (v >= -size && v < size), op, ": index ", v, " is out of bounds for dimension ",
-                      j, " with size ", size);
-      if (v < 0) v += size;
-      block[static_cast<std::size_t>(b)] += v * stride;
+    // One pass that wraps, checks and adds, split across threads and without
+    // a branch per index (the wrapped index read as unsigned: below size or
+    // bad); a bad one is looked for again in order for ATen's message.
+    // (A direct plan only checks.)
+    std::atomic<bool> bad{false};
+    int64_t* bp = block.data();
+    const auto pass = [&](auto write) {
+      parallel_for(0, bnumel, grain_size, [&](int64_t b0, int64_t b1) {
+        uint64_t over = 0;
+        for (int64_t b = b0; b < b1; ++b) {
+          const int64_t v = iv[b] + (iv[b] < 0 ? size : 0);
+          over |= static_cast<uint64_t>(static_cast<uint64_t>(v) >= static_cast<uint64_t>(size));
+          // unsigned: a bad index's product wraps instead of overflowing (it is never used)
+          if constexpr (decltype(write)::value) {
+            bp[b] = static_cast<int64_t>(static_cast<uint64_t>(bp[b]) +
+                                         static_cast<uint64_t>(v) * static_cast<uint64_t>(stride));
+          }
+        }
+        if (over != 0) bad.store(true, std::memory_order_relaxed);
+      });
+    };
+    if (direct) {
+      pass(std::false_type{});
+      plan.direct = idx;
+      plan.direct_size = size;
+      plan.direct_stride = stride;
+    } else {
+      pass(std::true_type{});
+    }
+    if (any_element && bad.load(std::memory_order_relaxed)) {
+      for (int64_t b = 0; b < bnumel; ++b) {
+        const int64_t v = iv[b];
+        OPD_CHECK_INDEX(v >= -size && v < size, op, ": index ", v, " is out of bounds for dimension ", j,
+                        " with size ", size);
+      }
     }
     ++j;
   }
@@ -1262,11 +1231,36 @@ OPD_FUNC IndexPlan plan_index(std::string_view op, const Tensor& self, std::span
     for (int64_t d = 0; d < first; ++d) add_none(d);
   }
   for (int64_t s : bshape) plan.result_sizes.push_back(s);
+  plan.block = plan.tables.size();
   plan.tables.push_back(std::move(block));
   for (int64_t d = adjacent ? last + 1 : 0; d < self.dim(); ++d) {
     if (!expanded[static_cast<std::size_t>(d)].defined()) add_none(d);
   }
   return plan;
+}
+
+// f(position, offset in self) for every element of the indexing result,
+// row-major (index_put_'s walk): a direct plan's index read in place when
+// it is the innermost table, its table built otherwise.
+template <class F>
+void for_each_index_offset(const IndexPlan& plan, F&& f) {
+  if (!plan.direct.defined()) {
+    for_each_table_offset(plan.tables, f);
+    return;
+  }
+  const int64_t* iv = plan.direct.data_ptr<int64_t>();
+  const int64_t size = plan.direct_size, stride = plan.direct_stride;
+  const auto at = [=](int64_t b) { return (iv[b] + (iv[b] < 0 ? size : 0)) * stride; };  // checked by plan_index
+  const int64_t n = plan.direct.numel();
+  if (plan.block + 1 == plan.tables.size()) {
+    for_each_table_offset(std::span<const Table>(plan.tables.data(), plan.block), n, at, f);
+    return;
+  }
+  Tables tables = plan.tables;
+  Table& block = tables[plan.block];
+  block.resize(static_cast<std::size_t>(n));
+  for (int64_t b = 0; b < n; ++b) block[static_cast<std::size_t>(b)] = at(b);
+  for_each_table_offset(tables, f);
 }
 
 }  // namespace shape_detail
@@ -1302,7 +1296,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
     }
     one_mask = masks == 1 && others == 0;
   }
-  const IndexPlan plan = plan_index(op, self, indices);
+  const IndexPlan plan = plan_index(op, self, indices, /*allow_direct=*/true);
   const IntArrayRef shape = as_ref(plan.result_sizes);
   OPD_CHECK(is_expandable_to(values.sizes(), shape), op, ": shape mismatch: value tensor of shape ", values.sizes(),
             " cannot be broadcast to indexing result of shape ", shape);
@@ -1324,7 +1318,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
   if (!accumulate) {
     dispatch_size(self.itemsize(), op, [&](auto tag) {
       using U = typename decltype(tag)::type;
-      for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
+      for_each_index_offset(plan, [&](int64_t pos, int64_t off) {
         reinterpret_cast<U*>(sp)[off] = reinterpret_cast<const U*>(vp)[pos];
       });
     });
@@ -1332,7 +1326,7 @@ OPD_FUNC Tensor& index_put_(Tensor& self, std::span<const std::optional<Tensor>>
     dispatch_dtype_with_complex(self.dtype(), "index_put", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using M = opmath_t<T>;
-      for_each_table_offset(plan.tables, [&](int64_t pos, int64_t off) {
+      for_each_index_offset(plan, [&](int64_t pos, int64_t off) {
         T& d = reinterpret_cast<T*>(sp)[off];
         const T s = reinterpret_cast<const T*>(vp)[pos];
         if constexpr (std::is_same_v<T, bool>) {
