@@ -453,6 +453,16 @@ void converting_rows(const ElementwiseIter<NIn>& iter, const void* op, ApplyChun
 
 namespace detail {
 
+// op(a, b) == op(b, a) bit for bit: an op says so with a constexpr member
+// `commutes`; the engine may then swap its two inputs.
+template <class Op>
+constexpr bool commutes_of() {
+  if constexpr (requires { Op::commutes; }) return Op::commutes;
+  else return false;
+}
+template <class Op>
+inline constexpr bool operands_commute_v = commutes_of<Op>();
+
 // One row with every operand of dtype T (not Half/BFloat16): the
 // vectorizable loop when the output and the inputs are contiguous or
 // broadcast scalars (stride 0), the strided one otherwise. Both cpu_kernel
@@ -483,7 +493,19 @@ template <class T, std::size_t NIn, class Op>
       contiguous_row<T, 1u << (NIn - 1)>(ptrs, n, op, seq);
       return;
     }
-    // Other broadcast inputs (Scalar op Tensor, clamp's two bounds): each
+    // Scalar op tensor for an op whose operands commute bit for bit
+    // (Op::commutes): tensor op Scalar's loop, the scalar in a register. The
+    // repeat buffer below took the int32 bitwise rows to 78 us per 10^6
+    // elements against 67 for tensor op Scalar; a loop of its own for this
+    // layout cost every binary op's file 35-45% more compile time.
+    if constexpr (NIn == 2 && operands_commute_v<Op>) {
+      if (fast && mask == 1u) {
+        std::array<char*, NIn + 1> swapped{ptrs[0], ptrs[2], ptrs[1]};
+        contiguous_row<T, 2u>(swapped, n, op, seq);
+        return;
+      }
+    }
+    // Other broadcast inputs (clamp's two bounds, a ternary op's scalars): each
     // one repeated in a stack buffer, then the all-contiguous loop chunk
     // by chunk, so these layouts vectorize without a loop of their own.
     if (fast && n >= kChunk) {
