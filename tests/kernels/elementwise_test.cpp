@@ -361,6 +361,50 @@ TEST(KernelsIter, TernaryKernelMixedDtypes) {
   EXPECT_EQ(values(out), (std::vector<double>{10.5, 20.5, 30.5, 20.5, 40.5, 60.5}));
 }
 
+struct MulLike {
+  template <class T>
+  T operator()(T a, T b) const {
+    return a * b;
+  }
+};
+
+// The converting path reads a dense operand of the common dtype in place and
+// converts the others through buffers (a Bool mask as its bytes): the same
+// bits as element-by-element conversion, for a dense or strided Float
+// operand, into a Float output (written in place) or a Double one.
+TEST(KernelsIter, ConvertingPathReadsDenseOperandsInPlace) {
+  constexpr int64_t n = 1000;  // several 256-element chunks and a tail
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> xs(2 * n);
+  std::vector<uint8_t> ms(n);
+  for (int64_t i = 0; i < 2 * n; ++i) xs[static_cast<std::size_t>(i)] = static_cast<float>((i * 37) % 101) / 7.0f - 5.0f;
+  xs[3] = nan, xs[10] = inf, xs[11] = -inf, xs[12] = -0.0f;
+  for (int64_t i = 0; i < n; ++i) ms[static_cast<std::size_t>(i)] = static_cast<uint8_t>((i * 13) % 3 == 0);
+  ms[3] = 0, ms[10] = 0, ms[11] = 1, ms[12] = 1;
+  Tensor wide = from_vector<float>(xs, shape({2 * n}));
+  Tensor dense = contiguous_clone(wide.as_strided(shape({n}), shape({2})));
+  Tensor strided = wide.as_strided(shape({n}), shape({2}));
+  Tensor mask = kernels::empty(shape({n}), ST::Bool);
+  std::memcpy(mask.data_ptr(), ms.data(), ms.size());
+  std::vector<float> want(n);
+  for (int64_t i = 0; i < n; ++i)
+    want[static_cast<std::size_t>(i)] = xs[static_cast<std::size_t>(2 * i)] * static_cast<float>(ms[static_cast<std::size_t>(i)]);
+  for (const Tensor& x : {dense, strided}) {
+    Tensor out = kernels::empty(shape({n}), ST::Float);
+    ElementwiseIter<2> it(OperandRef::of(out), {OperandRef::of(x), OperandRef::of(mask)});
+    cpu_kernel<float>(it, MulLike{});
+    EXPECT_EQ(std::memcmp(out.data_ptr(), want.data(), n * sizeof(float)), 0) << (x.is_contiguous() ? "dense" : "strided");
+    Tensor out64 = kernels::empty(shape({n}), ST::Double);
+    ElementwiseIter<2> it64(OperandRef::of(out64), {OperandRef::of(mask), OperandRef::of(x)});
+    cpu_kernel<float>(it64, MulLike{});
+    const double* got = out64.data_ptr<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      const auto w = static_cast<double>(want[static_cast<std::size_t>(i)]);
+      EXPECT_TRUE(std::isnan(w) ? std::isnan(got[i]) : std::memcmp(&got[i], &w, sizeof w) == 0) << i;
+    }
+  }
+}
+
 TEST(KernelsIter, TernaryKernelSameDtypeFastPaths) {
   const int64_t n = 1000;  // several blocks and a tail
   std::vector<float> av(n), bv(n);

@@ -172,7 +172,35 @@ TEST(ReductionsProdRow, DocumentedOrderBitForBit) {
       EXPECT_NE(std::accumulate(f.begin(), f.end(), 1.0f, std::multiplies<>()), pf);
       EXPECT_NE(std::accumulate(d.begin(), d.end(), 1.0, std::multiplies<>()), pd);
     }
+    // prod_rows (two rows at a time, the last one alone): each row prod_row's bits
+    std::vector<float> f3, r3(3);
+    std::vector<double> d3, rd3(3);
+    for (int k = 0; k < 3; ++k) {
+      for (std::size_t i = 0; i < n; ++i) f3.push_back(f[(i + static_cast<std::size_t>(k) * 7) % n]);
+      for (std::size_t i = 0; i < n; ++i) d3.push_back(d[(i + static_cast<std::size_t>(k) * 7) % n]);
+    }
+    opd::kernels::simd::prod_rows(f3.data(), static_cast<int64_t>(n), 3, r3.data());
+    opd::kernels::simd::prod_rows(d3.data(), static_cast<int64_t>(n), 3, rd3.data());
+    for (std::size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(r3[k], prod_in_documented_order(std::vector<float>(f3.begin() + static_cast<std::ptrdiff_t>(k * n),
+                                                                   f3.begin() + static_cast<std::ptrdiff_t>((k + 1) * n))))
+          << n << " row " << k;
+      EXPECT_EQ(rd3[k], prod_in_documented_order(std::vector<double>(d3.begin() + static_cast<std::ptrdiff_t>(k * n),
+                                                                     d3.begin() + static_cast<std::ptrdiff_t>((k + 1) * n))))
+          << n << " row " << k;
+    }
   }
+}
+
+// prod.dim_int over rows of 1000 (the two-row path): each row prod_row's bits.
+TEST_F(Reductions, ProdOverRowsIsProdRowOfEachRow) {
+  std::vector<double> xs(5 * 1000);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = 1.0 + static_cast<double>((i * 2654435761u) % 997) * 1e-4 - 0.05;  // rows differ
+  std::vector<float> xf(xs.begin(), xs.end());
+  const Tensor m = opd::from_vector<float>(xf, V{5, 1000});
+  const Tensor got = opd::call<ops::prod_dim>(m, -1, false);
+  for (int64_t k = 0; k < 5; ++k)
+    EXPECT_EQ(got.data_ptr<float>()[k], opd::kernels::simd::prod_row(xf.data() + k * 1000, 1000)) << "row " << k;
 }
 
 TEST_F(Reductions, AmaxAminMaxMinPropagateNaNAndRefuseEmpty) {

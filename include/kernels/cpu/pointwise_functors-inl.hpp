@@ -202,6 +202,11 @@ struct BoolUnary {
 
 template <PointwiseOp K, class C>
 struct BinaryPointwise {
+  // exact either way round (the engine runs Scalar op tensor as tensor op Scalar)
+  static constexpr bool commutes = K == PointwiseOp::Eq || K == PointwiseOp::Ne || K == PointwiseOp::LogicalAnd ||
+                                   K == PointwiseOp::LogicalOr || K == PointwiseOp::LogicalXor ||
+                                   K == PointwiseOp::BitwiseAnd || K == PointwiseOp::BitwiseOr ||
+                                   K == PointwiseOp::BitwiseXor;
   C operator()(C a, C b) const noexcept {
     if constexpr (K == PointwiseOp::Eq) return static_cast<C>(a == b);
     else if constexpr (K == PointwiseOp::Ne) return static_cast<C>(a != b);

@@ -76,6 +76,14 @@ inline Tensor sum_like(const char* op, SumKind kind, const Tensor& self, DimList
       reduce_rows(x, p.outer, p.inner, r, [](const A* row, int64_t n) { return sum_row(row, n); },
                   [](A a, A b) { return static_cast<A>(static_cast<std::conditional_t<std::is_integral_v<A>, uint64_t, A>>(a) + b); });
     } else {
+      if constexpr (std::is_floating_point_v<A>) {
+        if (p.outer > 1 && p.inner >= 128) {  // prod_row's vector rows, two at a time (the same bits)
+          const int64_t grain = std::max<int64_t>(2, grain_size / p.inner);
+          parallel_for(0, p.outer, grain,
+                       [&](int64_t b, int64_t e) { simd::prod_rows(x + b * p.inner, p.inner, e - b, r + b); });
+          return;
+        }
+      }
       reduce_rows(x, p.outer, p.inner, r, [](const A* row, int64_t n) { return prod_row(row, n); },
                   [](A a, A b) { return static_cast<A>(static_cast<std::conditional_t<std::is_integral_v<A>, uint64_t, A>>(a) * b); });
     }

@@ -56,6 +56,12 @@ OPD_FUNC float sum_row(const float* x, int64_t n) { return scalar_detail::sum(x,
 OPD_FUNC double sum_row(const double* x, int64_t n) { return scalar_detail::sum(x, n); }
 OPD_FUNC float prod_row(const float* x, int64_t n) { return scalar_detail::prod(x, n); }
 OPD_FUNC double prod_row(const double* x, int64_t n) { return scalar_detail::prod(x, n); }
+OPD_FUNC void prod_rows(const float* x, int64_t n, int64_t rows, float* out) {
+  for (int64_t r = 0; r < rows; ++r) out[r] = scalar_detail::prod(x + r * n, n);
+}
+OPD_FUNC void prod_rows(const double* x, int64_t n, int64_t rows, double* out) {
+  for (int64_t r = 0; r < rows; ++r) out[r] = scalar_detail::prod(x + r * n, n);
+}
 OPD_FUNC float max_row(const float* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
 OPD_FUNC double max_row(const double* x, int64_t n) { return scalar_detail::extreme<true>(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return scalar_detail::extreme<false>(x, n); }
@@ -170,6 +176,8 @@ HWY_EXPORT(SumF32);
 HWY_EXPORT(SumF64);
 HWY_EXPORT(ProdF32);
 HWY_EXPORT(ProdF64);
+HWY_EXPORT(ProdRowsF32);
+HWY_EXPORT(ProdRowsF64);
 HWY_EXPORT(MaxF32);
 HWY_EXPORT(MaxF64);
 HWY_EXPORT(MinF32);
@@ -192,6 +200,12 @@ OPD_FUNC float sum_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(
 OPD_FUNC double sum_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::SumF64)(x, n); }
 OPD_FUNC float prod_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdF32)(x, n); }
 OPD_FUNC double prod_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdF64)(x, n); }
+OPD_FUNC void prod_rows(const float* x, int64_t n, int64_t rows, float* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdRowsF32)(x, n, rows, out);
+}
+OPD_FUNC void prod_rows(const double* x, int64_t n, int64_t rows, double* out) {
+  HWY_DYNAMIC_DISPATCH(dispatch_detail::ProdRowsF64)(x, n, rows, out);
+}
 OPD_FUNC float max_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF32)(x, n); }
 OPD_FUNC double max_row(const double* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MaxF64)(x, n); }
 OPD_FUNC float min_row(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(dispatch_detail::MinF32)(x, n); }

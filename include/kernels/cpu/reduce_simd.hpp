@@ -32,6 +32,10 @@ OPD_API uint64_t max_row(const uint64_t* x, int64_t n);
 // then the remainder left to right. The same order on every CPU.
 OPD_API float prod_row(const float* x, int64_t n);
 OPD_API double prod_row(const double* x, int64_t n);
+// out[r] = prod_row(x + r * n, n) for r < rows, the same bits; rows taken two
+// at a time, so that one row's chain of multiplies runs beside the other's.
+OPD_API void prod_rows(const float* x, int64_t n, int64_t rows, float* out);
+OPD_API void prod_rows(const double* x, int64_t n, int64_t rows, double* out);
 
 // Sum of (x[i] - mean)^2 over x[0..n), pairwise as sum_row.
 OPD_API float sum_sq_dev_row(const float* x, int64_t n, float mean);
