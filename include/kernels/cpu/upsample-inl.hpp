@@ -246,13 +246,19 @@ OPD_FUNC Tensor upsample_bilinear2d_backward(const Tensor& grad_output, std::spa
             const auto yu = static_cast<std::size_t>(y);
             T* r0 = dst + th.i0[yu] * iw;
             T* r1 = dst + th.i1[yu] * iw;
+            // Taps and weights read into locals before the adds: a store
+            // through T* may alias the weight tables, so reading them inside
+            // the adds reloaded them after every store (1.08x ATen's time).
+            const T a0 = th.w0[yu], a1 = th.w1[yu];
+            const T* g_row = plane + y * sh;
             for (int64_t x = 0; x < ow; ++x) {
               const auto xu = static_cast<std::size_t>(x);
-              const T g = plane[y * sh + x * sw];
-              add(r0[tw.i0[xu]], th.w0[yu], tw.w0[xu], g);
-              add(r0[tw.i1[xu]], th.w0[yu], tw.w1[xu], g);
-              add(r1[tw.i0[xu]], th.w1[yu], tw.w0[xu], g);
-              add(r1[tw.i1[xu]], th.w1[yu], tw.w1[xu], g);
+              const int64_t c0 = tw.i0[xu], c1 = tw.i1[xu];
+              const T b0 = tw.w0[xu], b1 = tw.w1[xu], g = g_row[x * sw];
+              add(r0[c0], a0, b0, g);
+              add(r0[c1], a0, b1, g);
+              add(r1[c0], a1, b0, g);
+              add(r1[c1], a1, b1, g);
             }
           }
         }
