@@ -153,11 +153,12 @@ void spread_window_columns(const AvgAxis& a, int64_t k, int64_t pad, const T* __
 }
 
 // Calls f(std::integral_constant<int64_t, SW>) with the column stride as a
-// constant for the common strides 1 and 2, else 0 (read at run time).
+// constant for the common stride 2, else 0 (read at run time): each constant
+// is one more copy of both loops (stride 1 as well cost 0.45 s of the
+// translation unit's 6.6 s).
 template <class F>
 void with_column_stride(int64_t stride, const F& f) {
-  if (stride == 1) f(std::integral_constant<int64_t, 1>{});
-  else if (stride == 2) f(std::integral_constant<int64_t, 2>{});
+  if (stride == 2) f(std::integral_constant<int64_t, 2>{});
   else f(std::integral_constant<int64_t, 0>{});
 }
 
