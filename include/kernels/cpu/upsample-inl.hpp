@@ -75,7 +75,8 @@ LinearTaps<T> linear_taps(int64_t in, int64_t out, bool align_corners, std::opti
 
 // The backward kernels' checks (ATen's upsample_2d_common_check on
 // input_size, then grad_output's shape against the output's) and the dtypes
-// they take (Float, Double, BFloat16). A fresh grad_input of zeros.
+// they take (Float, Double, BFloat16). A fresh grad_input, not zeroed: each
+// kernel zeroes a plane on the thread that adds into it.
 inline Tensor backward_grad_input(const char* op, const Tensor& grad_output, std::span<const int64_t> output_size,
                                   std::span<const int64_t> input_size) {
   OPD_CHECK(grad_output.defined(), op, ": argument 'grad_output' is an undefined tensor");
@@ -96,10 +97,7 @@ inline Tensor backward_grad_input(const char* op, const Tensor& grad_output, std
   }
   const ScalarType dt = grad_output.dtype();
   if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16) throw_not_implemented_for(op, dt);
-  Tensor grad_input = opd::empty(IntArrayRef(input_size.data(), 4), dt, grad_output.device());
-  if (!grad_input.is_meta() && grad_input.numel() > 0)
-    std::memset(grad_input.data_ptr(), 0, static_cast<std::size_t>(grad_input.numel()) * grad_input.element_size());
-  return grad_input;
+  return opd::empty(IntArrayRef(input_size.data(), 4), dt, grad_output.device());
 }
 
 // The backward's taps, as ATen 1.13's compute_source_index_and_lambda: the
@@ -242,6 +240,7 @@ OPD_FUNC Tensor upsample_bilinear2d_backward(const Tensor& grad_output, std::spa
         for (int64_t p = b; p < e; ++p) {
           const T* plane = go + (p / channels) * s0 + (p % channels) * s1;
           T* dst = gi + p * ih * iw;
+          std::memset(static_cast<void*>(dst), 0, static_cast<std::size_t>(ih * iw) * sizeof(T));
           for (int64_t y = 0; y < oh; ++y) {
             const auto yu = static_cast<std::size_t>(y);
             T* r0 = dst + th.i0[yu] * iw;
