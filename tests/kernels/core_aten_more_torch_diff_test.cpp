@@ -122,6 +122,10 @@ TEST(CoreAtenMoreTorchDiff, Pools3d) {
     cases.push_back({"aten::avg_pool3d", "",
                      {T(dt, {3, 4, 5, 6}), L({2, 3, 2}), L({1, 2, 2}), L({1, 1, 0}), B(true), B(false), None()}, t});
     cases.push_back({"aten::avg_pool3d", "", {T(dt, {1, 2, 4, 4, 4}), L({2}), L({}), L({0}), B(false), B(true), I(3)}, t});
+    // windows that tile each row (kernel == stride: 1, 2, 3) with clipped edges: each sum in ATen's order, exact
+    for (int64_t k : {1, 2, 3})
+      cases.push_back({"aten::avg_pool3d", "",
+                       {T(dt, {2, 3, 5, 6, 11}), L({k}), L({k}), L({k / 2}), B(true), B(false), None()}, {.ulp = 0}});
     cases.push_back({"aten::avg_pool3d", "", {T(dt, {0, 2, 4, 4, 4}), L({2}), L({}), L({0}), B(false), B(true), None()}, t});
     cases.push_back({"aten::avg_pool3d", "out",
                      {T(dt, {1, 2, 4, 5, 6}), L({3}), L({2}), L({1}), B(true), B(true), None(), T(dt, {0})}, t});
@@ -193,6 +197,10 @@ TEST(CoreAtenMoreTorchDiff, Pools3dBackward) {
                       B(false), None()}, exact});
     cases.push_back({"aten::avg_pool3d_backward", "",
                      {T(dt, {1, 2, 2, 2, 2}), T(dt, {1, 2, 4, 4, 4}), L({2}), L({}), L({0}), B(false), B(true), I(3)}, exact});
+    // windows that tile each row (kernel == stride) with clipped edges
+    cases.push_back({"aten::avg_pool3d_backward", "",
+                     {T(dt, {2, 3, 3, 4, 6}, Layout::contiguous, Fill::special, 2), T(dt, {2, 3, 5, 6, 11}), L({2}),
+                      L({2}), L({1}), B(true), B(false), None()}, exact});
     cases.push_back({"aten::avg_pool3d_backward", "grad_input",
                      {T(dt, {1, 2, 3, 3, 4}), T(dt, {1, 2, 4, 5, 6}), L({3}), L({2}), L({1}), B(true), B(true), None(),
                       T(dt, {0})}, exact});

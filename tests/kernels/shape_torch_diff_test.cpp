@@ -255,6 +255,8 @@ TEST(ShapeTorchDiff, SortArgsortTopk) {
           cases.push_back({"aten::topk", "", {T(dt, {3, 400}, layout, fill), I(k), I(-1), B(flag), B(true)}});
           cases.push_back({"aten::topk", "", {T(dt, {3, 40}, layout, fill), I(k), I(-1), B(!flag), B(flag)}});
         }
+        // the heap selection (k * 64 <= n) over slices read with a stride (dim 0)
+        cases.push_back({"aten::topk", "", {T(dt, {400, 3}, layout, fill), I(5), I(0), B(flag), B(!flag)}});
       }
     }
   }

@@ -120,7 +120,6 @@ OPD_FUNC Tensor pad_backward(std::string_view op, PadMode mode, int k, const Ten
     throw_not_implemented_for(std::string(op).c_str(), dt);
   Tensor grad_input = opd::empty(self.sizes(), dt, self.device());
   if (self.is_meta() || grad_input.numel() == 0) return grad_input;
-  std::memset(grad_input.data_ptr(), 0, static_cast<std::size_t>(grad_input.numel()) * grad_input.element_size());
   const std::string name(op);
   dispatch_dtype_with_complex(dt, name.c_str(), [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "kernels/cpu/layer_norm_row-inl.hpp"
+
 namespace opd::kernels::simd {
 namespace scalar_detail {
 template <class T>
@@ -88,18 +90,8 @@ namespace scalar_detail {
 template <class T>
 void layer_norm_backward(const T* x, const T* dy, const T* w, int64_t n, T mean, T rstd, T* dx, T* dgamma, T* dbeta) {
   T ds = 0, db = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (dgamma) dgamma[i] += dy[i] * (x[i] - mean) * rstd;
-    if (dbeta) dbeta[i] += dy[i];
-    const T gw = w ? dy[i] * w[i] : dy[i];
-    ds += gw * x[i];
-    db += gw;
-  }
-  if (!dx) return;
-  const T scale = T(1) / static_cast<T>(n);
-  const T b = (db * mean - ds) * rstd * rstd * rstd * scale;
-  const T c = -b * mean - db * rstd * scale;
-  for (int64_t i = 0; i < n; ++i) dx[i] = rstd * (w ? dy[i] * w[i] : dy[i]) + b * x[i] + c;
+  layer_norm_row::add_sums(x, dy, w, 0, n, mean, rstd, dgamma, dbeta, ds, db);
+  if (dx) layer_norm_row::write_dx(x, dy, w, 0, n, rstd, layer_norm_row::DxCoefficients<T>(n, mean, rstd, ds, db), dx);
 }
 template <class T>
 void dot_sum(const T* g, const T* x, int64_t n, double* gx, double* gs) {

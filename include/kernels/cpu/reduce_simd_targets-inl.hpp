@@ -17,6 +17,7 @@
 #include <hwy/contrib/math/math-inl.h>
 
 #include "dispatch/config.hpp"  // OPD_FUNC: inline when header-only (two files may include this)
+#include "kernels/cpu/layer_norm_row-inl.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace opd::kernels::simd::dispatch_detail {
@@ -171,25 +172,16 @@ HWY_INLINE void LayerNormBackwardRow(const T* HWY_RESTRICT x, const T* HWY_RESTR
   }
   for (; i + N <= n; i += N) step(i, ds0, db0);
   T ds = hn::GetLane(hn::SumOfLanes(d, hn::Add(ds0, ds1))), db = hn::GetLane(hn::SumOfLanes(d, hn::Add(db0, db1)));
-  for (; i < n; ++i) {
-    const T g = dy[i];
-    if (dgamma) dgamma[i] += g * (x[i] - mean) * rstd;
-    if (dbeta) dbeta[i] += g;
-    const T gw = w ? g * w[i] : g;
-    ds += gw * x[i];
-    db += gw;
-  }
+  layer_norm_row::add_sums(x, dy, w, i, n, mean, rstd, dgamma, dbeta, ds, db);
   if (!dx) return;
-  const T scale = T(1) / static_cast<T>(n);
-  const T b = (db * mean - ds) * rstd * rstd * rstd * scale;
-  const T c = -b * mean - db * rstd * scale;
-  const auto vb = hn::Set(d, b), vc = hn::Set(d, c);
+  const layer_norm_row::DxCoefficients<T> k(n, mean, rstd, ds, db);
+  const auto vb = hn::Set(d, k.b), vc = hn::Set(d, k.c);
   for (i = 0; i + N <= n; i += N) {
     const auto g = hn::LoadU(d, dy + i);
     const auto gw = w ? hn::Mul(g, hn::LoadU(d, w + i)) : g;
     hn::StoreU(hn::MulAdd(vrs, gw, hn::MulAdd(vb, hn::LoadU(d, x + i), vc)), d, dx + i);
   }
-  for (; i < n; ++i) dx[i] = rstd * (w ? dy[i] * w[i] : dy[i]) + b * x[i] + c;
+  layer_norm_row::write_dx(x, dy, w, i, n, rstd, k, dx);
 }
 OPD_FUNC HWY_NOINLINE void LayerNormBackwardF32(const float* x, const float* dy, const float* w, int64_t n, float mean,
                                                 float rstd, float* dx, float* dgamma, float* dbeta) {

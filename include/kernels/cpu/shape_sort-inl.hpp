@@ -42,6 +42,46 @@ void aten_order(std::vector<std::pair<M, int64_t>>& kv, int64_t k, Order order, 
   }
 }
 
+// Calls f(less) with ATen's comparison of (value, position) pairs: by value,
+// NaN greater than every value, descending or ascending.
+template <class M, class F>
+void with_aten_less(bool descending, const F& f) {
+  using Pair = std::pair<M, int64_t>;
+  const auto nan = [](const M& x) {
+    if constexpr (std::is_floating_point_v<M>) return std::isnan(x);
+    else return (static_cast<void>(x), false);
+  };
+  if (descending) {
+    f([&](const Pair& a, const Pair& b) { return (nan(a.first) && !nan(b.first)) || a.first > b.first; });
+  } else {
+    f([&](const Pair& a, const Pair& b) { return (!nan(a.first) && nan(b.first)) || a.first < b.first; });
+  }
+}
+
+// ATen's partial_sort (aten_order's k * 64 <= n) of one slice of n values
+// read `stride` apart, into kv[0, k): the steps of libstdc++'s partial_sort
+// (a heap of the first k, each later pair that beats the heap's top popped
+// into it, the heap sorted), so ties come out as ATen's do, without first
+// copying the slice into pairs: a pair is built only for the few values
+// that beat the top (1.27x ATen's time when every value was copied).
+template <class M, class T>
+void aten_partial_sort_slice(std::vector<std::pair<M, int64_t>>& kv, const T* in, int64_t n, int64_t stride,
+                             int64_t k, bool descending) {
+  kv.resize(static_cast<std::size_t>(k + 1));
+  for (int64_t j = 0; j < k; ++j) kv[static_cast<std::size_t>(j)] = {static_cast<M>(in[j * stride]), j};
+  with_aten_less<M>(descending, [&](const auto& less) {
+    const auto heap = kv.begin(), top_end = kv.begin() + k;
+    std::make_heap(heap, top_end, less);
+    for (int64_t j = k; j < n; ++j) {
+      const std::pair<M, int64_t> candidate{static_cast<M>(in[j * stride]), j};
+      if (!less(candidate, *heap)) continue;
+      *top_end = candidate;
+      std::pop_heap(heap, top_end + 1, less);  // libstdc++'s __pop_heap(heap, top_end, candidate), as heap_select
+    }
+    std::sort_heap(heap, top_end, less);
+  });
+}
+
 // The first k entries of one slice in `order`, as (key, position) pairs
 // sorted in place. Stable: NaN entries are moved out first (to the end
 // ascending, to the front descending, each side in position order), so that
@@ -52,19 +92,7 @@ void sort_pairs(std::vector<std::pair<M, int64_t>>& kv, int64_t k, bool descendi
   using Pair = std::pair<M, int64_t>;
   if (order != Order::stable) {
     if (k == 0) return;
-    const auto nan = [](const M& x) {
-      if constexpr (std::is_floating_point_v<M>) return std::isnan(x);
-      else return (static_cast<void>(x), false);
-    };
-    if (descending) {
-      aten_order(kv, k, order, [&](const Pair& a, const Pair& b) {
-        return (nan(a.first) && !nan(b.first)) || a.first > b.first;
-      });
-    } else {
-      aten_order(kv, k, order, [&](const Pair& a, const Pair& b) {
-        return (!nan(a.first) && nan(b.first)) || a.first < b.first;
-      });
-    }
+    with_aten_less<M>(descending, [&](const auto& less) { aten_order(kv, k, order, less); });
     return;
   }
   auto first = kv.begin(), last = kv.end();
@@ -102,14 +130,20 @@ void sort_slices(const T* src, int64_t outer, int64_t n, int64_t inner, int64_t 
                  T* values, int64_t* indices) {
   using M = opmath_t<T>;
   const int64_t slices = outer * inner;
+  // aten_order's partial_sort, run straight from the slice
+  const bool heap_select = (order == Order::aten_topk || order == Order::aten_topk_unsorted) && k > 0 && k * 64 <= n;
   parallel_for(0, slices, std::max<int64_t>(1, grain_size / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-    std::vector<std::pair<M, int64_t>> kv(static_cast<std::size_t>(n));
+    std::vector<std::pair<M, int64_t>> kv(static_cast<std::size_t>(heap_select ? k + 1 : n));
     for (int64_t s = b; s < e; ++s) {
       const int64_t o = s / inner;
       const int64_t i = s % inner;
       const T* in = src + o * n * inner + i;
-      for (int64_t j = 0; j < n; ++j) kv[static_cast<std::size_t>(j)] = {static_cast<M>(in[j * inner]), j};
-      sort_pairs(kv, k, descending, order);
+      if (heap_select) {
+        aten_partial_sort_slice(kv, in, n, inner, k, descending);
+      } else {
+        for (int64_t j = 0; j < n; ++j) kv[static_cast<std::size_t>(j)] = {static_cast<M>(in[j * inner]), j};
+        sort_pairs(kv, k, descending, order);
+      }
       T* vo = values + o * k * inner + i;
       int64_t* io = indices + o * k * inner + i;
       for (int64_t j = 0; j < k; ++j) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -71,8 +72,10 @@ inline void gather_spatial(std::string_view op, const Tensor& self, const Tensor
 }
 
 // The adjoint of gather_spatial_as: grad_in[p, zi[z], yi[y], xi[x]] +=
-// grad_out[p, z, y, x], grad_in contiguous (zeros on entry), grad_out of any
-// strides. Each plane p is one task, its elements added in the output's
+// grad_out[p, z, y, x], grad_in contiguous (overwritten: each plane zeroed
+// by the thread that then adds into it, as zeroing all of grad_in first on
+// the calling thread left the threads waiting), grad_out of any strides.
+// Each plane p is one task, its elements added in the output's
 // row-major order, as ATen's pad and nearest backward loops add them (several
 // outputs read one input: the order fixes the rounding). Sums in T, each
 // rounded as ATen's `scalar_t +=` does.
@@ -99,6 +102,7 @@ void scatter_add_spatial(const Tensor& grad_out, const Tensor& grad_in, int k, c
     for (int64_t p = b; p < e; ++p) {
       const T* src_plane = go + (p / n1) * s0 + (p % n1) * s1;
       T* dst_plane = gi + p * in_plane;
+      std::memset(static_cast<void*>(dst_plane), 0, static_cast<std::size_t>(in_plane) * sizeof(T));
       for (int64_t z = 0; z < oz; ++z) {
         for (int64_t y = 0; y < oy; ++y) {
           const T* row = src_plane + z * st[0] + y * st[1];

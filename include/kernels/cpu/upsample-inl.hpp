@@ -75,7 +75,8 @@ LinearTaps<T> linear_taps(int64_t in, int64_t out, bool align_corners, std::opti
 
 // The backward kernels' checks (ATen's upsample_2d_common_check on
 // input_size, then grad_output's shape against the output's) and the dtypes
-// they take (Float, Double, BFloat16). A fresh grad_input of zeros.
+// they take (Float, Double, BFloat16). A fresh grad_input, not zeroed: each
+// kernel zeroes a plane on the thread that adds into it.
 inline Tensor backward_grad_input(const char* op, const Tensor& grad_output, std::span<const int64_t> output_size,
                                   std::span<const int64_t> input_size) {
   OPD_CHECK(grad_output.defined(), op, ": argument 'grad_output' is an undefined tensor");
@@ -96,10 +97,7 @@ inline Tensor backward_grad_input(const char* op, const Tensor& grad_output, std
   }
   const ScalarType dt = grad_output.dtype();
   if (dt != ScalarType::Float && dt != ScalarType::Double && dt != ScalarType::BFloat16) throw_not_implemented_for(op, dt);
-  Tensor grad_input = opd::empty(IntArrayRef(input_size.data(), 4), dt, grad_output.device());
-  if (!grad_input.is_meta() && grad_input.numel() > 0)
-    std::memset(grad_input.data_ptr(), 0, static_cast<std::size_t>(grad_input.numel()) * grad_input.element_size());
-  return grad_input;
+  return opd::empty(IntArrayRef(input_size.data(), 4), dt, grad_output.device());
 }
 
 // The backward's taps, as ATen 1.13's compute_source_index_and_lambda: the
@@ -242,17 +240,24 @@ OPD_FUNC Tensor upsample_bilinear2d_backward(const Tensor& grad_output, std::spa
         for (int64_t p = b; p < e; ++p) {
           const T* plane = go + (p / channels) * s0 + (p % channels) * s1;
           T* dst = gi + p * ih * iw;
+          std::memset(static_cast<void*>(dst), 0, static_cast<std::size_t>(ih * iw) * sizeof(T));
           for (int64_t y = 0; y < oh; ++y) {
             const auto yu = static_cast<std::size_t>(y);
             T* r0 = dst + th.i0[yu] * iw;
             T* r1 = dst + th.i1[yu] * iw;
+            // Taps and weights read into locals before the adds: a store
+            // through T* may alias the weight tables, so reading them inside
+            // the adds reloaded them after every store (1.08x ATen's time).
+            const T a0 = th.w0[yu], a1 = th.w1[yu];
+            const T* g_row = plane + y * sh;
             for (int64_t x = 0; x < ow; ++x) {
               const auto xu = static_cast<std::size_t>(x);
-              const T g = plane[y * sh + x * sw];
-              add(r0[tw.i0[xu]], th.w0[yu], tw.w0[xu], g);
-              add(r0[tw.i1[xu]], th.w0[yu], tw.w1[xu], g);
-              add(r1[tw.i0[xu]], th.w1[yu], tw.w0[xu], g);
-              add(r1[tw.i1[xu]], th.w1[yu], tw.w1[xu], g);
+              const int64_t c0 = tw.i0[xu], c1 = tw.i1[xu];
+              const T b0 = tw.w0[xu], b1 = tw.w1[xu], g = g_row[x * sw];
+              add(r0[c0], a0, b0, g);
+              add(r0[c1], a0, b1, g);
+              add(r1[c0], a1, b0, g);
+              add(r1[c1], a1, b1, g);
             }
           }
         }
