@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "dispatch/dispatcher.hpp"
+#include "dispatch/dispatcher/tensor_args.hpp"
 
 namespace diff {
 namespace {
@@ -163,36 +164,24 @@ void PreparedOpd::call() const {
 std::int64_t PreparedOpd::bytes_moved() const {
   std::vector<opd::Tensor> arguments;
   const auto add_argument = [&](const opd::Tensor& t) {
-    if (!t.defined()) return;
     for (const opd::Tensor& seen : arguments) {
       if (seen.is_alias_of(t) && seen.data_ptr() == t.data_ptr() && seen.numel() == t.numel()) return;
     }
     arguments.push_back(t);
   };
-  for (const opd::IValue& v : state_->stack) {
-    if (v.is_tensor()) add_argument(v.to_tensor());
-    if (v.is_tensor_list()) {
-      for (const opd::Tensor& t : v.to_tensor_list()) add_argument(t);
-    }
-  }
+  for (const opd::IValue& v : state_->stack) opd::for_each_tensor(add_argument, v);
   opd::Stack stack = state_->stack;
   opd::call_boxed(*state_->entry, stack);
   std::int64_t written = 0;
   bool returns_a_tensor = false;
   const auto add_result = [&](const opd::Tensor& t) {
-    if (!t.defined()) return;
     returns_a_tensor = true;
     for (const opd::Tensor& a : arguments) {
       if (a.is_alias_of(t)) return;
     }
     written += static_cast<std::int64_t>(t.nbytes());
   };
-  for (const opd::IValue& v : stack) {
-    if (v.is_tensor()) add_result(v.to_tensor());
-    if (v.is_tensor_list()) {
-      for (const opd::Tensor& t : v.to_tensor_list()) add_result(t);
-    }
-  }
+  for (const opd::IValue& v : stack) opd::for_each_tensor(add_result, v);
   // A view (every result an alias of an argument) reads nothing.
   if (returns_a_tensor && written == 0) return 0;
   std::int64_t read = 0;
